@@ -1,0 +1,72 @@
+# damos: top-level build. The targets below are the contract that README.md,
+# .ci/run and reviewers rely on; each area keeps its own rules in an included
+# fragment (lib/lib.mk, cli/cli.mk, man/man.mk, tests/tests.mk,
+# kernel/kernel.mk, guest-image/guest.mk) that appends to the variables here.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
+
+CC ?= cc
+BUILD ?= build
+VERSION := $(shell cat VERSION)
+
+# Large build products (kernel tree, guest root, disk images) live here, never
+# in the repository. Keyed by their inputs so fresh clones reuse them.
+DAMOS_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/damos
+export DAMOS_CACHE
+
+# Debian packages the project needs; every fragment adds its own to DEPS.
+DEPS := make gcc pkg-config
+
+# Per-area hooks: fragments add prerequisites/recipes to these.
+ALL_TARGETS :=
+CHECK_HOST_TARGETS :=
+INSTALL_TARGETS :=
+CLEAN_FILES :=
+
+include lib/lib.mk
+include cli/cli.mk
+include man/man.mk
+include tests/tests.mk
+include kernel/kernel.mk
+include guest-image/guest.mk
+
+.PHONY: all deps check-host check install clean help
+
+all: $(ALL_TARGETS)
+
+# Idempotent: asks apt only for what dpkg says is missing.
+deps:
+	@missing=$$(for p in $(sort $(DEPS)); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	done); \
+	if [ -z "$$missing" ]; then echo "deps: all $(words $(sort $(DEPS))) packages installed"; exit 0; fi; \
+	echo "deps: installing:" $$missing; \
+	[ "$$(id -u)" = 0 ] && sudo= || sudo=sudo; \
+	$$sudo apt-get update -q >/dev/null && \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends $$missing
+
+check-host: $(CHECK_HOST_TARGETS)
+
+# Everything: host tests, then the patched kernel booted in QEMU with the
+# in-guest suites (see guest-image/guest.mk for check-guest).
+check: deps
+	$(MAKE) check-host
+	$(MAKE) check-guest
+
+install: $(INSTALL_TARGETS)
+
+clean:
+	rm -rf $(BUILD) $(CLEAN_FILES)
+
+help:
+	@sed -n '/^| target/,/^$$/p' README.md

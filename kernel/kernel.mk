@@ -1,0 +1,1 @@
+# kernel: build rules (filled in by its area's work)

@@ -1,0 +1,1 @@
+# lib: build rules (filled in by its area's work)

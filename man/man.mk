@@ -1,0 +1,1 @@
+# man: build rules (filled in by its area's work)
