@@ -1,1 +1,1 @@
-# cli: build rules (filled in by its area's work)
+# cli: damoctl (filled in below)
