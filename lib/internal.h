@@ -63,3 +63,48 @@ void damos_buf_printf(struct damos_buf *b, const char *fmt, ...)
 void damos_buf_free(struct damos_buf *b);
 
 #endif /* DAMOS_INTERNAL_H */
+
+/* damos.c, io.c, dbgfs.c, sysfs.c: the handle and its backends. */
+struct damos_backend;
+
+struct damos {
+	enum damos_iface iface;
+	const struct damos_backend *ops;
+	char *root;		/* "" for "/", else without trailing '/' */
+	char *dbgfs;		/* <root>/sys/kernel/debug/damon */
+	char *admin;		/* <root>/sys/kernel/mm/damon/admin */
+	char *kdamond;		/* sysfs: <admin>/kdamonds/<N> */
+	char *dir;		/* the context directory */
+	int kdamond_idx;
+	bool dry_run;
+	bool emulate;
+	bool fresh;		/* dry run made the context: reads see defaults */
+	int max_action;		/* dbgfs: highest action nr accepted, -1 unknown */
+	struct damos_buf script;
+	char *script_ret;
+};
+
+struct damos_backend {
+	int (*schemes_read)(struct damos *d, struct damos_scheme ***out,
+			    size_t *n);
+	int (*schemes_write)(struct damos *d, struct damos_scheme *const *s,
+			     size_t n);
+	int (*attrs_read)(struct damos *d, struct damos_attrs *a);
+	int (*attrs_write)(struct damos *d, const struct damos_attrs *a);
+	int (*targets_read)(struct damos *d, struct damos_targets *t);
+	int (*targets_write)(struct damos *d, const struct damos_targets *t);
+	int (*status)(struct damos *d, bool *on, int *pid);
+	int (*turn)(struct damos *d, bool on);
+};
+
+extern const struct damos_backend damos_dbgfs_backend;
+extern const struct damos_backend damos_sysfs_backend;
+
+char *damos_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+bool damos_exists(const char *path);
+int damos_read(struct damos *d, const char *path, char **out);
+int damos_read_u64(struct damos *d, const char *path, uint64_t *v);
+int damos_read_word(struct damos *d, const char *path, char *buf, size_t sz);
+int damos_write(struct damos *d, const char *path, const char *content);
+int damos_write_u64(struct damos *d, const char *path, uint64_t v);
+int damos_dbgfs_probe(struct damos *d);

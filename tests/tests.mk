@@ -5,7 +5,7 @@
 #   make update-golden     regenerate tests/host/golden/ (review the diff)
 
 DEPS += libcmocka-dev bats bats-assert bats-support bats-file
-CHECK_HOST_TARGETS += check-unit
+CHECK_HOST_TARGETS += check-unit check-bats
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
