@@ -31,4 +31,4 @@ check-sanitize:
 		EXTRA_LDFLAGS="$(SAN_FLAGS)" check-host
 
 update-golden: $(BUILD)/damoctl
-	DAMOCTL=$(abspath $(BUILD)/damoctl) tests/host/update-golden.sh
+	UPDATE_GOLDEN=1 DAMOCTL=$(abspath $(BUILD)/damoctl) bats tests/host
