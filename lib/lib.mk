@@ -32,11 +32,13 @@ $(LIB_SO): $(LIB_OBJS) lib/libdamos.map
 	ln -sf $(@F) $(BUILD)/libdamos.so.$(LIB_SOMAJOR)
 	ln -sf libdamos.so.$(LIB_SOMAJOR) $(BUILD)/libdamos.so
 
+PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|'
+
+# Rebuilt on every install too: PREFIX and LIBDIR may differ from the build.
 $(LIB_PC): lib/libdamos.pc.in VERSION
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-		$< > $@
+	$(PC_SED) $< > $@
 
 .PHONY: install-lib
 install-lib: $(LIB_A) $(LIB_SO) $(LIB_PC)
@@ -46,4 +48,4 @@ install-lib: $(LIB_A) $(LIB_SO) $(LIB_PC)
 	ln -sf $(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/libdamos.so.$(LIB_SOMAJOR)
 	ln -sf libdamos.so.$(LIB_SOMAJOR) $(DESTDIR)$(LIBDIR)/libdamos.so
 	install -m 644 lib/damos.h $(DESTDIR)$(INCLUDEDIR)/
-	install -m 644 $(LIB_PC) $(DESTDIR)$(LIBDIR)/pkgconfig/
+	$(PC_SED) lib/libdamos.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libdamos.pc
