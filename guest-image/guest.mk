@@ -46,7 +46,7 @@ guest-stage:
 	@rm -rf $(GUEST_STAGE) && mkdir -p $(GUEST_STAGE)/tests/helpers
 	@$(MAKE) --no-print-directory install DESTDIR=$(abspath $(GUEST_STAGE))/root PREFIX=/usr/local >$(GUEST_STAGE)/install.log 2>&1 \
 		|| { cat $(GUEST_STAGE)/install.log; echo "guest-stage: make install failed" >&2; exit 1; }
-	@cp guest-image/guest-init $(GUEST_STAGE)/
+	@cp guest-image/guest-init VERSION $(GUEST_STAGE)/
 	$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/damos-reboot guest-image/reboot.c
 	@cp tests/guest/*.bats $(GUEST_STAGE)/tests/
 	@cp tests/guest/helpers/*.bash $(GUEST_STAGE)/tests/helpers/
@@ -55,9 +55,10 @@ guest-stage:
 		$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/tests/helpers/$$(basename $$c .c) $$c || exit 1; \
 	done
 	@if [ -n "$(KERNEL_SRC)" ]; then \
-		tests/guest/stage-selftests.sh $(SELFTESTS_DAMON) $(abspath $(GUEST_STAGE))/tests; \
+		tests/guest/stage-selftests.sh $(SELFTESTS_DAMON) $(abspath $(GUEST_STAGE))/tests && \
+		tests/guest/stage-kunit.sh $(KERNEL_SRC) $(GUEST_STAGE)/tests/kunit-expected.txt || exit 1; \
 	else \
-		echo "guest-stage: KERNEL_SRC is not set: the kernel's DAMON selftests are not staged" >&2; \
+		echo "guest-stage: KERNEL_SRC is not set: the kernel's DAMON selftests and KUnit case list are not staged" >&2; \
 	fi
 
 check-guest-prereqs:
