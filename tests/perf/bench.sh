@@ -20,9 +20,9 @@ CONFIGS=${BENCH_CONFIGS:-"orig mprs plrus-dbgfs plrus-sysfs lru_sort lru_sort-tu
 WL_ARGS=${BENCH_WORKLOAD:-"--hot 32M --cold 160M --skew 99 --phases 2"}
 TARGET_S=${BENCH_TARGET_S:-40}	# access-phase seconds of an unpressured run
 CAL_S=${BENCH_CAL_S:-8}
-# how schemes are installed: damoctl (the product) or raw (direct writes,
-# for cross-checking or before damoctl is available)
-VIA=${BENCH_VIA:-damoctl}
+# how schemes are installed: damoctl (the product), raw (direct writes, a
+# cross-check), or auto (damoctl when installed, else raw, said loudly)
+VIA=${BENCH_VIA:-auto}
 
 while getopts "qn:c:o:" opt; do
 	case $opt in
@@ -80,6 +80,14 @@ setup_system() {
 	fi
 	rmdir "$CG" 2>/dev/null
 	mkdir -p "$OUT/runs"
+	if [ "$VIA" = auto ]; then
+		if command -v "$DAMOCTL" > /dev/null; then
+			VIA=damoctl
+		else
+			VIA=raw
+			log "note: no $DAMOCTL in the guest: PLRUS schemes are written directly (BENCH_VIA=raw)"
+		fi
+	fi
 }
 
 record_env() {
@@ -299,15 +307,17 @@ vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 psi_some() { awk '/^some/ { sub("total=", "", $5); print $5 }' "${1:-/proc/pressure/memory}"; }
 
 # The cover letter's pressure: 75% of the peak for 1 s, 200% for 10 s, ...
+# Runs in its own subshell; TERM ends it without leaving a sleep behind.
 pressure_loop() {
-	local lo=$1 hi=$2 lim=$3
+	local lo=$1 hi=$2 lim=$3 sp=
+	trap '[ -n "$sp" ] && kill $sp 2>/dev/null; exit 0' TERM
 	while :; do
 		echo "$(now_ns) $lo" >> "$lim"
 		echo "$lo" > $CG/memory.max
-		sleep 1
+		sleep 1 & sp=$!; wait $sp
 		echo "$(now_ns) $hi" >> "$lim"
 		echo "$hi" > $CG/memory.max
-		sleep 10
+		sleep 10 & sp=$!; wait $sp
 	done
 }
 
@@ -350,7 +360,7 @@ run_one() {
 	[ "$kpid" != none ] && ticks1=$(proc_ticks "$kpid")
 	peak=$(cat $CG/memory.peak 2>/dev/null || echo 0)
 	oom=$(awk '$1 == "oom_kill" { print $2 }' $CG/memory.events)
-	res="config=$cfg round=$round status=$st $(cat "$dir/hotcold.out")"
+	res="config=$cfg round=$round via=$VIA status=$st $(cat "$dir/hotcold.out")"
 	res+=" wall_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')"
 	res+=" pgmajfault=$((maj1 - maj0)) pswpin=$((sin1 - sin0)) pswpout=$((sout1 - sout0))"
 	res+=" psi_some_us=$((psi1 - psi0)) cg_psi_some_us=$(psi_some $CG/memory.pressure)"

@@ -15,7 +15,7 @@ PERF_BINS := $(PERF_BUILD)/hotcold $(PERF_BUILD)/hcoracle
 BENCH_QUICK ?= 0
 BENCH_ROUNDS ?= 5
 BENCH_CONFIGS ?= orig mprs plrus-dbgfs plrus-sysfs lru_sort lru_sort-tuned
-BENCH_VIA ?= damoctl
+BENCH_VIA ?= auto
 BENCH_TIMEOUT ?= $(if $(filter 1,$(BENCH_QUICK)),900,5400)
 ifeq ($(origin BENCH_OUT),undefined)
 BENCH_OUT := $(PERF_BUILD)/results/$(shell date +%Y%m%d-%H%M%S)$(if $(filter 1,$(BENCH_QUICK)),-quick)
