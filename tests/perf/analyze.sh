@@ -46,7 +46,7 @@ function kv(line, a,   n, i, f, k) {
 	}
 }
 function add(c, m, v) {
-	if (v == "") return
+	if (v == "" || v == "na") return
 	n[c, m]++; s[c, m] += v; ss[c, m] += v * v
 }
 function mean(c, m) { return n[c, m] ? s[c, m] / n[c, m] : "" }
@@ -91,8 +91,8 @@ FILENAME ~ /oracle.txt$/ {
 	add(c, "kdamond_cpu_pct", a["kdamond_cpu_pct"])
 	add(c, "proc_majflt", a["majflt"])
 	add(c, "pswpin", a["pswpin"])
-	add(c, "prio_sz_applied_mb", a["prio_sz_applied"] / 1048576)
-	add(c, "deprio_sz_applied_mb", a["deprio_sz_applied"] / 1048576)
+	if (a["prio_sz_applied"] != "") add(c, "prio_sz_applied_mb", a["prio_sz_applied"] / 1048576)
+	if (a["deprio_sz_applied"] != "") add(c, "deprio_sz_applied_mb", a["deprio_sz_applied"] / 1048576)
 	add(c, "loadavg", a["loadavg"])
 }
 END {
@@ -148,11 +148,18 @@ END {
 			(f > 0 ? sprintf("%.2f", mean(c, "proc_majflt") / f) : "-") > t
 	}
 
+	# without /proc/vmstat event counters, fall back to the workload faults
+	mf = "pgmajfaults"
+	if (!n["mprs", mf] && n["mprs", "proc_majflt"]) {
+		mf = "proc_majflt"
+		printf "\nnote: the guest kernel has no pgmajfault in /proc/vmstat (CONFIG_VM_EVENT_COUNTERS=n):\n" > t
+		printf "majfaults below are the workload'"'"'s own (getrusage), not system-wide\n" > t
+	}
 	best = ""
 	for (j = 1; j <= nc; j++) {
 		c = cfg[j]
 		if (c !~ /^plrus/) continue
-		r1 = ratio(c, "runtime_s"); r2 = ratio(c, "pgmajfaults"); r3 = ratio(c, "memory_psi_some_us")
+		r1 = ratio(c, "runtime_s"); r2 = ratio(c, mf); r3 = ratio(c, "memory_psi_some_us")
 		if (r1 == "" || r2 == "" || r3 == "") continue
 		g = (r1 * (r2 > 0 ? r2 : 1e-9) * (r3 > 0 ? r3 : 1e-9))
 		if (best == "" || g < bestg) { best = c; bestg = g; b1 = r1; b2 = r2; b3 = r3 }
@@ -176,13 +183,14 @@ END {
 
 	p = outdir "/ratios.dat"
 	printf "# config runtime runtime_sd majfaults majfaults_sd psi psi_sd (ratios to mprs)\n" > p
+	split("runtime_s " mf " memory_psi_some_us", pm, " ")
 	for (j = 1; j <= nc; j++) {
 		c = cfg[j]
 		if (c == "mprs" || ratio(c, "runtime_s") == "") continue
 		printf "%s", c > p
 		for (i = 1; i <= 3; i++) {
-			mu = mean("mprs", rm[i])
-			printf " %.4f %.4f", ratio(c, rm[i]), mu ? sd(c, rm[i]) / mu : 0 > p
+			mu = mean("mprs", pm[i])
+			printf " %.4f %.4f", ratio(c, pm[i]) + 0, mu ? sd(c, pm[i]) / mu : 0 > p
 		}
 		printf "\n" > p
 	}

@@ -124,7 +124,7 @@ paddr_range() {
 # ---- PLRUS through damoctl (the product) ----
 plrus_damoctl() {
 	local d="$DAMOCTL --interface $1" start end
-	read -r start end < <(paddr_range)
+	read -r start end <<< "$(paddr_range)"
 	$d attrs sample ${SAMPLE_US}us aggr ${AGGR_US}us update ${UPDATE_US}us \
 		regions $MIN_NR $MAX_NR &&
 	$d target add paddr $start $end &&
@@ -138,7 +138,7 @@ plrus_damoctl() {
 # ---- PLRUS by direct writes (cross-check; no damoctl involved) ----
 plrus_raw_dbgfs() {
 	local start end
-	read -r start end < <(paddr_range)
+	read -r start end <<< "$(paddr_range)"
 	echo "$SAMPLE_US $AGGR_US $UPDATE_US $MIN_NR $MAX_NR" > $DBGFS/attrs &&
 	echo paddr > $DBGFS/target_ids &&
 	echo "0 $start $end" > $DBGFS/init_regions &&
@@ -169,7 +169,7 @@ sysfs_scheme() {
 
 plrus_raw_sysfs() {
 	local start end k=$SYSFS/kdamonds/0 c
-	read -r start end < <(paddr_range)
+	read -r start end <<< "$(paddr_range)"
 	echo 1 > $SYSFS/kdamonds/nr_kdamonds &&
 	echo 1 > $k/contexts/nr_contexts || return 1
 	c=$k/contexts/0
@@ -303,7 +303,9 @@ damon_stop() {
 proc_ticks() {	# utime + stime of a pid, in clock ticks
 	awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null || echo 0
 }
-vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+# "na" when the kernel has no such counter (CONFIG_VM_EVENT_COUNTERS=n)
+vmstat() { awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print "na" }' /proc/vmstat; }
+delta() { if [ "$1" = na ] || [ "$2" = na ]; then echo na; else echo $(($2 - $1)); fi; }
 psi_some() { awk '/^some/ { sub("total=", "", $5); print $5 }' "${1:-/proc/pressure/memory}"; }
 
 # The cover letter's pressure: 75% of the peak for 1 s, 200% for 10 s, ...
@@ -362,7 +364,7 @@ run_one() {
 	oom=$(awk '$1 == "oom_kill" { print $2 }' $CG/memory.events)
 	res="config=$cfg round=$round via=$VIA status=$st $(cat "$dir/hotcold.out")"
 	res+=" wall_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')"
-	res+=" pgmajfault=$((maj1 - maj0)) pswpin=$((sin1 - sin0)) pswpout=$((sout1 - sout0))"
+	res+=" pgmajfault=$(delta "$maj0" "$maj1") pswpin=$(delta "$sin0" "$sin1") pswpout=$(delta "$sout0" "$sout1")"
 	res+=" psi_some_us=$((psi1 - psi0)) cg_psi_some_us=$(psi_some $CG/memory.pressure)"
 	res+=" kdamond_cpu_pct=$(awk -v d=$((ticks1 - ticks0)) -v hz="$(getconf CLK_TCK)" -v a="$t0" -v b="$t1" \
 		'BEGIN { printf "%.3f", d / hz / ((b - a) / 1e9) * 100 }')"
@@ -370,7 +372,7 @@ run_one() {
 	res+=" $(scheme_stats "$cfg" 2>/dev/null)"
 	damon_stop "$cfg" > "$dir/damon-stop.log" 2>&1
 	echo "$res" >> "$OUT/results.txt"
-	log "$cfg round $round: $(cut -d' ' -f1 "$dir/hotcold.out") majflt=$((maj1 - maj0)) status=$st oom=${oom:-0}"
+	log "$cfg round $round: $(cut -d' ' -f1 "$dir/hotcold.out") pgmajfault=$(delta "$maj0" "$maj1") status=$st oom=${oom:-0}"
 	rmdir $CG 2>/dev/null
 	return 0
 }
