@@ -39,6 +39,7 @@ include man/man.mk
 include tests/tests.mk
 include kernel/kernel.mk
 include guest-image/guest.mk
+include tests/perf/perf.mk
 
 .PHONY: all deps check-host check install clean help
 
