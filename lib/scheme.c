@@ -209,6 +209,9 @@ int damos_scheme_set_str(struct damos_scheme *s, enum damos_field f,
 		break;
 	case U_MS:
 	case U_US:
+		/* bare ms beyond 2^64 us still fit the kernel's field */
+		if (fi->unit == U_MS && !damos_parse_u64(value, &v))
+			break;
 		err = damos_parse_time_us(value, fi->unit == U_MS ? 1000 : 1,
 					  &us);
 		if (err)
