@@ -57,7 +57,6 @@ void damos_close(struct damos *d)
 	free(d->kdamond);
 	free(d->dir);
 	damos_buf_free(&d->script);
-	free(d->script_ret);
 	free(d);
 }
 

@@ -729,6 +729,28 @@ DAMOS_API int damos_monitor_start(struct damos *d);
 DAMOS_API int damos_monitor_stop(struct damos *d);
 
 /*
+ * damos_dbgfs_contexts() - the names of the dbgfs contexts made through
+ * mk_contexts (directories of the damon directory that hold a "schemes"
+ * file), sorted; the first context, the damon directory itself, is not
+ * listed.
+ *
+ * Return: 0 with a malloc()ed array of malloc()ed names in *@names (free
+ * each and the array) and its length in *@n; -EOPNOTSUPP off dbgfs.
+ */
+DAMOS_API int damos_dbgfs_contexts(struct damos *d, char ***names, size_t *n);
+
+/*
+ * damos_dbgfs_context_make() / damos_dbgfs_context_remove() - write @name
+ * to mk_contexts or rm_contexts.  The kernel refuses (EBUSY) while any
+ * DAMON context runs.  A handle opened on a context keeps working on it.
+ *
+ * Return: 0, -EINVAL for a name with '/' or blanks, -EOPNOTSUPP off dbgfs,
+ * or the kernel's errno.
+ */
+DAMOS_API int damos_dbgfs_context_make(struct damos *d, const char *name);
+DAMOS_API int damos_dbgfs_context_remove(struct damos *d, const char *name);
+
+/*
  * damos_dry_run_script() - in a dry run, the writes recorded so far as the
  * body of a POSIX shell script: one "echo VALUE > 'FILE'" per single-line
  * write, "printf '%s\n' 'LINE' ... > 'FILE'" for multi-line ones (dash, the

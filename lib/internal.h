@@ -81,7 +81,6 @@ struct damos {
 	bool fresh;		/* dry run made the context: reads see defaults */
 	int max_action;		/* dbgfs: highest action nr accepted, -1 unknown */
 	struct damos_buf script;
-	char *script_ret;
 };
 
 struct damos_backend {

@@ -26,25 +26,34 @@ bool damos_exists(const char *path)
 	return path && access(path, F_OK) == 0;
 }
 
+/*
+ * dbgfs formats a file into a buffer of the read() count and fails when it
+ * does not fit, so read in large chunks.
+ */
 int damos_read(struct damos *d, const char *path, char **out)
 {
+	const size_t chunk = 1 << 16;
 	struct damos_buf b = { 0 };
-	char chunk[4096];
-	ssize_t n;
+	char *buf = malloc(chunk);
+	ssize_t n = 0;
 	int fd, err = 0;
 
 	(void)d;
+	if (!buf)
+		return damos_err(-ENOMEM, "out of memory");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		free(buf);
 		return damos_err(-errno, "cannot read %s: %s", path,
 				 strerror(errno));
-	/* dbgfs files refuse a read that starts past the end, so read once */
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		damos_buf_printf(&b, "%.*s", (int)n, chunk);
+	}
+	while ((n = read(fd, buf, chunk)) > 0)
+		damos_buf_printf(&b, "%.*s", (int)n, buf);
 	if (n < 0)
 		err = damos_err(-errno, "cannot read %s: %s", path,
 				strerror(errno));
 	close(fd);
+	free(buf);
 	if (!err && b.err)
 		err = damos_err(b.err, "out of memory");
 	if (!err && !b.s) {

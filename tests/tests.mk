@@ -4,7 +4,7 @@
 #   make check-sanitize    the same, built with ASan + UBSan in $(BUILD)/san
 #   make update-golden     regenerate tests/host/golden/ (review the diff)
 
-DEPS += libcmocka-dev bats bats-assert bats-support bats-file
+DEPS += libcmocka-dev bats bats-assert bats-support bats-file strace binutils
 CHECK_HOST_TARGETS += check-unit check-bats check-install
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

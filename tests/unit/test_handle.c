@@ -284,6 +284,43 @@ static void test_dbgfs_targets(void **state)
 	damos_close(d);
 }
 
+static void test_dbgfs_contexts(void **state)
+{
+	struct tree *t = *state;
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos *d, *ctx;
+	char **names;
+	size_t n;
+
+	make_dbgfs(t);
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_dbgfs_contexts(d, &names, &n), 0);
+	assert_int_equal(n, 0);
+	free(names);
+	assert_int_equal(damos_dbgfs_context_make(d, "zed"), 0);
+	assert_int_equal(damos_dbgfs_context_make(d, "abc"), 0);
+	assert_int_equal(damos_dbgfs_context_make(d, "abc"), -EEXIST);
+	assert_int_equal(damos_dbgfs_context_make(d, "a/b"), -EINVAL);
+	assert_int_equal(damos_dbgfs_contexts(d, &names, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "abc");
+	assert_string_equal(names[1], "zed");
+	free(names[0]);
+	free(names[1]);
+	free(names);
+	o.root = t->root;
+	o.dbgfs_ctx = "zed";
+	ctx = damos_open(&o);
+	assert_non_null(ctx);
+	assert_int_equal(damos_schemes_clear(ctx), 0);
+	assert_string_equal(get(t, "sys/kernel/debug/damon/zed/schemes"), "\n");
+	damos_close(ctx);
+	assert_int_equal(damos_dbgfs_context_remove(d, "zed"), 0);
+	assert_null(get(t, "sys/kernel/debug/damon/zed/schemes"));
+	assert_int_equal(damos_dbgfs_context_remove(d, "zed"), -ENOENT);
+	damos_close(d);
+}
+
 static void make_sysfs(const struct tree *t, const char *state)
 {
 	put(t, "sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "1\n");
@@ -372,6 +409,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dbgfs_probe_unknown,
 						setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_dbgfs_targets, setup_tree,
+						teardown_tree),
+		cmocka_unit_test_setup_teardown(test_dbgfs_contexts, setup_tree,
 						teardown_tree),
 		cmocka_unit_test_setup_teardown(test_sysfs_dry_run, setup_tree,
 						teardown_tree),
