@@ -49,7 +49,8 @@ KERNEL_PKGVER := unknown
 endif
 KERNEL_PKGVER_ := $(subst :,_,$(KERNEL_PKGVER))
 
-KERNEL_SERIES := $(CURDIR)/kernel/patches/series
+# KERNEL_SERIES=PATH tries another series (e.g. while reworking one)
+KERNEL_SERIES ?= $(CURDIR)/kernel/patches/series
 kernel_hashchar := \#
 ifeq ($(KPATCHES),none)
 KERNEL_PATCH_FILES :=
