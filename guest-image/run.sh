@@ -1,10 +1,10 @@
 #!/bin/bash
-# run.sh MODE KERNEL IMAGE STAGE OUT [CMD]: boot the damos guest in QEMU.
+# run.sh MODE KERNEL IMAGE STAGE OUT [CMDFILE]: boot the damos guest in QEMU.
 #
 #   MODE check  run the in-guest suites; print progress and the summary line;
 #               exit non-zero on a failed test, a hang (timeout) or a kernel
 #               log with an Oops, BUG, WARNING, KASAN or lockdep report
-#   MODE cmd    run CMD in the guest, print its output, exit with its status
+#   MODE cmd    run the shell code in CMDFILE in the guest, print its output, exit with its status
 #   MODE shell  interactive root shell on this terminal (Ctrl-A x kills QEMU)
 #
 # KERNEL is a bzImage, IMAGE the root disk from `make image` (attached with
@@ -14,9 +14,10 @@
 #
 # Environment: DAMOS_KVM=1 uses KVM (TCG otherwise: nested KVM here is far
 # slower), DAMOS_GUEST_MEM (2G), DAMOS_GUEST_CPUS (2), DAMOS_GUEST_TIMEOUT
-# (seconds for a check or cmd run, 1800).
+# (seconds for a check or cmd run, 1800), DAMOS_GUEST_APPEND (more kernel
+# command line).
 set -uo pipefail
-mode=$1 kernel=$2 image=$3 stage=$4 out=$5 cmd=${6:-}
+mode=$1 kernel=$2 image=$3 stage=$4 out=$5 cmdfile=${6:-/dev/null}
 
 mem=${DAMOS_GUEST_MEM:-2G}
 cpus=${DAMOS_GUEST_CPUS:-2}
@@ -32,7 +33,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 echo "$mode" > "$stage/mode"
-printf '%s\n' "$cmd" > "$stage/cmd"
+cp "$cmdfile" "$stage/cmd"
 rm -f "$stage/term"
 if [ "$mode" = shell ] && [ -t 0 ]; then
 	read -r rows cols < <(stty size 2>/dev/null) || true
@@ -52,7 +53,7 @@ mkfs.ext4 -q -F -L damos-payload -d "$stage" "$out/payload.img" "${size_mb}M" \
 	|| die "mkfs.ext4 -d failed"
 
 append="console=ttyS0 root=/dev/vda rw rootfstype=ext4 init=/sbin/damos-init"
-append+=" panic=-1 log_buf_len=4M"
+append+=" panic=-1 log_buf_len=4M ${DAMOS_GUEST_APPEND:-}"
 if [ "${DAMOS_KVM:-0}" = 1 ]; then
 	accel=(-accel kvm -cpu host)
 	accel_name=KVM
@@ -94,7 +95,10 @@ cmd)
 	if grep -qE "$bad_kernel_log" "$out/console.log"; then
 		echo "run: note: the guest kernel log has a warning (see $out/console.log)" >&2
 	fi
-	exit "$(cat "$out/results/rc" 2>/dev/null || echo 1)"
+	rc=$(cat "$out/results/rc" 2>/dev/null || echo 1)
+	# make turns any failure into its own status 2: say which it was
+	[ "$rc" = 0 ] || echo "run: the command exited with status $rc" >&2
+	exit "$rc"
 	;;
 check) ;;
 *) die "unknown mode '$mode'" ;;
@@ -107,8 +111,9 @@ echo "guest: booting $(basename "$kernel") ($accel_name, $mem, $cpus CPUs, timeo
 timeout -k 5 "$tmo" "${qemu[@]}" -append "$append ignore_loglevel" \
 	-serial "file:$out/console.log" -serial "file:$out/progress.log" </dev/null &
 qpid=$!
-tail -s 0.5 -n +1 -f --pid=$qpid "$out/progress.log" 2>/dev/null | tr -d '\r' |
+tail -s 0.5 -n +1 -f --pid=$qpid "$out/progress.log" 2>/dev/null |
 	while IFS= read -r line; do
+		line=${line%$'\r'}
 		printf 'guest: [%4ds] %s\n' $((SECONDS - start)) "$line"
 	done
 wait $qpid

@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
-# Bad input through dbgfs, sysfs and damoctl: rejected with EINVAL ("Invalid
-# argument"), the state before it kept, the kernel log clean (teardown).
+# Bad input through dbgfs, sysfs and damoctl: rejected with the errno the
+# kernel documents (EINVAL; for dbgfs schemes ERANGE for a number too large
+# for its field and E2BIG for more than 256 schemes), the state before it
+# kept, the kernel log clean (teardown).
 
 load helpers/common
 
@@ -14,11 +16,12 @@ teardown() {
 	assert_kernel_log_clean
 }
 
-# write_fails FILE CONTENT: one printf of CONTENT into FILE must fail EINVAL.
+# write_fails FILE CONTENT [STRERROR]: one printf of CONTENT into FILE must
+# fail with that error (default EINVAL's "Invalid argument").
 write_fails() {
 	run bash -c 'printf "%s" "$2" > "$1"' _ "$1" "$2"
 	assert_failure
-	assert_output --partial "Invalid argument"
+	assert_output --partial "${3:-Invalid argument}"
 }
 
 # A dbgfs scheme state to be kept across rejected writes.
@@ -55,10 +58,18 @@ assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 	assert_dbgfs_kept
 }
 
-@test "dbgfs schemes: a u32 field overflowing (2^32) is rejected, not truncated" {
+@test "dbgfs schemes: numbers too large for their field are rejected (ERANGE), not truncated" {
 	dbgfs_keep
-	write_fails "$DBGFS/schemes" "4096 $ULONG_MAX 4294967296 $U32_MAX 0 $U32_MAX 6 10 0 1000 0 0 100 0 0 0 0 0"$'\n'
+	write_fails "$DBGFS/schemes" "4096 $ULONG_MAX 4294967296 $U32_MAX 0 $U32_MAX 6 10 0 1000 0 0 100 0 0 0 0 0"$'\n' \
+		"Numerical result out of range"
 	assert_dbgfs_kept
+	write_fails "$DBGFS/schemes" "4096 18446744073709551616 0 $U32_MAX 0 $U32_MAX 6 10 0 1000 0 0 100 0 0 0 0 0"$'\n' \
+		"Numerical result out of range"
+	assert_dbgfs_kept
+}
+
+@test "dbgfs schemes: a negative number is rejected" {
+	dbgfs_keep
 	write_fails "$DBGFS/schemes" "4096 $ULONG_MAX -1 $U32_MAX 0 $U32_MAX 6 10 0 1000 0 0 100 0 0 0 0 0"$'\n'
 	assert_dbgfs_kept
 }
@@ -71,12 +82,11 @@ assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 	assert_dbgfs_kept
 }
 
-@test "dbgfs schemes: more schemes than the limit (257) are rejected, not cut" {
+@test "dbgfs schemes: more schemes than the limit (257) are rejected (E2BIG), not cut" {
 	dbgfs_keep
 	local many
 	many=$(for _ in $(seq 257); do echo "$LRU_PRIO_LINE"; done)
-	run bash -c 'printf "%s\n" "$2" > "$1"' _ "$DBGFS/schemes" "$many"
-	assert_failure
+	write_fails "$DBGFS/schemes" "$many"$'\n' "Argument list too long"
 	assert_dbgfs_kept
 	# the limit itself is fine
 	many=$(for _ in $(seq 256); do echo "$LRU_PRIO_LINE"; done)
