@@ -37,6 +37,7 @@ include lib/lib.mk
 include cli/cli.mk
 include man/man.mk
 include tests/tests.mk
+include tests/fuzz/fuzz.mk
 include kernel/kernel.mk
 include guest-image/guest.mk
 include tests/perf/perf.mk

@@ -1,4 +1,78 @@
-# guest-image: Debian guest, QEMU runner, in-guest suites.
-.PHONY: check-guest
-check-guest:
-	@echo "check-guest: the QEMU guest harness is not built yet" >&2; exit 1
+# guest-image: the Debian guest, the QEMU runner, the in-guest suites.
+#
+#   make image                 debootstrap the guest root into the cache
+#   make check-guest           boot KERNEL_BZIMAGE with it, run tests/guest
+#   make run [CMD='...']       interactive root shell, or one command
+#
+# The root image is keyed by what goes into it (package list, build script,
+# init stub); the project's own code travels on a small payload disk packed
+# for every boot, so a code change never rebuilds the image.
+
+DEPS += qemu-system-x86 debootstrap debian-archive-keyring e2fsprogs curl \
+	rsync libc6-dev coreutils
+
+GUEST_CACHE := $(DAMOS_CACHE)/guest
+GUEST_IMAGE_INPUTS := guest-image/packages guest-image/mkimage.sh guest-image/init-stub
+GUEST_IMAGE_KEY := $(shell cat $(GUEST_IMAGE_INPUTS) | sha256sum | cut -c1-16)
+GUEST_IMAGE := $(GUEST_CACHE)/image-$(GUEST_IMAGE_KEY)/root.img
+GUEST_STAGE := $(BUILD)/guest/stage
+GUEST_OUT := $(BUILD)/guest/out
+GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static
+
+# From kernel/kernel.mk; overridable on the command line.
+KERNEL_BZIMAGE ?=
+KERNEL_SRC ?=
+SELFTESTS_DAMON = $(KERNEL_SRC)/tools/testing/selftests/damon
+
+.PHONY: image guest-stage check-guest check-guest-prereqs run guest-image-clean
+
+image: $(GUEST_IMAGE)
+
+# No prerequisites on purpose: the key in the path already covers the inputs'
+# content, and a fresh clone's newer mtimes must not trigger a rebuild.
+$(GUEST_IMAGE):
+	@mkdir -p $(@D)
+	guest-image/mkimage.sh $@
+	@# Older images (other keys) are dead weight.
+	@find $(GUEST_CACHE) -mindepth 1 -maxdepth 1 -name 'image-*' \
+		! -name 'image-$(GUEST_IMAGE_KEY)' -exec rm -rf {} +
+
+guest-image-clean:
+	rm -rf $(GUEST_CACHE)
+
+# The payload tree, rebuilt on every boot (cheap): the project's install tree,
+# the suites and their helpers, the kernel's DAMON selftests, guest-init.
+guest-stage:
+	@rm -rf $(GUEST_STAGE) && mkdir -p $(GUEST_STAGE)/tests/helpers
+	@$(MAKE) --no-print-directory install DESTDIR=$(abspath $(GUEST_STAGE))/root PREFIX=/usr/local >$(GUEST_STAGE)/install.log 2>&1 \
+		|| { cat $(GUEST_STAGE)/install.log; echo "guest-stage: make install failed" >&2; exit 1; }
+	@cp guest-image/guest-init VERSION $(GUEST_STAGE)/
+	$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/damos-reboot guest-image/reboot.c
+	@cp tests/guest/*.bats $(GUEST_STAGE)/tests/
+	@cp tests/guest/helpers/*.bash $(GUEST_STAGE)/tests/helpers/
+	@for c in tests/guest/helpers/*.c; do \
+		echo "  CC $$c"; \
+		$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/tests/helpers/$$(basename $$c .c) $$c || exit 1; \
+	done
+	@if [ -n "$(KERNEL_SRC)" ]; then \
+		tests/guest/stage-selftests.sh $(SELFTESTS_DAMON) $(abspath $(GUEST_STAGE))/tests && \
+		tests/guest/stage-kunit.sh $(KERNEL_SRC) $(GUEST_STAGE)/tests/kunit-expected.txt || exit 1; \
+	else \
+		echo "guest-stage: KERNEL_SRC is not set: the kernel's DAMON selftests and KUnit case list are not staged" >&2; \
+	fi
+
+check-guest-prereqs:
+	@[ -n "$(KERNEL_BZIMAGE)" ] || { echo "check-guest: KERNEL_BZIMAGE is not set (make kernel, or pass KERNEL_BZIMAGE=...)" >&2; exit 1; }
+	@[ -n "$(KERNEL_SRC)" ] || { echo "check-guest: KERNEL_SRC is not set (make kernel, or pass KERNEL_SRC=...): the DAMON selftests come from it" >&2; exit 1; }
+
+check-guest: check-guest-prereqs $(KERNEL_BZIMAGE) $(GUEST_IMAGE)
+	@$(MAKE) --no-print-directory guest-stage
+	guest-image/run.sh check $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT)
+
+# `make run`: interactive shell; `make run CMD='...'`: one command, its status.
+run: $(KERNEL_BZIMAGE) $(GUEST_IMAGE)
+	@[ -n "$(KERNEL_BZIMAGE)" ] || { echo "run: KERNEL_BZIMAGE is not set (make kernel, or pass KERNEL_BZIMAGE=...)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory guest-stage >&2
+	@guest-image/run.sh $(if $(CMD),cmd,shell) $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT) '$(subst ','\'',$(value CMD))'
+
+CLEAN_FILES += $(BUILD)/guest

@@ -1,0 +1,159 @@
+#!/bin/bash
+# run.sh MODE KERNEL IMAGE STAGE OUT [CMD]: boot the damos guest in QEMU.
+#
+#   MODE check  run the in-guest suites; print progress and the summary line;
+#               exit non-zero on a failed test, a hang (timeout) or a kernel
+#               log with an Oops, BUG, WARNING, KASAN or lockdep report
+#   MODE cmd    run CMD in the guest, print its output, exit with its status
+#   MODE shell  interactive root shell on this terminal (Ctrl-A x kills QEMU)
+#
+# KERNEL is a bzImage, IMAGE the root disk from `make image` (attached with
+# snapshot=on: never written), STAGE the directory packed into the payload disk
+# (/dev/vdb, /damos in the guest: guest-init, the project's install tree, the
+# tests), OUT where the console log and the results land.
+#
+# Environment: DAMOS_KVM=1 uses KVM (TCG otherwise: nested KVM here is far
+# slower), DAMOS_GUEST_MEM (2G), DAMOS_GUEST_CPUS (2), DAMOS_GUEST_TIMEOUT
+# (seconds for a check or cmd run, 1800).
+set -uo pipefail
+mode=$1 kernel=$2 image=$3 stage=$4 out=$5 cmd=${6:-}
+
+mem=${DAMOS_GUEST_MEM:-2G}
+cpus=${DAMOS_GUEST_CPUS:-2}
+tmo=${DAMOS_GUEST_TIMEOUT:-1800}
+
+die() { echo "run: $*" >&2; exit 1; }
+[ -f "$kernel" ] || die "no kernel image '$kernel' (make kernel, or KERNEL_BZIMAGE=...)"
+[ -f "$image" ] || die "no guest image '$image' (make image)"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
+
+rm -rf "$out"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+echo "$mode" > "$stage/mode"
+printf '%s\n' "$cmd" > "$stage/cmd"
+rm -f "$stage/term"
+if [ "$mode" = shell ] && [ -t 0 ]; then
+	read -r rows cols < <(stty size 2>/dev/null) || true
+	{
+		echo "export TERM=${TERM:-vt100}"
+		[ -n "${rows:-}" ] && echo "stty rows $rows cols $cols 2>/dev/null"
+	} > "$stage/term"
+fi
+rm -rf "$stage/results"
+mkdir -p "$stage/results"
+
+# The payload: packed fresh for every boot (a second or two), with room for
+# the results the guest writes back.
+size_mb=$(( $(du -sm "$stage" | cut -f1) + 256 ))
+truncate -s "${size_mb}M" "$out/payload.img"
+mkfs.ext4 -q -F -L damos-payload -d "$stage" "$out/payload.img" "${size_mb}M" \
+	|| die "mkfs.ext4 -d failed"
+
+append="console=ttyS0 root=/dev/vda rw rootfstype=ext4 init=/sbin/damos-init"
+append+=" panic=-1 log_buf_len=4M"
+if [ "${DAMOS_KVM:-0}" = 1 ]; then
+	accel=(-accel kvm -cpu host)
+	accel_name=KVM
+else
+	accel=(-accel tcg)
+	accel_name=TCG
+fi
+qemu=(qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
+	-m "$mem" -smp "$cpus" "${accel[@]}"
+	-drive "file=$image,format=raw,if=virtio,snapshot=on"
+	-drive "file=$out/payload.img,format=raw,if=virtio"
+	-kernel "$kernel")
+
+results() {
+	# Read the results back without mounting: e2fsprogs' debugfs.
+	debugfs -R "rdump /results $out" "$out/payload.img" >/dev/null 2>&1
+	[ -d "$out/results" ]
+}
+
+# Kernel reports that fail a run even when every test passed.
+bad_kernel_log='Oops|BUG:|WARNING:|KASAN|UBSAN|Kernel panic|general protection fault|cut here|possible (circular|recursive) locking|inconsistent lock state|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|INFO: task .* blocked|INFO: rcu'
+
+case $mode in
+shell)
+	echo "run: booting $(basename "$kernel") ($accel_name, $mem, $cpus CPUs); 'exit' powers off, Ctrl-A x kills QEMU"
+	"${qemu[@]}" -append "$append quiet" \
+		-chardev "stdio,id=con,mux=on,signal=off,logfile=$out/console.log" \
+		-serial chardev:con -mon chardev=con,mode=readline \
+		-serial "file:$out/progress.log"
+	results || die "no results from the guest (console: $out/console.log)"
+	exit "$(cat "$out/results/rc" 2>/dev/null || echo 1)"
+	;;
+cmd)
+	timeout -k 5 "$tmo" "${qemu[@]}" -append "$append ignore_loglevel" \
+		-serial "file:$out/console.log" -serial stdio </dev/null
+	qrc=$?
+	[ $qrc = 124 ] && die "guest timed out after $tmo s (console: $out/console.log)"
+	results || die "no results from the guest (console: $out/console.log)"
+	if grep -qE "$bad_kernel_log" "$out/console.log"; then
+		echo "run: note: the guest kernel log has a warning (see $out/console.log)" >&2
+	fi
+	exit "$(cat "$out/results/rc" 2>/dev/null || echo 1)"
+	;;
+check) ;;
+*) die "unknown mode '$mode'" ;;
+esac
+
+# check: boot, follow the progress channel, then judge.
+start=$SECONDS
+echo "guest: booting $(basename "$kernel") ($accel_name, $mem, $cpus CPUs, timeout $tmo s); console: $out/console.log"
+: > "$out/progress.log"
+timeout -k 5 "$tmo" "${qemu[@]}" -append "$append ignore_loglevel" \
+	-serial "file:$out/console.log" -serial "file:$out/progress.log" </dev/null &
+qpid=$!
+tail -s 0.5 -n +1 -f --pid=$qpid "$out/progress.log" 2>/dev/null | tr -d '\r' |
+	while IFS= read -r line; do
+		printf 'guest: [%4ds] %s\n' $((SECONDS - start)) "$line"
+	done
+wait $qpid
+qrc=$?
+echo "guest: QEMU exited ($qrc) after $((SECONDS - start)) s"
+
+passed=0 failed=0
+pass() { passed=$((passed + 1)); echo "ok - host: $*"; }
+fail() { failed=$((failed + 1)); echo "not ok - host: $*"; }
+
+if [ $qrc = 124 ]; then
+	fail "guest finished within $tmo s (it hung; last console lines below)"
+	tail -n 30 "$out/console.log" | sed 's/^/# /'
+else
+	pass "guest finished within $tmo s"
+fi
+
+tap=$out/results/guest.tap
+if results && [ -s "$tap" ]; then
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tap" | head -n 1)
+	ok=$(grep -c '^ok ' "$tap")
+	nok=$(grep -c '^not ok ' "$tap")
+	# In the guest nothing skips: a skipped test counts as failed.
+	skipped=$(grep -ciE '^ok [0-9]+ .*# skip' "$tap")
+	if [ "$skipped" -gt 0 ]; then
+		grep -iE '^ok [0-9]+ .*# skip' "$tap" | sed 's/^/# skipped, counted as failed: /'
+	fi
+	passed=$((passed + ok - skipped))
+	failed=$((failed + nok + skipped))
+	missing=$(( ${plan:-0} - ok - nok ))
+	if [ -z "$plan" ] || [ $missing -gt 0 ]; then
+		fail "all planned guest tests ran (plan ${plan:-none}, ran $((ok + nok)))"
+		failed=$((failed + (missing > 0 ? missing : 0)))
+	fi
+else
+	fail "the guest wrote its test results (console: $out/console.log)"
+fi
+
+if grep -nE "$bad_kernel_log" "$out/console.log" > "$out/kernel-reports.txt"; then
+	fail "guest kernel log has no Oops/BUG/WARNING/KASAN/lockdep report:"
+	head -n 20 "$out/kernel-reports.txt" | sed 's/^/# /'
+else
+	pass "guest kernel log has no Oops/BUG/WARNING/KASAN/lockdep report"
+fi
+
+echo "guest: results in $out (guest.tap, console.log, boot-dmesg.txt)"
+echo "check-guest: $passed passed, $failed failed"
+[ $failed = 0 ]

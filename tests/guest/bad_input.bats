@@ -1,0 +1,165 @@
+#!/usr/bin/env bats
+# Bad input through dbgfs, sysfs and damoctl: rejected with EINVAL ("Invalid
+# argument"), the state before it kept, the kernel log clean (teardown).
+
+load helpers/common
+
+setup() {
+	damon_off
+	log_mark
+}
+
+teardown() {
+	damon_off
+	assert_kernel_log_clean
+}
+
+# write_fails FILE CONTENT: one printf of CONTENT into FILE must fail EINVAL.
+write_fails() {
+	run bash -c 'printf "%s" "$2" > "$1"' _ "$1" "$2"
+	assert_failure
+	assert_output --partial "Invalid argument"
+}
+
+# A dbgfs scheme state to be kept across rejected writes.
+dbgfs_keep() {
+	echo "$LRU_PRIO_LINE
+$LRU_DEPRIO_LINE" > "$DBGFS/schemes"
+	KEPT=$(cat "$DBGFS/schemes")
+}
+assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
+
+@test "dbgfs schemes: garbage is rejected, the schemes kept" {
+	dbgfs_keep
+	write_fails "$DBGFS/schemes" $'garbage\n'
+	assert_dbgfs_kept
+}
+
+@test "dbgfs schemes: junk after valid lines is rejected, the schemes kept" {
+	dbgfs_keep
+	write_fails "$DBGFS/schemes" "$LRU_PRIO_LINE"$'\njunk\n'
+	assert_dbgfs_kept
+	write_fails "$DBGFS/schemes" "$LRU_PRIO_LINE junk"$'\n'
+	assert_dbgfs_kept
+}
+
+@test "dbgfs schemes: a line of 17 numbers is rejected" {
+	dbgfs_keep
+	write_fails "$DBGFS/schemes" "$(first_fields 17 <<<"$LRU_PRIO_LINE")"$'\n'
+	assert_dbgfs_kept
+}
+
+@test "dbgfs schemes: action 8 is rejected" {
+	dbgfs_keep
+	write_fails "$DBGFS/schemes" "4096 $ULONG_MAX 0 $U32_MAX 0 $U32_MAX 8 10 0 1000 0 0 100 0 0 0 0 0"$'\n'
+	assert_dbgfs_kept
+}
+
+@test "dbgfs schemes: a u32 field overflowing (2^32) is rejected, not truncated" {
+	dbgfs_keep
+	write_fails "$DBGFS/schemes" "4096 $ULONG_MAX 4294967296 $U32_MAX 0 $U32_MAX 6 10 0 1000 0 0 100 0 0 0 0 0"$'\n'
+	assert_dbgfs_kept
+	write_fails "$DBGFS/schemes" "4096 $ULONG_MAX -1 $U32_MAX 0 $U32_MAX 6 10 0 1000 0 0 100 0 0 0 0 0"$'\n'
+	assert_dbgfs_kept
+}
+
+@test "dbgfs schemes: min > max and unordered watermarks are rejected" {
+	dbgfs_keep
+	write_fails "$DBGFS/schemes" "4096 $ULONG_MAX 10 5 0 $U32_MAX 6 10 0 1000 0 0 100 0 0 0 0 0"$'\n'
+	assert_dbgfs_kept
+	write_fails "$DBGFS/schemes" "4096 $ULONG_MAX 0 $U32_MAX 0 $U32_MAX 6 10 0 1000 0 0 100 1 5000000 100 200 50"$'\n'
+	assert_dbgfs_kept
+}
+
+@test "dbgfs schemes: more schemes than the limit (257) are rejected, not cut" {
+	dbgfs_keep
+	local many
+	many=$(for _ in $(seq 257); do echo "$LRU_PRIO_LINE"; done)
+	run bash -c 'printf "%s\n" "$2" > "$1"' _ "$DBGFS/schemes" "$many"
+	assert_failure
+	assert_dbgfs_kept
+	# the limit itself is fine
+	many=$(for _ in $(seq 256); do echo "$LRU_PRIO_LINE"; done)
+	printf '%s\n' "$many" > "$DBGFS/schemes"
+	assert_equal "$(wc -l < "$DBGFS/schemes")" 256
+}
+
+@test "dbgfs attrs: malformed or invalid attributes are rejected, the old ones kept" {
+	echo "5000 100000 1000000 10 1000" > "$DBGFS/attrs"
+	write_fails "$DBGFS/attrs" $'5000 100000\n'
+	write_fails "$DBGFS/attrs" $'five thousand\n'
+	write_fails "$DBGFS/attrs" $'5000 100000 1000000 1 1000\n'	# min_nr_regions < 3
+	write_fails "$DBGFS/attrs" $'5000 100000 1000000 100 10\n'	# min > max
+	assert_equal "$(cat "$DBGFS/attrs")" "5000 100000 1000000 10 1000"
+}
+
+@test "dbgfs monitor_on: anything but on/off is rejected; on with no target too" {
+	write_fails "$DBGFS/monitor_on" $'maybe\n'
+	write_fails "$DBGFS/monitor_on" $'on\n'		# no target set
+	assert_equal "$(cat "$DBGFS/monitor_on")" off
+	no_kdamond
+}
+
+@test "dbgfs init_regions: overlapping regions are rejected" {
+	echo paddr > "$DBGFS/target_ids"
+	echo "0 4096 8192" > "$DBGFS/init_regions"
+	write_fails "$DBGFS/init_regions" $'0 4096 16384\n0 8192 32768\n'
+	write_fails "$DBGFS/init_regions" $'0 8192 4096\n'	# start >= end
+}
+
+@test "sysfs: an unknown action, metric, operations or state command is rejected, old value kept" {
+	sysfs_paddr_setup
+	echo 1 > "$SYSFS_C/schemes/nr_schemes"
+	local s=$SYSFS_C/schemes/0
+	echo lru_prio > "$s/action"
+	write_fails "$s/action" $'bogus\n'
+	assert_equal "$(cat "$s/action")" lru_prio
+	echo free_mem_rate > "$s/watermarks/metric"
+	write_fails "$s/watermarks/metric" $'bogus\n'
+	assert_equal "$(cat "$s/watermarks/metric")" free_mem_rate
+	write_fails "$SYSFS_C/operations" $'bogus\n'
+	assert_equal "$(cat "$SYSFS_C/operations")" paddr
+	write_fails "$SYSFS_K/state" $'maybe\n'
+	assert_equal "$(cat "$SYSFS_K/state")" off
+}
+
+@test "sysfs: non-numbers in number files are rejected, old value kept" {
+	sysfs_paddr_setup
+	echo 1 > "$SYSFS_C/schemes/nr_schemes"
+	local s=$SYSFS_C/schemes/0
+	echo 10 > "$s/access_pattern/nr_accesses/min"
+	write_fails "$s/access_pattern/nr_accesses/min" $'ten\n'
+	assert_equal "$(cat "$s/access_pattern/nr_accesses/min")" 10
+	write_fails "$SYSFS_C/schemes/nr_schemes" $'abc\n'
+	assert_equal "$(cat "$SYSFS_C/schemes/nr_schemes")" 1
+	write_fails "$SYSFS/kdamonds/nr_kdamonds" $'-1\n'
+	assert_equal "$(cat "$SYSFS/kdamonds/nr_kdamonds")" 1
+}
+
+@test "damoctl dbgfs: an invalid value changes nothing and names itself" {
+	echo "5000 100000 1000000 10 1000" > "$DBGFS/attrs"
+	dbgfs_keep
+	run "$DAMOCTL" --interface dbgfs scheme add lru_prio age 10s 5s
+	assert_failure 1
+	assert_output --partial age
+	assert_dbgfs_kept
+	run "$DAMOCTL" --interface dbgfs scheme add lru_prio access 5x max
+	assert_failure
+	assert_output --partial 5x
+	assert_dbgfs_kept
+	run "$DAMOCTL" --interface dbgfs scheme add no_such_action
+	assert_failure
+	assert_dbgfs_kept
+}
+
+@test "damoctl sysfs: an invalid value changes nothing and names itself" {
+	sysfs_paddr_setup
+	"$DAMOCTL" --interface sysfs scheme add lru_prio
+	local before
+	before=$(sysfs_scheme_line 0)
+	run "$DAMOCTL" --interface sysfs scheme add lru_deprio age 10s 5s
+	assert_failure 1
+	assert_output --partial age
+	assert_equal "$(cat "$SYSFS_C/schemes/nr_schemes")" 1
+	assert_equal "$(sysfs_scheme_line 0)" "$before"
+}
