@@ -132,13 +132,16 @@ paddr_range() {
 plrus_damoctl() {
 	local d="$DAMOCTL --interface $1" start end
 	read -r start end <<< "$(paddr_range)"
-	$d attrs sample ${SAMPLE_US}us aggr ${AGGR_US}us update ${UPDATE_US}us \
+	$d monitor stop > /dev/null 2>&1
+	$d scheme clear &&
+	$d attrs set sample ${SAMPLE_US}us aggr ${AGGR_US}us update ${UPDATE_US}us \
 		regions $MIN_NR $MAX_NR &&
-	$d target add paddr $start $end &&
+	$d target set paddr region "$(printf '0x%x' "$start")" "$(printf '0x%x' "$end")" &&
 	$d scheme add lru_prio sz 4K max access $HOT_NR max age min max \
 		quota time ${QUOTA_MS}ms reset ${QUOTA_RESET_MS}ms weights 0 1 1 &&
 	$d scheme add lru_deprio sz 4K max access 0 0 age $COLD_AGE max \
 		quota time ${QUOTA_MS}ms reset ${QUOTA_RESET_MS}ms weights 0 0 1 &&
+	$d scheme list &&
 	$d monitor start
 }
 
@@ -378,6 +381,8 @@ run_one() {
 		'BEGIN { printf "%.3f", d / hz / ((b - a) / 1e9) * 100 }')"
 	res+=" cg_peak=$peak oom_kill=${oom:-0} loadavg=$(cut -d' ' -f1 /proc/loadavg)"
 	res+=" $(scheme_stats "$cfg" 2>/dev/null)"
+	case $cfg in plrus-*) [ "$VIA" = damoctl ] &&
+		$DAMOCTL --interface "${cfg#plrus-}" stats show > "$dir/stats.txt" 2>&1 ;; esac
 	damon_stop "$cfg" > "$dir/damon-stop.log" 2>&1
 	echo "$res" >> "$OUT/results.txt"
 	log "$cfg round $round: $(cut -d' ' -f1 "$dir/hotcold.out") pgmajfault=$(delta "$maj0" "$maj1") status=$st oom=${oom:-0}"
