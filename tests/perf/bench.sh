@@ -380,6 +380,7 @@ run_one() {
 	res+=" kdamond_cpu_pct=$(awk -v d=$((ticks1 - ticks0)) -v hz="$(getconf CLK_TCK)" -v a="$t0" -v b="$t1" \
 		'BEGIN { printf "%.3f", d / hz / ((b - a) / 1e9) * 100 }')"
 	res+=" cg_peak=$peak oom_kill=${oom:-0} loadavg=$(cut -d' ' -f1 /proc/loadavg)"
+	res+=" episodes=$(awk -v lo="${LO:-x}" '$2 == lo { n++ } END { print n + 0 }' "$dir/limits.txt")"
 	res+=" $(scheme_stats "$cfg" 2>/dev/null)"
 	case $cfg in plrus-*) [ "$VIA" = damoctl ] &&
 		$DAMOCTL --interface "${cfg#plrus-}" stats show > "$dir/stats.txt" 2>&1 ;; esac
