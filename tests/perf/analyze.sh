@@ -95,6 +95,8 @@ FILENAME ~ /oracle.txt$/ {
 	# pressure episodes a run happened to see
 	if (fl[c, a["round"]] > 0) add(c, "majflt_over_floor", a["majflt"] / fl[c, a["round"]])
 	add(c, "episodes", a["episodes"])
+	add(c, "pressure_s", a["pressure_s"])
+	add(c, "reclaim_wait_s", a["reclaim_wait_s"])
 	add(c, "pswpin", a["pswpin"])
 	if (a["prio_sz_applied"] != "") add(c, "prio_sz_applied_mb", a["prio_sz_applied"] / 1048576)
 	if (a["deprio_sz_applied"] != "") add(c, "deprio_sz_applied_mb", a["deprio_sz_applied"] / 1048576)
@@ -110,9 +112,10 @@ END {
 	k = 0
 	for (j = 1; j <= nc; j++) if (o[j] in seen) cfg[++k] = o[j]
 	nc = k
-	nm = split("runtime_s pgmajfaults memory_psi_some_us kdamond_cpu_pct proc_majflt pswpin floor majflt_over_floor episodes prio_sz_applied_mb deprio_sz_applied_mb loadavg", met, " ")
+	nm = split("runtime_s pgmajfaults memory_psi_some_us kdamond_cpu_pct proc_majflt pswpin floor majflt_over_floor episodes pressure_s reclaim_wait_s prio_sz_applied_mb deprio_sz_applied_mb loadavg", met, " ")
 	fmt["runtime_s"] = "%.2f"; fmt["kdamond_cpu_pct"] = "%.2f"; fmt["loadavg"] = "%.2f"
 	fmt["majflt_over_floor"] = "%.2f"; fmt["episodes"] = "%.1f"
+	fmt["pressure_s"] = "%.1f"; fmt["reclaim_wait_s"] = "%.1f"
 	fmt["prio_sz_applied_mb"] = "%.0f"; fmt["deprio_sz_applied_mb"] = "%.0f"
 	for (i = 1; i <= nm; i++) if (!(met[i] in fmt)) fmt[met[i]] = "%.0f"
 

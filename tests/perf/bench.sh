@@ -35,7 +35,7 @@ while getopts "qn:c:o:" opt; do
 done
 if [ "$QUICK" = 1 ]; then
 	ROUNDS=${BENCH_ROUNDS_QUICK:-1}
-	TARGET_S=${BENCH_TARGET_S_QUICK:-15}
+	TARGET_S=${BENCH_TARGET_S_QUICK:-12}
 	CAL_S=${BENCH_CAL_S_QUICK:-4}
 fi
 
@@ -327,6 +327,9 @@ pressure_loop() {
 	while :; do
 		echo "$(now_ns) $lo" >> "$lim"
 		echo "$lo" > $CG/memory.max
+		# the write returns once reclaim got under the limit: under
+		# TCG that can take seconds, so note when (for the table)
+		echo "$(now_ns) $lo reached" >> "$lim"
 		sleep 1 & sp=$!; wait $sp
 		echo "$(now_ns) $hi" >> "$lim"
 		echo "$hi" > $CG/memory.max
@@ -380,7 +383,13 @@ run_one() {
 	res+=" kdamond_cpu_pct=$(awk -v d=$((ticks1 - ticks0)) -v hz="$(getconf CLK_TCK)" -v a="$t0" -v b="$t1" \
 		'BEGIN { printf "%.3f", d / hz / ((b - a) / 1e9) * 100 }')"
 	res+=" cg_peak=$peak oom_kill=${oom:-0} loadavg=$(cut -d' ' -f1 /proc/loadavg)"
-	res+=" episodes=$(awk -v lo="${LO:-x}" '$2 == lo { n++ } END { print n + 0 }' "$dir/limits.txt")"
+	# episodes at 75%, seconds spent at 75%, of which blocked in reclaim
+	res+=" $(awk -v lo="${LO:-x}" -v end="$t1" '
+		$2 == lo && NF == 2 { n++; s = $1 }
+		$2 == lo && NF == 3 { r += $1 - s }
+		$2 != lo && s { p += $1 - s; s = 0 }
+		END { if (s) p += end - s
+		      printf "episodes=%d pressure_s=%.2f reclaim_wait_s=%.2f", n, p / 1e9, r / 1e9 }' "$dir/limits.txt")"
 	res+=" $(scheme_stats "$cfg" 2>/dev/null)"
 	case $cfg in plrus-*) [ "$VIA" = damoctl ] &&
 		$DAMOCTL --interface "${cfg#plrus-}" stats show > "$dir/stats.txt" 2>&1 ;; esac
