@@ -7,6 +7,12 @@
 #                     kernel/config/variant/NAME.config (e.g. KCONFIG=debug)
 #   KPATCHES=series   KPATCHES=none builds the package as is, for comparison
 #   KERNEL_JOBS=2     make -j for kbuild
+#   KERNEL_SERIES=F   another series file to build or lint
+#
+# Targets: kernel, kernel-source (just the patched tree), kernel-lint
+# (checkpatch --strict + bisect build of mm/damon/), kernel-info,
+# kernel-clean, and kernel-devtree / kernel-export to rework the series in
+# a git tree ($(DAMOS_CACHE)/kernel/dev/...) and write it back as patches.
 #
 # For other areas:
 #   KERNEL_BZIMAGE    the bzImage (file rule; `make kernel` builds it)
@@ -135,3 +141,16 @@ kernel-info:
 # reuse, 15 s to unpack again).
 kernel-clean:
 	rm -rf $(KERNEL_CACHE)/build $(KERNEL_CACHE)/out $(KERNEL_CACHE)/lint/build-*
+
+# Reworking the series: a git tree of the package with the series as
+# commits, and back to kernel/patches (see kernel/devtree.sh).
+KERNEL_DEVTREE ?= $(KERNEL_CACHE)/dev/linux-$(KERNEL_PKGVER_)
+KERNEL_DEVTREE_ENV := KERNEL_PKG='$(KERNEL_PKG)' KERNEL_PKGVER='$(KERNEL_PKGVER)' \
+	KERNEL_DEVTREE='$(KERNEL_DEVTREE)' KERNEL_PATCHDIR='$(dir $(KERNEL_SERIES))'
+
+.PHONY: kernel-devtree kernel-export
+kernel-devtree:
+	@$(KERNEL_DEVTREE_ENV) $(CURDIR)/kernel/devtree.sh init
+
+kernel-export:
+	@$(KERNEL_DEVTREE_ENV) $(CURDIR)/kernel/devtree.sh export
