@@ -24,8 +24,9 @@
 #
 # Keys: the source tree state is keyed by the package version and the series
 # (the series file and the patches it lists: the cover letter is not an
-# input); the bzImage by that, KCONFIG, the config fragments and build.sh.
-# Outputs live in $(DAMOS_CACHE)/kernel/out/<KCONFIG>-<key>/, so switching
+# input); the bzImage by that, KCONFIG, the config fragments, build.sh and
+# this file.
+# Outputs live in $(DAMOS_CACHE)/kernel/out/<KCONFIG>-<KPATCHES>-<key>/, so switching
 # back to earlier inputs is free; the source trees and build directories are
 # stable per (package version, KPATCHES, KCONFIG) so that a changed patch
 # recompiles only what it touches.
@@ -85,7 +86,7 @@ kernel_hash = $(shell { echo '$(1)'; $(foreach f,$(2),echo '== $(notdir $(f))'; 
 
 KERNEL_SRC_KEY := $(call kernel_hash,$(KERNEL_PKG) $(KERNEL_PKGVER) $(KPATCHES),$(KERNEL_PATCH_FILES))
 KERNEL_KEY := $(call kernel_hash,$(KERNEL_SRC_KEY) $(KCONFIG),$(KERNEL_CONFIG_FILES) \
-	$(CURDIR)/kernel/build.sh)
+	$(CURDIR)/kernel/build.sh $(CURDIR)/kernel/kernel.mk)
 
 KERNEL_CACHE := $(abspath $(DAMOS_CACHE))/kernel
 KERNEL_SRC := $(KERNEL_CACHE)/src/linux-$(KERNEL_PKGVER_)$(if $(filter none,$(KPATCHES)),-unpatched)
@@ -111,7 +112,7 @@ KERNEL_ENV := KERNEL_PKG='$(KERNEL_PKG)' KERNEL_PKGVER='$(KERNEL_PKGVER)' \
 .PHONY: kernel kernel-source kernel-lint kernel-info kernel-clean
 
 kernel: $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP)
-	@echo "kernel: $(KERNEL_BZIMAGE) ($$(cat $(KERNEL_RELEASE_FILE))) is up to date"
+	@echo "kernel: ready: $(KERNEL_BZIMAGE) ($$(cat $(KERNEL_RELEASE_FILE)))"
 
 kernel-source: $(KERNEL_SRC_STAMP)
 
