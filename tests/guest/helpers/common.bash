@@ -48,7 +48,9 @@ assert_kernel_log_clean() {
 }
 
 # Reading files with `read` instead of $(cat ...): no fork, which matters
-# under TCG. val VAR FILE.
+# under TCG. val VAR FILE. Not for dbgfs's kdamond_pid (nor other files that
+# format their whole content into a buffer of the read's size): bash reads
+# unseekable files a byte at a time, and those return nothing for 1 byte.
 val() { IFS= read -r "$1" < "$2" || true; }
 
 # first_fields N: the first N fields of each line on stdin.
@@ -99,7 +101,7 @@ damon_off() {
 	done
 	val v "$SYSFS/kdamonds/nr_kdamonds"
 	[ "$v" = 0 ] || echo 0 > "$SYSFS/kdamonds/nr_kdamonds"
-	val v "$DBGFS/kdamond_pid"
+	v=$(< "$DBGFS/kdamond_pid")
 	[ "$v" = none ] || echo off > "$DBGFS/monitor_on"
 	wait_for 10 no_kdamond
 	echo > "$DBGFS/schemes"
