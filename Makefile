@@ -37,8 +37,10 @@ include lib/lib.mk
 include cli/cli.mk
 include man/man.mk
 include tests/tests.mk
+include tests/fuzz/fuzz.mk
 include kernel/kernel.mk
 include guest-image/guest.mk
+include tests/perf/perf.mk
 
 .PHONY: all deps check-host check install clean help
 

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * damoctl internals shared by the per-object files, the dispatcher and
+ * (later) the interactive shell and batch mode.
+ *
+ * Entry points for a front end (argv, -f FILE, the readline shell):
+ *   cli_init() / cli_fini()      the session: global options, JSON state
+ *   cli_parse_globals()          --root, --interface, ... (argv only)
+ *   cli_split()                  one input line -> argv (quotes, # comments)
+ *   cli_run()                    run "OBJECT COMMAND ARGS"; returns an exit
+ *                                status (0 ok, 1 failure, 2 usage), never
+ *                                exits, prints its own errors
+ *   cli_objects[]                every object and its command table, for
+ *                                help and completion; cli_complete_words()
+ *                                lists the words valid after a prefix
+ */
+#ifndef DAMOCTL_CLI_H
+#define DAMOCTL_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "damos.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+struct cli {
+	/* global options */
+	const char *root;
+	enum damos_iface iface;
+	bool dry_run;
+	bool json;
+	int kdamond;
+	const char *dbgfs_ctx;
+	/* per command */
+	const char *object;
+	const char *command;
+	char line[256];			/* the command, for dry-run comments */
+	bool script_started;
+	FILE *out;
+	FILE *err;
+};
+
+struct cli_cmd {
+	const char *name;
+	int (*fn)(struct cli *c, int argc, char **argv);
+	const char *args;		/* usage after "OBJECT COMMAND" */
+	const char *help;
+	const char *const *keywords;	/* argument keywords, for completion */
+};
+
+struct cli_object {
+	const char *name;
+	const struct cli_cmd *cmds;	/* terminated by { NULL } */
+	const char *default_cmd;	/* run when no command is given */
+	const char *help;
+};
+
+extern const struct cli_object cli_objects[];	/* terminated by { NULL } */
+
+extern const struct cli_cmd scheme_cmds[];
+extern const struct cli_cmd attrs_cmds[];
+extern const struct cli_cmd target_cmds[];
+extern const struct cli_cmd monitor_cmds[];
+extern const struct cli_cmd stats_cmds[];
+
+void cli_init(struct cli *c);
+void cli_fini(struct cli *c);
+int cli_parse_globals(struct cli *c, int argc, char **argv, int *next);
+int cli_run(struct cli *c, int argc, char **argv);
+int cli_split(const char *line, int *argc, char ***argv);
+void cli_free_argv(int argc, char **argv);
+const char **cli_complete_words(int argc, char **argv);
+void cli_usage(struct cli *c, FILE *f);
+
+/* helpers for the object files */
+const struct cli_cmd *cmd_select(const struct cli_cmd *cmds, const char *name);
+int cli_error(struct cli *c, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int cli_lib_error(struct cli *c, int err);
+struct damos *cli_open(struct cli *c);
+int cli_close(struct cli *c, struct damos *d, int status);
+int cli_attrs(struct cli *c, struct damos *d, struct damos_attrs *a);
+void cli_help_object(struct cli *c, const struct cli_object *o, FILE *f);
+
+/* JSON output, bpftool style: one document per command on c->out */
+void json_str(FILE *f, const char *s);
+void json_scheme(FILE *f, const struct damos_scheme *s, int idx);
+
+#endif /* DAMOCTL_CLI_H */

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct cli_cmd help_cmds[] = { { NULL } };
+
+const struct cli_object cli_objects[] = {
+	{ "scheme", scheme_cmds, "list", "DAMON-based operation schemes" },
+	{ "attrs", attrs_cmds, "show", "monitoring attributes" },
+	{ "target", target_cmds, "show", "monitoring targets and regions" },
+	{ "monitor", monitor_cmds, "status", "turn monitoring on and off" },
+	{ "stats", stats_cmds, "show", "statistics of the schemes" },
+	{ "help", help_cmds, NULL, "this help, or help OBJECT" },
+	{ NULL },
+};
+
+void cli_init(struct cli *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->iface = DAMOS_IFACE_AUTO;
+	c->out = stdout;
+	c->err = stderr;
+}
+
+void cli_fini(struct cli *c)
+{
+	fflush(c->out);
+}
+
+void cli_usage(struct cli *c, FILE *f)
+{
+	(void)c;
+	fprintf(f,
+		"Usage: damoctl [OPTIONS] OBJECT COMMAND [ARGS]\n"
+		"       damoctl [OPTIONS] help [OBJECT]\n"
+		"\n"
+		"Options:\n"
+		"  -i, --interface auto|sysfs|dbgfs  kernel interface (default auto: sysfs if present)\n"
+		"  -r, --root DIR        treat DIR as / (fake trees, offline use)\n"
+		"  -n, --dry-run         print the writes as a sh script, make none\n"
+		"  -j, --json            JSON output, errors included\n"
+		"  -k, --kdamond N       sysfs kdamond index (default 0)\n"
+		"  -c, --context NAME    dbgfs context directory (default: the first)\n"
+		"  -V, --version         print the version\n"
+		"  -h, --help            print this help\n"
+		"\n"
+		"Objects and commands:\n");
+	for (const struct cli_object *o = cli_objects; o->name; o++)
+		for (const struct cli_cmd *k = o->cmds; k->name; k++)
+			fprintf(f, "  damoctl %s %s%s%s\n", o->name, k->name,
+				*k->args ? " " : "", k->args);
+	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage error.\n");
+}
+
+void cli_help_object(struct cli *c, const struct cli_object *o, FILE *f)
+{
+	(void)c;
+	fprintf(f, "damoctl %s: %s\n\n", o->name, o->help);
+	for (const struct cli_cmd *k = o->cmds; k->name; k++)
+		fprintf(f, "  damoctl %s %s%s%s\n      %s\n", o->name, k->name,
+			*k->args ? " " : "", k->args, k->help);
+	if (!strcmp(o->name, "scheme")) {
+		fprintf(f, "\nActions:\n");
+		for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
+			fprintf(f, "  %-11s %s\n", damos_action_name(a),
+				damos_action_desc(a));
+		fprintf(f,
+			"\nValues: sizes 4K 2M 1G (B K M G T), times us ms s m h,\n"
+			"access rates N%% of the samples per aggregation interval,\n"
+			"min/max (the field's bounds); a bare number is the kernel's unit.\n");
+	}
+}
+
+const struct cli_cmd *cmd_select(const struct cli_cmd *cmds, const char *name)
+{
+	for (; cmds->name; cmds++)
+		if (!strcmp(cmds->name, name))
+			return cmds;
+	return NULL;
+}
+
+static void vreport(struct cli *c, const char *fmt, va_list ap)
+{
+	char msg[1024], where[128] = "";
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (c->object)
+		snprintf(where, sizeof(where), "%s%s%s: ", c->object,
+			 c->command ? " " : "", c->command ? c->command : "");
+	if (c->json) {
+		char full[1200];
+
+		snprintf(full, sizeof(full), "%s%s", where, msg);
+		fprintf(c->out, "{\"error\":");
+		json_str(c->out, full);
+		fprintf(c->out, "}\n");
+	} else {
+		fprintf(c->err, "damoctl: %s%s\n", where, msg);
+	}
+}
+
+int cli_error(struct cli *c, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(c, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+int cli_lib_error(struct cli *c, int err)
+{
+	const char *msg = damos_errmsg();
+
+	if (!*msg)
+		msg = strerror(-err);
+	return cli_error(c, EXIT_FAIL, "%s", msg);
+}
+
+struct damos *cli_open(struct cli *c)
+{
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos *d;
+
+	o.root = c->root;
+	o.iface = c->iface;
+	o.dry_run = c->dry_run;
+	o.kdamond = c->kdamond;
+	o.dbgfs_ctx = c->dbgfs_ctx;
+	d = damos_open(&o);
+	if (!d)
+		cli_lib_error(c, -errno);
+	return d;
+}
+
+int cli_close(struct cli *c, struct damos *d, int status)
+{
+	const char *script;
+
+	if (!d)
+		return status;
+	script = damos_dry_run_script(d);
+	if (c->dry_run && *script) {
+		if (c->json) {
+			fprintf(c->out, "{\"dry_run\":");
+			json_str(c->out, script);
+			fprintf(c->out, "}\n");
+		} else {
+			if (!c->script_started)
+				fprintf(c->out,
+					"#!/bin/sh\n"
+					"# damoctl --dry-run: these writes were not made.\n"
+					"# Run with sh (dash): bash splits a multi-line printf into\n"
+					"# several write()s, which dbgfs refuses.\n"
+					"set -e\n");
+			fprintf(c->out, "# damoctl %s (%s)\n%s", c->line,
+				damos_iface_name(damos_get_iface(d)), script);
+		}
+		c->script_started = true;
+	}
+	damos_close(d);
+	return status;
+}
+
+int cli_attrs(struct cli *c, struct damos *d, struct damos_attrs *a)
+{
+	int err = damos_attrs_read(d, a);
+
+	if (err)
+		return cli_lib_error(c, err);
+	return 0;
+}
+
+int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
+{
+	static const struct option opts[] = {
+		{ "interface", required_argument, NULL, 'i' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "kdamond", required_argument, NULL, 'k' },
+		{ "context", required_argument, NULL, 'c' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long v;
+	int opt;
+
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+i:r:njk:c:Vh", opts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'i':
+			v = damos_iface_from_name(optarg);
+			if (v < 0)
+				return cli_error(c, EXIT_USAGE, "%s",
+						 damos_errmsg());
+			c->iface = v;
+			break;
+		case 'r':
+			c->root = optarg;
+			break;
+		case 'n':
+			c->dry_run = true;
+			break;
+		case 'j':
+			c->json = true;
+			break;
+		case 'k':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || v < 0 || v > 1024)
+				return cli_error(c, EXIT_USAGE,
+						 "--kdamond: '%s' is not a kdamond index",
+						 optarg);
+			c->kdamond = (int)v;
+			break;
+		case 'c':
+			c->dbgfs_ctx = optarg;
+			break;
+		case 'V':
+			fprintf(c->out, "damoctl %s (libdamos %s)\n",
+				DAMOS_VERSION, damos_version());
+			*next = argc;
+			return -1;
+		case 'h':
+			cli_usage(c, c->out);
+			*next = argc;
+			return -1;
+		default:
+			if (optopt)
+				return cli_error(c, EXIT_USAGE,
+						 "option -%c: %s", optopt,
+						 strchr("irkc", optopt) ?
+						 "missing argument" : "unknown option");
+			return cli_error(c, EXIT_USAGE, "unknown option '%s'",
+					 argv[optind - 1]);
+		}
+	}
+	*next = optind;
+	return 0;
+}
+
+int cli_run(struct cli *c, int argc, char **argv)
+{
+	const struct cli_object *o;
+	const struct cli_cmd *k;
+	const char *name;
+	int status;
+
+	c->object = NULL;
+	c->command = NULL;
+	if (argc < 1) {
+		cli_usage(c, c->err);
+		return EXIT_USAGE;
+	}
+	for (o = cli_objects; o->name; o++)
+		if (!strcmp(o->name, argv[0]))
+			break;
+	if (!o->name)
+		return cli_error(c, EXIT_USAGE,
+				 "unknown object '%s' (objects: scheme attrs target monitor stats help)",
+				 argv[0]);
+	if (!strcmp(o->name, "help")) {
+		if (argc < 2) {
+			cli_usage(c, c->out);
+			return EXIT_OK;
+		}
+		for (o = cli_objects; o->name; o++)
+			if (!strcmp(o->name, argv[1]) && o->cmds->name) {
+				cli_help_object(c, o, c->out);
+				return EXIT_OK;
+			}
+		return cli_error(c, EXIT_USAGE, "help: unknown object '%s'",
+				 argv[1]);
+	}
+	c->object = o->name;
+	name = argc > 1 ? argv[1] : o->default_cmd;
+	if (!strcmp(name, "help")) {
+		cli_help_object(c, o, c->out);
+		return EXIT_OK;
+	}
+	k = cmd_select(o->cmds, name);
+	if (!k) {
+		char list[256] = "";
+		size_t n = 0;
+
+		for (k = o->cmds; k->name; k++)
+			n += snprintf(list + n, sizeof(list) - n, "%s%s",
+				      n ? " " : "", k->name);
+		return cli_error(c, EXIT_USAGE,
+				 "unknown command '%s' (commands: %s)", name,
+				 list);
+	}
+	c->command = k->name;
+	c->line[0] = '\0';
+	for (int i = 0, n = 0; i < argc && n < (int)sizeof(c->line); i++)
+		n += snprintf(c->line + n, sizeof(c->line) - n, "%s%s",
+			      i ? " " : "", argv[i]);
+	status = k->fn(c, argc > 1 ? argc - 2 : 0, argc > 1 ? argv + 2 : argv + 1);
+	fflush(c->out);
+	c->object = NULL;
+	c->command = NULL;
+	return status;
+}
+
+/* Words split on blanks; '...' and "..." quote; # starts a comment. */
+int cli_split(const char *line, int *argc, char ***argv)
+{
+	char **v = NULL, *w;
+	int n = 0;
+
+	*argc = 0;
+	*argv = NULL;
+	w = malloc(strlen(line) + 1);
+	if (!w)
+		return -ENOMEM;
+	for (const char *p = line;;) {
+		size_t len = 0;
+		char q = 0;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p || *p == '#')
+			break;
+		while (*p && (q || !isspace((unsigned char)*p))) {
+			if (!q && (*p == '\'' || *p == '"'))
+				q = *p;
+			else if (q && *p == q)
+				q = 0;
+			else if (q == '"' && *p == '\\' && p[1])
+				w[len++] = *++p;
+			else
+				w[len++] = *p;
+			p++;
+		}
+		if (q) {
+			free(w);
+			cli_free_argv(n, v);
+			return -EINVAL;
+		}
+		char **nv = realloc(v, (n + 2) * sizeof(*v));
+
+		if (!nv || !(nv[n] = strndup(w, len))) {
+			free(w);
+			cli_free_argv(n, nv ? nv : v);
+			return -ENOMEM;
+		}
+		v = nv;
+		v[++n] = NULL;
+	}
+	free(w);
+	*argc = n;
+	*argv = v;
+	return 0;
+}
+
+void cli_free_argv(int argc, char **argv)
+{
+	for (int i = 0; argv && i < argc; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+/*
+ * The words that may follow argv[0..argc-1] (the words typed so far, the
+ * one being completed excluded): objects, then commands, then the
+ * command's keywords (actions first for "scheme add"/"scheme encode").
+ * Returns a malloc()ed NULL-terminated array of static strings.
+ */
+const char **cli_complete_words(int argc, char **argv)
+{
+	const char **out = calloc(64, sizeof(*out));
+	const struct cli_object *o;
+	const struct cli_cmd *k;
+	int n = 0;
+
+	if (!out)
+		return NULL;
+	if (argc == 0) {
+		for (o = cli_objects; o->name && n < 63; o++)
+			out[n++] = o->name;
+		return out;
+	}
+	for (o = cli_objects; o->name; o++)
+		if (!strcmp(o->name, argv[0]))
+			break;
+	if (!o->name)
+		return out;
+	if (argc == 1) {
+		for (k = o->cmds; k->name && n < 63; k++)
+			out[n++] = k->name;
+		if (!strcmp(o->name, "help"))
+			for (o = cli_objects; o->name && n < 63; o++)
+				out[n++] = o->name;
+		return out;
+	}
+	k = cmd_select(o->cmds, argv[1]);
+	if (!k)
+		return out;
+	if (argc == 2 && (!strcmp(k->name, "add") || !strcmp(k->name, "encode"))) {
+		for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
+			out[n++] = damos_action_name(a);
+		return out;
+	}
+	if (argc > 2 && !strcmp(argv[argc - 1], "quota")) {
+		for (const char *const *q = damos_scheme_quota_keywords(); *q; q++)
+			out[n++] = *q;
+		return out;
+	}
+	for (const char *const *w = k->keywords; w && *w && n < 63; w++)
+		out[n++] = *w;
+	return out;
+}
+
+void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+void json_scheme(FILE *f, const struct damos_scheme *s, int idx)
+{
+	char line[512];
+
+	fprintf(f, "{\"index\":%d", idx);
+	for (int fl = 0; fl < DAMOS_NR_FIELDS; fl++) {
+		uint64_t v = damos_scheme_get(s, fl);
+
+		fprintf(f, ",\"%s\":", damos_field_name(fl));
+		if (fl == DAMOS_F_ACTION)
+			json_str(f, damos_action_name(v));
+		else if (fl == DAMOS_F_WMARKS_METRIC)
+			json_str(f, damos_metric_name(v));
+		else
+			fprintf(f, "%llu", (unsigned long long)v);
+	}
+	if (damos_scheme_format(s, line, sizeof(line)) > 0) {
+		fprintf(f, ",\"keywords\":");
+		json_str(f, line);
+	}
+	fprintf(f, "}");
+}

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int parse_scheme(struct cli *c, struct damos *d, int argc, char **argv,
+			struct damos_scheme **out)
+{
+	struct damos_attrs a;
+
+	if (argc < 1)
+		return cli_error(c, EXIT_USAGE,
+				 "expected an action (see damoctl help scheme)");
+	if (d) {
+		int status = cli_attrs(c, d, &a);
+
+		if (status)
+			return status;
+	} else {
+		damos_attrs_default(&a);
+	}
+	*out = damos_scheme_parse(argc, (const char *const *)argv, &a);
+	if (!*out)
+		return cli_error(c, EXIT_USAGE, "%s", damos_errmsg());
+	return EXIT_OK;
+}
+
+static int do_add(struct cli *c, int argc, char **argv)
+{
+	struct damos_scheme *s = NULL;
+	struct damos *d = cli_open(c);
+	int status, idx;
+
+	if (!d)
+		return EXIT_FAIL;
+	status = parse_scheme(c, d, argc, argv, &s);
+	if (!status) {
+		idx = damos_scheme_add(d, s);
+		if (idx < 0)
+			status = cli_lib_error(c, idx);
+		else if (c->json && !c->dry_run)
+			fprintf(c->out, "{\"index\":%d}\n", idx);
+	}
+	damos_scheme_free(s);
+	return cli_close(c, d, status);
+}
+
+static int do_list(struct cli *c, int argc, char **argv)
+{
+	struct damos_scheme **arr;
+	struct damos *d;
+	char line[512];
+	size_t n;
+	int err;
+
+	(void)argv;
+	if (argc)
+		return cli_error(c, EXIT_USAGE, "no arguments expected");
+	d = cli_open(c);
+	if (!d)
+		return EXIT_FAIL;
+	err = damos_schemes_read(d, &arr, &n);
+	if (err)
+		return cli_close(c, d, cli_lib_error(c, err));
+	if (c->json)
+		fprintf(c->out, "[");
+	for (size_t i = 0; i < n; i++) {
+		if (c->json) {
+			fprintf(c->out, "%s", i ? "," : "");
+			json_scheme(c->out, arr[i], (int)i);
+		} else if (damos_scheme_format(arr[i], line, sizeof(line)) > 0) {
+			fprintf(c->out, "%zu: %s\n", i, line);
+		}
+	}
+	if (c->json)
+		fprintf(c->out, "]\n");
+	damos_schemes_free(arr, n);
+	return cli_close(c, d, EXIT_OK);
+}
+
+static int parse_index(struct cli *c, const char *s, size_t *idx)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s || *s == '-')
+		return cli_error(c, EXIT_USAGE, "expected a scheme index");
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end)
+		return cli_error(c, EXIT_USAGE, "'%s' is not a scheme index", s);
+	*idx = v;
+	return EXIT_OK;
+}
+
+static int do_rm(struct cli *c, int argc, char **argv)
+{
+	struct damos *d;
+	size_t idx = 0;
+	int status, err;
+
+	if (argc != 1)
+		return cli_error(c, EXIT_USAGE, "expected INDEX");
+	status = parse_index(c, argv[0], &idx);
+	if (status)
+		return status;
+	d = cli_open(c);
+	if (!d)
+		return EXIT_FAIL;
+	err = damos_scheme_remove(d, idx);
+	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
+}
+
+static int do_clear(struct cli *c, int argc, char **argv)
+{
+	struct damos *d;
+	int err;
+
+	(void)argv;
+	if (argc)
+		return cli_error(c, EXIT_USAGE, "no arguments expected");
+	d = cli_open(c);
+	if (!d)
+		return EXIT_FAIL;
+	err = damos_schemes_clear(d);
+	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
+}
+
+/* Offline: the attributes of the tree if there is one, else the defaults. */
+static int do_encode(struct cli *c, int argc, char **argv)
+{
+	struct damos_scheme *s = NULL;
+	struct damos *d = NULL;
+	char line[512];
+	int status, n;
+
+	if (c->root || c->iface != DAMOS_IFACE_AUTO) {
+		d = cli_open(c);
+		if (!d)
+			return EXIT_FAIL;
+	}
+	status = parse_scheme(c, d, argc, argv, &s);
+	if (!status) {
+		n = damos_dbgfs_encode_scheme(s, line, sizeof(line));
+		if (n < 0) {
+			status = cli_lib_error(c, n);
+		} else if (c->json) {
+			line[n - 1] = '\0';
+			fprintf(c->out, "{\"dbgfs\":");
+			json_str(c->out, line);
+			fprintf(c->out, ",\"scheme\":");
+			json_scheme(c->out, s, 0);
+			fprintf(c->out, "}\n");
+		} else {
+			fputs(line, c->out);
+		}
+	}
+	damos_scheme_free(s);
+	return d ? cli_close(c, d, status) : status;
+}
+
+static const char *const scheme_keywords[] = {
+	"sz", "access", "age", "quota", "weights", "wmarks", "min", "max",
+	"none", "free_mem_rate", NULL,
+};
+
+#define SCHEME_ARGS "ACTION [sz MIN MAX] [access MIN MAX] [age MIN MAX] " \
+	"[quota [time MS] [size BYTES] [reset MS]] [weights SZ ACCESS AGE] " \
+	"[wmarks METRIC INTERVAL HIGH MID LOW]"
+
+const struct cli_cmd scheme_cmds[] = {
+	{ "add", do_add, SCHEME_ARGS,
+	  "append a scheme, keeping those there (lru_prio and lru_deprio alone take damon_lru_sort's defaults)",
+	  scheme_keywords },
+	{ "list", do_list, "", "print the schemes, one a line, in the add grammar", NULL },
+	{ "rm", do_rm, "INDEX", "remove the scheme at INDEX", NULL },
+	{ "clear", do_clear, "", "remove every scheme", NULL },
+	{ "encode", do_encode, SCHEME_ARGS,
+	  "print the dbgfs schemes line of a scheme, writing nothing",
+	  scheme_keywords },
+	{ NULL },
+};

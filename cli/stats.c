@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "cli.h"
+
+static int do_show(struct cli *c, int argc, char **argv)
+{
+	struct damos_scheme **arr;
+	struct damos *d;
+	size_t n;
+	int err;
+
+	(void)argv;
+	if (argc)
+		return cli_error(c, EXIT_USAGE, "no arguments expected");
+	d = cli_open(c);
+	if (!d)
+		return EXIT_FAIL;
+	err = damos_schemes_read(d, &arr, &n);
+	if (err)
+		return cli_close(c, d, cli_lib_error(c, err));
+	if (c->json)
+		fprintf(c->out, "[");
+	else
+		fprintf(c->out, "%-3s %-11s %12s %14s %12s %14s %10s\n", "#",
+			"action", "nr_tried", "sz_tried", "nr_applied",
+			"sz_applied", "qt_exceeds");
+	for (size_t i = 0; i < n; i++) {
+		const struct damos_scheme *s = arr[i];
+
+		if (c->json) {
+			fprintf(c->out, "%s{\"index\":%zu,\"action\":\"%s\"", i ? "," : "",
+				i, damos_action_name(damos_scheme_action(s)));
+			for (int f = DAMOS_F_NR_TRIED; f < DAMOS_NR_FIELDS; f++)
+				fprintf(c->out, ",\"%s\":%llu", damos_field_name(f),
+					(unsigned long long)damos_scheme_get(s, f));
+			fprintf(c->out, "}");
+			continue;
+		}
+		fprintf(c->out, "%-3zu %-11s %12llu %14llu %12llu %14llu %10llu\n",
+			i, damos_action_name(damos_scheme_action(s)),
+			(unsigned long long)damos_scheme_get(s, DAMOS_F_NR_TRIED),
+			(unsigned long long)damos_scheme_get(s, DAMOS_F_SZ_TRIED),
+			(unsigned long long)damos_scheme_get(s, DAMOS_F_NR_APPLIED),
+			(unsigned long long)damos_scheme_get(s, DAMOS_F_SZ_APPLIED),
+			(unsigned long long)damos_scheme_get(s, DAMOS_F_QT_EXCEEDS));
+	}
+	if (c->json)
+		fprintf(c->out, "]\n");
+	damos_schemes_free(arr, n);
+	return cli_close(c, d, EXIT_OK);
+}
+
+const struct cli_cmd stats_cmds[] = {
+	{ "show", do_show, "", "print each scheme's statistics", NULL },
+	{ NULL },
+};

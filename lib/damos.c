@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statfs.h>
+
+#include "internal.h"
+
+#define DEBUGFS_MAGIC	0x64626720
+#define SYSFS_MAGIC	0x62656572
+
+static char *norm_root(const char *root)
+{
+	size_t n;
+
+	if (!root || !*root)
+		root = "/";
+	n = strlen(root);
+	while (n > 0 && root[n - 1] == '/')
+		n--;
+	return strndup(root, n);
+}
+
+unsigned int damos_detect(const char *root)
+{
+	char *r = norm_root(root), *p;
+	unsigned int mask = 0;
+
+	if (!r)
+		return 0;
+	p = damos_path("%s/sys/kernel/mm/damon/admin", r);
+	if (damos_exists(p))
+		mask |= 1U << DAMOS_IFACE_SYSFS;
+	free(p);
+	p = damos_path("%s/sys/kernel/debug/damon", r);
+	if (damos_exists(p))
+		mask |= 1U << DAMOS_IFACE_DBGFS;
+	free(p);
+	free(r);
+	return mask;
+}
+
+static bool on_fs(const char *path, long magic)
+{
+	struct statfs st;
+
+	return !statfs(path, &st) && st.f_type == magic;
+}
+
+void damos_close(struct damos *d)
+{
+	if (!d)
+		return;
+	free(d->root);
+	free(d->dbgfs);
+	free(d->admin);
+	free(d->kdamond);
+	free(d->dir);
+	damos_buf_free(&d->script);
+	free(d);
+}
+
+/* Options from a caller built against an older, shorter struct. */
+static void get_opts(const struct damos_opts *in, struct damos_opts *o)
+{
+	struct damos_opts def = DAMOS_OPTS_INIT;
+
+	*o = def;
+	if (in)
+		memcpy(o, in, in->sz < sizeof(*o) ? in->sz : sizeof(*o));
+	o->sz = sizeof(*o);
+}
+
+struct damos *damos_open(const struct damos_opts *opts)
+{
+	struct damos_opts o;
+	struct damos *d;
+	unsigned int mask;
+	int err = 0;
+
+	get_opts(opts, &o);
+	if (opts && opts->sz < offsetof(struct damos_opts, root))
+		return damos_err_null(-EINVAL, "damos_opts: .sz not set");
+	if ((unsigned int)o.iface > DAMOS_IFACE_DBGFS || o.kdamond < 0)
+		return damos_err_null(-EINVAL, "damos_opts: bad interface or kdamond");
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return damos_err_null(-ENOMEM, "out of memory");
+	d->root = norm_root(o.root);
+	d->dry_run = o.dry_run;
+	d->kdamond_idx = o.kdamond;
+	d->max_action = o.dbgfs_lru < 0 ? -1 : o.dbgfs_lru ? 7 : 5;
+	d->dbgfs = d->root ? damos_path("%s/sys/kernel/debug/damon", d->root) : NULL;
+	d->admin = d->root ? damos_path("%s/sys/kernel/mm/damon/admin", d->root) : NULL;
+	d->kdamond = d->admin ? damos_path("%s/kdamonds/%d", d->admin, o.kdamond) : NULL;
+	if (!d->kdamond) {
+		damos_close(d);
+		return damos_err_null(-ENOMEM, "out of memory");
+	}
+	mask = damos_detect(d->root[0] ? d->root : "/");
+	d->iface = o.iface;
+	if (d->iface == DAMOS_IFACE_AUTO)
+		d->iface = mask & (1U << DAMOS_IFACE_SYSFS) ? DAMOS_IFACE_SYSFS :
+			   DAMOS_IFACE_DBGFS;
+	if (!(mask & (1U << d->iface))) {
+		if (o.iface == DAMOS_IFACE_AUTO)
+			err = damos_err(-ENOENT,
+					"no DAMON interface: neither %s nor %s exists",
+					d->admin, d->dbgfs);
+		else
+			err = damos_err(-ENOENT, "no DAMON %s interface: %s does not exist",
+					damos_iface_name(d->iface),
+					d->iface == DAMOS_IFACE_SYSFS ? d->admin : d->dbgfs);
+	}
+	if (!err && d->iface == DAMOS_IFACE_SYSFS) {
+		d->ops = &damos_sysfs_backend;
+		d->dir = damos_path("%s/contexts/0", d->kdamond);
+	} else if (!err) {
+		d->ops = &damos_dbgfs_backend;
+		d->dir = o.dbgfs_ctx && *o.dbgfs_ctx ?
+			 damos_path("%s/%s", d->dbgfs, o.dbgfs_ctx) :
+			 strdup(d->dbgfs);
+		if (d->dir && !damos_exists(d->dir))
+			err = damos_err(-ENOENT, "no dbgfs context %s", d->dir);
+	}
+	if (!err && !d->dir)
+		err = damos_err(-ENOMEM, "out of memory");
+	if (!err) {
+		const char *top = d->iface == DAMOS_IFACE_SYSFS ? d->admin : d->dbgfs;
+		long magic = d->iface == DAMOS_IFACE_SYSFS ? SYSFS_MAGIC : DEBUGFS_MAGIC;
+
+		d->emulate = o.emulate < 0 ? !on_fs(top, magic) : o.emulate;
+	}
+	if (err) {
+		damos_close(d);
+		errno = -err;
+		return NULL;
+	}
+	return d;
+}
+
+enum damos_iface damos_get_iface(const struct damos *d)
+{
+	return d->iface;
+}
+
+const char *damos_get_dir(const struct damos *d)
+{
+	return d->dir;
+}
+
+int damos_dbgfs_lru_supported(struct damos *d)
+{
+	if (d->iface != DAMOS_IFACE_DBGFS)
+		return damos_err(-EOPNOTSUPP, "not on dbgfs");
+	if (d->max_action < 0 && d->emulate) {
+		char *p = damos_path("%s/.max_action", d->dbgfs);
+		uint64_t v = 7;
+
+		if (p && damos_exists(p) && damos_read_u64(d, p, &v)) {
+			free(p);
+			return -EINVAL;
+		}
+		free(p);
+		d->max_action = v > 7 ? 7 : (int)v;
+	}
+	if (d->max_action < 0 && d->dry_run)
+		return damos_err(-EAGAIN, "dry run: dbgfs not probed");
+	if (d->max_action < 0 && damos_dbgfs_probe(d))
+		return damos_err(-EAGAIN, "dbgfs probe could not run");
+	return d->max_action >= 7;
+}
+
+int damos_schemes_read(struct damos *d, struct damos_scheme ***out, size_t *n)
+{
+	return d->ops->schemes_read(d, out, n);
+}
+
+int damos_schemes_write(struct damos *d, struct damos_scheme *const *s,
+			size_t n)
+{
+	return d->ops->schemes_write(d, s, n);
+}
+
+int damos_scheme_add(struct damos *d, const struct damos_scheme *s)
+{
+	struct damos_scheme **arr, **tmp;
+	size_t n;
+	int err;
+
+	err = damos_scheme_validate(s);
+	if (err)
+		return err;
+	err = damos_schemes_read(d, &arr, &n);
+	if (err)
+		return err;
+	tmp = realloc(arr, (n + 1) * sizeof(*arr));
+	if (tmp) {
+		arr = tmp;
+		arr[n] = damos_scheme_dup(s);
+	}
+	if (!tmp || !arr[n]) {
+		damos_schemes_free(arr, n);
+		return damos_err(-ENOMEM, "out of memory");
+	}
+	n++;
+	err = damos_schemes_write(d, arr, n);
+	damos_schemes_free(arr, n);
+	return err ? err : (int)(n - 1);
+}
+
+int damos_scheme_remove(struct damos *d, size_t idx)
+{
+	struct damos_scheme **arr;
+	size_t n;
+	int err;
+
+	err = damos_schemes_read(d, &arr, &n);
+	if (err)
+		return err;
+	if (idx >= n) {
+		damos_schemes_free(arr, n);
+		return damos_err(-ENOENT, "no scheme %zu (there %s %zu)", idx,
+				 n == 1 ? "is" : "are", n);
+	}
+	damos_scheme_free(arr[idx]);
+	memmove(&arr[idx], &arr[idx + 1], (n - idx - 1) * sizeof(*arr));
+	err = damos_schemes_write(d, arr, n - 1);
+	damos_schemes_free(arr, n - 1);
+	return err;
+}
+
+int damos_schemes_clear(struct damos *d)
+{
+	return damos_schemes_write(d, NULL, 0);
+}
+
+int damos_attrs_read(struct damos *d, struct damos_attrs *a)
+{
+	return d->ops->attrs_read(d, a);
+}
+
+int damos_attrs_write(struct damos *d, const struct damos_attrs *a)
+{
+	return d->ops->attrs_write(d, a);
+}
+
+int damos_targets_read(struct damos *d, struct damos_targets *t)
+{
+	return d->ops->targets_read(d, t);
+}
+
+int damos_targets_write(struct damos *d, const struct damos_targets *t)
+{
+	return d->ops->targets_write(d, t);
+}
+
+int damos_monitor_status(struct damos *d, bool *on, int *pid)
+{
+	return d->ops->status(d, on, pid);
+}
+
+int damos_monitor_start(struct damos *d)
+{
+	struct damos_targets t;
+	int err;
+
+	if (!d->dry_run) {
+		err = damos_targets_read(d, &t);
+		if (err)
+			return err;
+		size_t nr = t.nr;
+
+		damos_targets_free(&t);
+		if (!nr)
+			return damos_err(-EINVAL,
+					 "no monitoring target: set one first (damoctl target set ...)");
+	}
+	return d->ops->turn(d, true);
+}
+
+int damos_monitor_stop(struct damos *d)
+{
+	return d->ops->turn(d, false);
+}
+
+const char *damos_dry_run_script(struct damos *d)
+{
+	return d->script.s ? d->script.s : "";
+}
+
+void damos_targets_free(struct damos_targets *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nr; i++)
+		free(t->targets[i].regions);
+	free(t->targets);
+	memset(t, 0, sizeof(*t));
+}
+
+int damos_targets_validate(const struct damos_targets *t)
+{
+	if ((unsigned int)t->ops >= DAMOS_NR_OPS)
+		return damos_err(-EINVAL, "targets: unknown operations %d", t->ops);
+	if (t->ops == DAMOS_OPS_PADDR && t->nr > 1)
+		return damos_err(-EINVAL, "targets: paddr has one target, not %zu",
+				 t->nr);
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct damos_target *tg = &t->targets[i];
+
+		if (t->ops == DAMOS_OPS_VADDR && tg->pid <= 0)
+			return damos_err(-EINVAL, "target %zu: pid %d is not a process",
+					 i, tg->pid);
+		for (size_t r = 0; r < tg->nr_regions; r++) {
+			const struct damos_region *rg = &tg->regions[r];
+
+			if (rg->start >= rg->end)
+				return damos_err(-EINVAL,
+						 "target %zu: region start %llu >= end %llu",
+						 i, (unsigned long long)rg->start,
+						 (unsigned long long)rg->end);
+			if (r && rg->start < tg->regions[r - 1].end)
+				return damos_err(-EINVAL,
+						 "target %zu: region %llu-%llu overlaps or precedes %llu-%llu",
+						 i, (unsigned long long)rg->start,
+						 (unsigned long long)rg->end,
+						 (unsigned long long)tg->regions[r - 1].start,
+						 (unsigned long long)tg->regions[r - 1].end);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,769 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * libdamos: DAMON-based operation schemes (DAMOS) for user space.
+ *
+ * The library models schemes, the monitoring attributes and the monitoring
+ * targets, turns human values ("4K", "120s", "50%") into the kernel's units,
+ * and reads and writes them through either of DAMON's two kernel interfaces:
+ *
+ *   dbgfs  <root>/sys/kernel/debug/damon/          one 18-number line a scheme
+ *   sysfs  <root>/sys/kernel/mm/damon/admin/       one directory tree a scheme
+ *
+ * Conventions, for every function below unless it says otherwise:
+ *
+ * - Functions returning int return 0 (or a documented non-negative value) on
+ *   success and a negative errno on failure.  Functions returning a pointer
+ *   return NULL and set errno on failure.
+ * - On failure, a message naming the field and the value at fault (for
+ *   example "age: '5x' is not a time (units: us ms s m h)") is kept for the
+ *   calling thread and returned by damos_errmsg() until the next failure.
+ * - The library never prints, never exits and never clamps or truncates a
+ *   value: a value that does not fit its field exactly is an error.
+ * - Every path is below a root directory ("/" by default), so the library
+ *   works on fake trees of plain files (tests, offline use) as on a kernel.
+ *
+ * Detecting whether dbgfs accepts lru_prio/lru_deprio (action numbers 6 and
+ * 7, added by the damos kernel series; stock kernels reject them with
+ * EINVAL and never misread them):
+ *
+ * 1. damos_opts.dbgfs_lru forces the answer (1 yes, 0 no).
+ * 2. A fake tree (a dbgfs directory that is not on debugfs, see
+ *    damos_opts.emulate) declares its kernel with an optional file
+ *    "<dbgfs>/damon/.max_action" holding the highest dbgfs action number it
+ *    accepts: "5" models a stock kernel, "7" the damos series.  Without the
+ *    file a fake tree models the damos series.
+ * 3. On a real debugfs, with monitoring off, the library creates a private
+ *    context ("damos_probe_<pid>" via mk_contexts), writes one action-6
+ *    scheme to that context's schemes file only, reads the errno and removes
+ *    the context again.  The user's contexts are never written by the probe.
+ *    If the probe context cannot be made, the answer is "unknown" and a
+ *    schemes write that the kernel rejects with EINVAL is reported as "this
+ *    kernel's dbgfs does not accept lru_prio; use --interface sysfs": the
+ *    kernel rejects the whole write, so nothing has changed.
+ * The answer is cached in the handle.  Dry runs never probe (a probe writes).
+ */
+#ifndef DAMOS_H
+#define DAMOS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DAMOS_API __attribute__((visibility("default")))
+
+/* ------------------------------------------------------------------------
+ * Errors and version
+ */
+
+/*
+ * damos_errmsg() - the message of the calling thread's last failure.
+ *
+ * Return: a string owned by the library, valid until the next libdamos call
+ * in the same thread; "" if nothing has failed yet.
+ */
+DAMOS_API const char *damos_errmsg(void);
+
+/*
+ * damos_version() - the library version, "MAJOR.MINOR.PATCH".
+ */
+DAMOS_API const char *damos_version(void);
+
+/* ------------------------------------------------------------------------
+ * Actions: one table for names, dbgfs numbers and sysfs strings.
+ *
+ * The enum values follow the kernel's enum damos_action of Linux 6.1 (which
+ * is also the order of the sysfs action strings); the dbgfs numbers are a
+ * separate, stable mapping (0..5 as the kernel has them, 6 and 7 from the
+ * damos kernel series).  Iterate with "for (a = 0; a < DAMOS_NR_ACTIONS;
+ * a++)" for help text and completion.
+ */
+enum damos_action {
+	DAMOS_ACTION_WILLNEED,
+	DAMOS_ACTION_COLD,
+	DAMOS_ACTION_PAGEOUT,
+	DAMOS_ACTION_HUGEPAGE,
+	DAMOS_ACTION_NOHUGEPAGE,
+	DAMOS_ACTION_LRU_PRIO,
+	DAMOS_ACTION_LRU_DEPRIO,
+	DAMOS_ACTION_STAT,
+	DAMOS_NR_ACTIONS,
+};
+
+/*
+ * damos_action_name() - the action's name, which is also its sysfs string.
+ *
+ * Return: "pageout", ...; NULL (errno EINVAL) if @a is not an action.
+ */
+DAMOS_API const char *damos_action_name(enum damos_action a);
+
+/*
+ * damos_action_desc() - a one-line description of the action, for help.
+ *
+ * Return: the description; NULL (errno EINVAL) if @a is not an action.
+ */
+DAMOS_API const char *damos_action_desc(enum damos_action a);
+
+/*
+ * damos_action_from_name() - look an action up by its exact name.
+ *
+ * Return: the enum damos_action value, or -EINVAL (message lists the names).
+ */
+DAMOS_API int damos_action_from_name(const char *name);
+
+/*
+ * damos_action_dbgfs_nr() - the number that stands for @a in a dbgfs line.
+ *
+ * Return: 0..7, or -EINVAL if @a is not an action.
+ */
+DAMOS_API int damos_action_dbgfs_nr(enum damos_action a);
+
+/*
+ * damos_action_from_dbgfs() - the action a dbgfs action number stands for.
+ *
+ * Return: the enum damos_action value, or -EINVAL for an unknown number.
+ */
+DAMOS_API int damos_action_from_dbgfs(long nr);
+
+/* Watermark metrics: dbgfs numbers are the enum values, sysfs the names. */
+enum damos_wmark_metric {
+	DAMOS_WMARK_NONE,
+	DAMOS_WMARK_FREE_MEM_RATE,
+	DAMOS_NR_WMARK_METRICS,
+};
+
+/*
+ * damos_metric_name() - "none" or "free_mem_rate"; NULL (errno EINVAL) for
+ * anything else.
+ */
+DAMOS_API const char *damos_metric_name(enum damos_wmark_metric m);
+
+/*
+ * damos_metric_from_name() - look a metric up by name or by its number.
+ *
+ * Return: the enum damos_wmark_metric value, or -EINVAL.
+ */
+DAMOS_API int damos_metric_from_name(const char *name);
+
+/* ------------------------------------------------------------------------
+ * Scheme fields: the 18 numbers of a dbgfs line in their order, then the
+ * five read-only statistics.
+ */
+enum damos_field {
+	DAMOS_F_MIN_SZ,
+	DAMOS_F_MAX_SZ,
+	DAMOS_F_MIN_NR_ACCESSES,
+	DAMOS_F_MAX_NR_ACCESSES,
+	DAMOS_F_MIN_AGE,
+	DAMOS_F_MAX_AGE,
+	DAMOS_F_ACTION,			/* enum damos_action, not dbgfs nr */
+	DAMOS_F_QUOTA_MS,
+	DAMOS_F_QUOTA_SZ,
+	DAMOS_F_QUOTA_RESET_MS,
+	DAMOS_F_WEIGHT_SZ,
+	DAMOS_F_WEIGHT_NR_ACCESSES,
+	DAMOS_F_WEIGHT_AGE,
+	DAMOS_F_WMARKS_METRIC,		/* enum damos_wmark_metric */
+	DAMOS_F_WMARKS_INTERVAL_US,
+	DAMOS_F_WMARKS_HIGH,
+	DAMOS_F_WMARKS_MID,
+	DAMOS_F_WMARKS_LOW,
+	DAMOS_F_NR_TRIED,
+	DAMOS_F_SZ_TRIED,
+	DAMOS_F_NR_APPLIED,
+	DAMOS_F_SZ_APPLIED,
+	DAMOS_F_QT_EXCEEDS,
+	DAMOS_NR_FIELDS,
+};
+
+#define DAMOS_NR_INPUT_FIELDS	(DAMOS_F_WMARKS_LOW + 1)
+#define DAMOS_NR_STAT_FIELDS	(DAMOS_NR_FIELDS - DAMOS_NR_INPUT_FIELDS)
+
+/*
+ * damos_field_name() - the field's identifier, as DESIGN.md and the JSON
+ * output spell it ("min_sz", "quota_reset_interval_ms", "qt_exceeds", ...).
+ *
+ * Return: the name; NULL (errno EINVAL) if @f is not a field.
+ */
+DAMOS_API const char *damos_field_name(enum damos_field f);
+
+/*
+ * damos_field_label() - the field's name in messages ("min age", "quota
+ * reset", ...).
+ *
+ * Return: the label; NULL (errno EINVAL) if @f is not a field.
+ */
+DAMOS_API const char *damos_field_label(enum damos_field f);
+
+/*
+ * damos_field_sysfs_path() - the field's file relative to a sysfs scheme
+ * directory ("access_pattern/age/min", "quotas/weights/sz_permil", ...).
+ *
+ * Return: the path; NULL (errno EINVAL) if @f is not a field.
+ */
+DAMOS_API const char *damos_field_sysfs_path(enum damos_field f);
+
+/*
+ * damos_field_max() - the largest value the kernel stores in the field
+ * (ULONG_MAX for unsigned long fields, UINT_MAX for unsigned int ones, the
+ * last enum value for the action and the metric).
+ *
+ * Return: the bound; 0 if @f is not a field.
+ */
+DAMOS_API uint64_t damos_field_max(enum damos_field f);
+
+/* ------------------------------------------------------------------------
+ * Monitoring attributes (the five numbers of dbgfs "attrs").
+ */
+struct damos_attrs {
+	uint64_t sample_us;
+	uint64_t aggr_us;
+	uint64_t update_us;
+	uint64_t min_nr_regions;
+	uint64_t max_nr_regions;
+};
+
+/*
+ * damos_attrs_default() - fill @a with the kernel's defaults for a new
+ * context: 5 ms, 100 ms, 60 s, 10 and 1000 regions.
+ */
+DAMOS_API void damos_attrs_default(struct damos_attrs *a);
+
+/*
+ * damos_attrs_validate() - check what the kernel and the unit conversions
+ * need: non-zero sample interval, aggregation >= sample interval, min
+ * regions >= 3 and <= max regions.
+ *
+ * Return: 0 or -EINVAL with a message naming the value.
+ */
+DAMOS_API int damos_attrs_validate(const struct damos_attrs *a);
+
+/*
+ * damos_attrs_max_nr_accesses() - aggr_us / sample_us, the largest number
+ * of accesses one aggregation interval can count (the kernel's own formula).
+ *
+ * Return: the number, or 0 if @a has no sampling interval.
+ */
+DAMOS_API uint64_t damos_attrs_max_nr_accesses(const struct damos_attrs *a);
+
+/*
+ * damos_attrs_decode() - parse a dbgfs "attrs" line ("5000 100000 ...").
+ *
+ * Return: 0 or -EINVAL.
+ */
+DAMOS_API int damos_attrs_decode(const char *text, struct damos_attrs *a);
+
+/*
+ * damos_attrs_encode() - write @a as a dbgfs "attrs" line with a trailing
+ * newline into @buf of @sz bytes.
+ *
+ * Return: the length written (without the NUL), or -ENOSPC.
+ */
+DAMOS_API int damos_attrs_encode(const struct damos_attrs *a, char *buf,
+				 size_t sz);
+
+/*
+ * damos_attrs_set_str() - set one attribute from a human value.
+ * @key: "sample", "aggr" or "update" (times: us ms s m h, bare = us) or
+ *	 "min_regions"/"max_regions" (bare counts).
+ *
+ * Return: 0, or -EINVAL with a message naming @key and @value.
+ */
+DAMOS_API int damos_attrs_set_str(struct damos_attrs *a, const char *key,
+				  const char *value);
+
+/* ------------------------------------------------------------------------
+ * Human values.
+ */
+
+/*
+ * damos_parse_size() - parse a size: a number with an optional unit B, K,
+ * M, G or T (powers of 1024, case-insensitive); a bare number is bytes.
+ * Decimals are accepted when the result is a whole number of bytes
+ * ("1.5K" = 1536).
+ *
+ * Return: 0, -EINVAL (not a size) or -ERANGE (more than 64 bits).
+ */
+DAMOS_API int damos_parse_size(const char *s, uint64_t *bytes);
+
+/*
+ * damos_parse_time_us() - parse a time: a number with a unit us, ms, s, m
+ * or h; a bare number is taken in units of @bare_unit_us microseconds (1
+ * for fields in us, 1000 for fields in ms).  Decimals are accepted when the
+ * result is a whole number of microseconds.
+ *
+ * Return: 0, -EINVAL (not a time) or -ERANGE (more than 64 bits).
+ */
+DAMOS_API int damos_parse_time_us(const char *s, uint64_t bare_unit_us,
+				  uint64_t *us);
+
+/*
+ * damos_format_size() - print @bytes with the largest unit that keeps it a
+ * whole number ("4K", "1G", "1536", "max" for ULONG_MAX) into @buf.
+ *
+ * Return: @buf.
+ */
+DAMOS_API char *damos_format_size(uint64_t bytes, char *buf, size_t sz);
+
+/*
+ * damos_format_time_us() - print @us with the largest unit that keeps it a
+ * whole number ("5ms", "2m", "1500us") into @buf.
+ *
+ * Return: @buf.
+ */
+DAMOS_API char *damos_format_time_us(uint64_t us, char *buf, size_t sz);
+
+/* ------------------------------------------------------------------------
+ * Schemes.  A scheme is an opaque object holding all DAMOS_NR_FIELDS values.
+ */
+struct damos_scheme;
+
+/*
+ * damos_scheme_new() - a scheme of action @a that matches every region
+ * (sizes, accesses and ages from 0 to their field's maximum), with no quota,
+ * no weights and no watermarks.  Statistics are zero.
+ *
+ * Return: the scheme (free with damos_scheme_free()), or NULL.
+ */
+DAMOS_API struct damos_scheme *damos_scheme_new(enum damos_action a);
+
+/*
+ * damos_scheme_new_preset() - a scheme of action @a with the defaults that
+ * "damoctl scheme add ACTION" uses: for lru_prio and lru_deprio those of the
+ * damon_lru_sort module (lru_prio: regions of at least one page accessed in
+ * >= 50% of the samples, 5 ms quota per 1 s, weighted by access rate;
+ * lru_deprio: regions of at least one page not accessed for >= 120 s,
+ * same quota, weighted by age), watermarks off; for other actions the same
+ * as damos_scheme_new().  @attrs converts the rate and the age into kernel
+ * units; it must be valid and make them whole numbers.
+ *
+ * Return: the scheme, or NULL (errno EINVAL with a message).
+ */
+DAMOS_API struct damos_scheme *
+damos_scheme_new_preset(enum damos_action a, const struct damos_attrs *attrs);
+
+/*
+ * damos_scheme_dup() - a copy of @s.
+ *
+ * Return: the copy, or NULL (errno ENOMEM).
+ */
+DAMOS_API struct damos_scheme *damos_scheme_dup(const struct damos_scheme *s);
+
+/*
+ * damos_scheme_free() - free @s; NULL is a no-op.
+ */
+DAMOS_API void damos_scheme_free(struct damos_scheme *s);
+
+/*
+ * damos_schemes_free() - free an array of @n schemes and the array itself,
+ * as damos_dbgfs_decode() and damos_schemes_read() return it.
+ */
+DAMOS_API void damos_schemes_free(struct damos_scheme **s, size_t n);
+
+/*
+ * damos_scheme_get() - the value of field @f, in the kernel's unit.
+ *
+ * Return: the value; 0 if @f is not a field.
+ */
+DAMOS_API uint64_t damos_scheme_get(const struct damos_scheme *s,
+				    enum damos_field f);
+
+/*
+ * damos_scheme_action() - the scheme's action.
+ */
+DAMOS_API enum damos_action damos_scheme_action(const struct damos_scheme *s);
+
+/*
+ * damos_scheme_set() - set field @f to @v (kernel unit).  The value must be
+ * within damos_field_max(@f); cross-field rules (min <= max, watermarks
+ * order) are checked by damos_scheme_validate().
+ *
+ * Return: 0, -EINVAL for an unknown field, -ERANGE (message names the field
+ * and the value) for a value out of the field's range.
+ */
+DAMOS_API int damos_scheme_set(struct damos_scheme *s, enum damos_field f,
+			       uint64_t v);
+
+/*
+ * damos_scheme_set_str() - set field @f from a human value:
+ *   "min"/"max" the field's own bounds, a bare number the kernel's unit;
+ *   sizes (min_sz, max_sz, quota_sz): B K M G T;
+ *   access counts: "N%" of the samples per aggregation interval;
+ *   ages: times (us ms s m h) turned into aggregation intervals;
+ *   quota time/reset (ms) and watermark interval (us): times;
+ *   action and metric: their names (or dbgfs numbers).
+ * @attrs (may be NULL when no % or age time is used) does the conversions;
+ * a conversion must give a whole number or it is an error that says which
+ * values would work.
+ *
+ * Return: 0, or -EINVAL/-ERANGE with a message naming field and value.
+ */
+DAMOS_API int damos_scheme_set_str(struct damos_scheme *s, enum damos_field f,
+				   const char *value,
+				   const struct damos_attrs *attrs);
+
+/*
+ * damos_scheme_validate() - check the rules the kernel applies to a scheme:
+ * min <= max for sizes, accesses and ages, and watermarks high >= mid >=
+ * low.
+ *
+ * Return: 0 or -EINVAL with a message naming the fields and values.
+ */
+DAMOS_API int damos_scheme_validate(const struct damos_scheme *s);
+
+/*
+ * damos_scheme_equal() - whether the 18 input fields of @a and @b are equal
+ * (statistics are ignored).
+ */
+DAMOS_API bool damos_scheme_equal(const struct damos_scheme *a,
+				  const struct damos_scheme *b);
+
+/*
+ * damos_scheme_parse() - build a scheme from the keyword grammar of
+ * "damoctl scheme add":
+ *
+ *   ACTION [sz MIN MAX] [access MIN MAX] [age MIN MAX]
+ *          [quota [time MS] [size BYTES] [reset MS]]
+ *          [weights SZ ACCESS AGE]
+ *          [wmarks METRIC INTERVAL HIGH MID LOW]
+ *
+ * It starts from damos_scheme_new_preset(ACTION, @attrs) and applies every
+ * keyword given, with damos_scheme_set_str() for each value; then it checks
+ * the scheme (a message such as "min age 10s > max age 5s" quotes the
+ * values as the user wrote them).  A keyword may appear once.
+ *
+ * Return: the scheme, or NULL (errno EINVAL) with a message.
+ */
+DAMOS_API struct damos_scheme *damos_scheme_parse(int argc,
+						  const char *const *argv,
+						  const struct damos_attrs *attrs);
+
+/*
+ * damos_scheme_keywords() - the keywords damos_scheme_parse() knows, in
+ * grammar order, NULL-terminated ("sz", "access", "age", "quota",
+ * "weights", "wmarks"); damos_scheme_quota_keywords() the words after
+ * "quota" ("time", "size", "reset").  For help text and completion.
+ */
+DAMOS_API const char *const *damos_scheme_keywords(void);
+DAMOS_API const char *const *damos_scheme_quota_keywords(void);
+
+/*
+ * damos_scheme_format() - print @s in the keyword grammar with every
+ * keyword given, sizes and times with units and access counts and ages as
+ * bare kernel numbers, so that damos_scheme_parse() reads back the same
+ * scheme under any attributes ("pageout sz 4K 8K access 0 5 age 10 20
+ * quota time 10ms size 1G reset 1s weights 0 0 100 wmarks free_mem_rate 5s
+ * 600 500 300").  No trailing newline.
+ *
+ * Return: the length the full text needs (like snprintf), or -EINVAL.
+ */
+DAMOS_API int damos_scheme_format(const struct damos_scheme *s, char *buf,
+				  size_t sz);
+
+/* ------------------------------------------------------------------------
+ * dbgfs encoding.
+ */
+
+/*
+ * damos_dbgfs_encode_scheme() - write @s as one dbgfs "schemes" line (18
+ * numbers and a newline) into @buf.  Checks damos_scheme_validate() first.
+ *
+ * Return: the length written, -EINVAL (invalid scheme) or -ENOSPC.
+ */
+DAMOS_API int damos_dbgfs_encode_scheme(const struct damos_scheme *s,
+					char *buf, size_t sz);
+
+/*
+ * damos_dbgfs_encode() - the full content of a dbgfs "schemes" file for @n
+ * schemes: one line each; for @n == 0 a single newline (what "echo '' >
+ * schemes" writes, which removes every scheme).
+ *
+ * Return: a malloc()ed string, or NULL (errno EINVAL/ENOMEM) with a message
+ * naming the scheme index at fault.
+ */
+DAMOS_API char *damos_dbgfs_encode(struct damos_scheme *const *s, size_t n);
+
+/*
+ * damos_dbgfs_decode() - parse what reading a dbgfs "schemes" file returns:
+ * lines of 18 numbers (as written), 23 (18 + five statistics, 5.17 and
+ * later) or 20 (18 + two statistics, 5.16: they become nr_tried and
+ * sz_tried).  Blank lines are skipped.
+ *
+ * Return: 0 with a malloc()ed array in *@out (free with
+ * damos_schemes_free()) and its length in *@n, or -EINVAL with a message
+ * naming the line and the field.
+ */
+DAMOS_API int damos_dbgfs_decode(const char *text, struct damos_scheme ***out,
+				 size_t *n);
+
+/* ------------------------------------------------------------------------
+ * Monitoring targets.
+ */
+enum damos_ops {
+	DAMOS_OPS_VADDR,	/* processes, by pid */
+	DAMOS_OPS_FVADDR,	/* fixed virtual address ranges (sysfs only) */
+	DAMOS_OPS_PADDR,	/* the physical address space */
+	DAMOS_NR_OPS,
+};
+
+struct damos_region {
+	uint64_t start;
+	uint64_t end;
+};
+
+struct damos_target {
+	int pid;			/* vaddr/fvaddr; 0 for paddr */
+	size_t nr_regions;
+	struct damos_region *regions;	/* initial regions, may be empty */
+};
+
+struct damos_targets {
+	enum damos_ops ops;
+	size_t nr;
+	struct damos_target *targets;
+};
+
+/*
+ * damos_ops_name() - "vaddr", "fvaddr" or "paddr"; NULL for anything else.
+ */
+DAMOS_API const char *damos_ops_name(enum damos_ops o);
+
+/*
+ * damos_targets_free() - free the arrays inside @t (not @t itself) and zero
+ * it.
+ */
+DAMOS_API void damos_targets_free(struct damos_targets *t);
+
+/*
+ * damos_targets_validate() - paddr has at most one target; regions have
+ * start < end and are sorted and not overlapping.
+ *
+ * Return: 0 or -EINVAL with a message.
+ */
+DAMOS_API int damos_targets_validate(const struct damos_targets *t);
+
+/* ------------------------------------------------------------------------
+ * A handle on one DAMON context through one interface.
+ */
+enum damos_iface {
+	DAMOS_IFACE_AUTO,
+	DAMOS_IFACE_SYSFS,
+	DAMOS_IFACE_DBGFS,
+};
+
+/*
+ * damos_iface_name() - "auto", "sysfs" or "dbgfs"; NULL for anything else.
+ */
+DAMOS_API const char *damos_iface_name(enum damos_iface i);
+
+/*
+ * damos_iface_from_name() - the interface for "auto", "sysfs" or "dbgfs".
+ *
+ * Return: the enum damos_iface value or -EINVAL.
+ */
+DAMOS_API int damos_iface_from_name(const char *name);
+
+/*
+ * damos_detect() - which interfaces exist below @root (NULL for "/").
+ *
+ * Return: a mask of (1 << DAMOS_IFACE_SYSFS) and (1 << DAMOS_IFACE_DBGFS);
+ * 0 if there is none.
+ */
+DAMOS_API unsigned int damos_detect(const char *root);
+
+/*
+ * struct damos_opts - how to open a handle.  Set .sz = sizeof(struct
+ * damos_opts) (DAMOS_OPTS_INIT does); fields added later are appended, and
+ * a caller built against an older header keeps working.
+ */
+struct damos_opts {
+	size_t sz;
+	const char *root;	/* NULL or "" = "/" */
+	enum damos_iface iface;	/* AUTO: sysfs if present, else dbgfs */
+	bool dry_run;		/* record writes as a script, make none */
+	int kdamond;		/* sysfs: kdamonds/<kdamond>, context 0 */
+	const char *dbgfs_ctx;	/* dbgfs: context directory, NULL = root */
+	int emulate;		/* -1 auto, 0 no, 1 yes: see below */
+	int dbgfs_lru;		/* -1 probe, 0 no, 1 yes: see the top */
+};
+
+/*
+ * .emulate: when the tree is a fake one (auto: the dbgfs or sysfs directory
+ * is not on debugfs/sysfs), the library does what the kernel would do with
+ * the plain files: writing a sysfs "nr_*" file creates or removes the
+ * numbered directories with the kernel's default files, sysfs "state"
+ * commands other than on/off leave the file as it is, dbgfs "mk_contexts"
+ * and "rm_contexts" create and remove context directories, and dbgfs files
+ * refuse writes with EBUSY while "monitor_on" reads "on".
+ */
+#define DAMOS_OPTS_INIT {						\
+	.sz = sizeof(struct damos_opts), .root = NULL,			\
+	.iface = DAMOS_IFACE_AUTO, .dry_run = false, .kdamond = 0,	\
+	.dbgfs_ctx = NULL, .emulate = -1, .dbgfs_lru = -1,		\
+}
+
+struct damos;
+
+/*
+ * damos_open() - a handle on the DAMON context chosen by @opts (NULL for
+ * the defaults).  Nothing is written.  With DAMOS_IFACE_AUTO it picks sysfs
+ * if present, else dbgfs.
+ *
+ * Return: the handle (close with damos_close()), or NULL with errno ENOENT
+ * (no such interface below the root, message says where it looked),
+ * EINVAL or ENOMEM.
+ */
+DAMOS_API struct damos *damos_open(const struct damos_opts *opts);
+
+/*
+ * damos_close() - free the handle; NULL is a no-op.
+ */
+DAMOS_API void damos_close(struct damos *d);
+
+/*
+ * damos_get_iface() - the interface the handle uses (never AUTO).
+ */
+DAMOS_API enum damos_iface damos_get_iface(const struct damos *d);
+
+/*
+ * damos_get_dir() - the directory the handle works in: the dbgfs context
+ * directory or the sysfs context directory (kdamonds/N/contexts/0).
+ */
+DAMOS_API const char *damos_get_dir(const struct damos *d);
+
+/*
+ * damos_dbgfs_lru_supported() - whether this dbgfs accepts lru_prio and
+ * lru_deprio (see the top of this file for how it is found out).
+ *
+ * Return: 1 yes, 0 no, -EAGAIN unknown (dry run, or the probe could not
+ * run), -EOPNOTSUPP if the handle is not on dbgfs.
+ */
+DAMOS_API int damos_dbgfs_lru_supported(struct damos *d);
+
+/*
+ * damos_schemes_read() - the context's schemes with their statistics.  On
+ * sysfs, when the kdamond is on, the statistics are refreshed first
+ * (update_schemes_stats) unless this is a dry run.
+ *
+ * Return: 0 with *@out (free with damos_schemes_free()) and *@n, or a
+ * negative errno.
+ */
+DAMOS_API int damos_schemes_read(struct damos *d, struct damos_scheme ***out,
+				 size_t *n);
+
+/*
+ * damos_schemes_write() - replace the context's schemes by @n schemes.
+ * dbgfs: one write of the whole "schemes" content; refused with -EBUSY
+ * while monitoring is on (nothing is written), and lru_prio/lru_deprio are
+ * refused with -EOPNOTSUPP on a dbgfs without them.  sysfs: nr_schemes and
+ * every file of every scheme, then "commit" if the kdamond is on.
+ * Every scheme is validated before anything is written.
+ *
+ * Return: 0 or a negative errno with a message.
+ */
+DAMOS_API int damos_schemes_write(struct damos *d,
+				  struct damos_scheme *const *s, size_t n);
+
+/*
+ * damos_scheme_add() - append @s to the context's schemes, keeping those
+ * already there (read, append, write as damos_schemes_write()).
+ *
+ * Return: the new scheme's index, or a negative errno.
+ */
+DAMOS_API int damos_scheme_add(struct damos *d, const struct damos_scheme *s);
+
+/*
+ * damos_scheme_remove() - remove the scheme at index @idx, keeping the
+ * others in order.
+ *
+ * Return: 0, -ENOENT if there is no such scheme, or a negative errno.
+ */
+DAMOS_API int damos_scheme_remove(struct damos *d, size_t idx);
+
+/*
+ * damos_schemes_clear() - remove every scheme.
+ */
+DAMOS_API int damos_schemes_clear(struct damos *d);
+
+/*
+ * damos_attrs_read() - the context's monitoring attributes.  If the tree
+ * has no attributes file (a minimal fake tree), the kernel's defaults.
+ */
+DAMOS_API int damos_attrs_read(struct damos *d, struct damos_attrs *a);
+
+/*
+ * damos_attrs_write() - set the context's monitoring attributes (validated
+ * first; dbgfs refuses while monitoring is on; sysfs commits if on).
+ */
+DAMOS_API int damos_attrs_write(struct damos *d, const struct damos_attrs *a);
+
+/*
+ * damos_targets_read() - the context's operations, targets and regions.
+ * dbgfs reports paddr when target_ids reads "42" and init_regions can be
+ * read only while monitoring is off (else targets have no regions).
+ */
+DAMOS_API int damos_targets_read(struct damos *d, struct damos_targets *t);
+
+/*
+ * damos_targets_write() - set the context's operations, targets and their
+ * initial regions (validated first).  dbgfs cannot express fvaddr.
+ */
+DAMOS_API int damos_targets_write(struct damos *d,
+				  const struct damos_targets *t);
+
+/*
+ * damos_monitor_status() - whether monitoring runs, and the kdamond's pid
+ * (-1 when off or unknown).  Either pointer may be NULL.
+ */
+DAMOS_API int damos_monitor_status(struct damos *d, bool *on, int *pid);
+
+/*
+ * damos_monitor_start() / damos_monitor_stop() - turn monitoring on or off.
+ * dbgfs: monitor_on (monitor_on_DEPRECATED on 6.9+ kernels) for all
+ * contexts; sysfs: the kdamond's state.  Starting needs at least a target.
+ */
+DAMOS_API int damos_monitor_start(struct damos *d);
+DAMOS_API int damos_monitor_stop(struct damos *d);
+
+/*
+ * damos_dbgfs_contexts() - the names of the dbgfs contexts made through
+ * mk_contexts (directories of the damon directory that hold a "schemes"
+ * file), sorted; the first context, the damon directory itself, is not
+ * listed.
+ *
+ * Return: 0 with a malloc()ed array of malloc()ed names in *@names (free
+ * each and the array) and its length in *@n; -EOPNOTSUPP off dbgfs.
+ */
+DAMOS_API int damos_dbgfs_contexts(struct damos *d, char ***names, size_t *n);
+
+/*
+ * damos_dbgfs_context_make() / damos_dbgfs_context_remove() - write @name
+ * to mk_contexts or rm_contexts.  The kernel refuses (EBUSY) while any
+ * DAMON context runs.  A handle opened on a context keeps working on it.
+ *
+ * Return: 0, -EINVAL for a name with '/' or blanks, -EOPNOTSUPP off dbgfs,
+ * or the kernel's errno.
+ */
+DAMOS_API int damos_dbgfs_context_make(struct damos *d, const char *name);
+DAMOS_API int damos_dbgfs_context_remove(struct damos *d, const char *name);
+
+/*
+ * damos_dry_run_script() - in a dry run, the writes recorded so far as the
+ * body of a POSIX shell script: one "echo VALUE > 'FILE'" per single-line
+ * write, "printf '%s\n' 'LINE' ... > 'FILE'" for multi-line ones (dash, the
+ * /bin/sh of Debian, sends that in one write() up to 8 KiB; bash writes
+ * line by line, which dbgfs refuses), a comment per operation.  Without a
+ * dry run, "".
+ *
+ * Return: a string owned by the handle, valid until the next call on it.
+ */
+DAMOS_API const char *damos_dry_run_script(struct damos *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DAMOS_H */

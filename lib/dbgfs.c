@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static char *ctx_file(struct damos *d, const char *name)
+{
+	return damos_path("%s/%s", d->dir, name);
+}
+
+/* 6.9+ renamed monitor_on to monitor_on_DEPRECATED. */
+static char *monitor_on_file(struct damos *d)
+{
+	char *p = damos_path("%s/monitor_on", d->dbgfs);
+
+	if (p && !damos_exists(p)) {
+		char *q = damos_path("%s/monitor_on_DEPRECATED", d->dbgfs);
+
+		if (q && damos_exists(q)) {
+			free(p);
+			return q;
+		}
+		free(q);
+	}
+	return p;
+}
+
+static int dbgfs_status(struct damos *d, bool *on, int *pid)
+{
+	char word[32] = "off";
+	char *p = monitor_on_file(d);
+	uint64_t v;
+	int err = 0;
+
+	if (!p)
+		return damos_err(-ENOMEM, "out of memory");
+	/* a minimal fake tree may lack monitor_on: it is then off */
+	if (damos_exists(p) || !d->emulate)
+		err = damos_read_word(d, p, word, sizeof(word));
+	free(p);
+	if (err)
+		return err;
+	if (on)
+		*on = !strcmp(word, "on");
+	if (!pid)
+		return 0;
+	*pid = -1;
+	p = ctx_file(d, "kdamond_pid");
+	if (p && damos_exists(p) &&
+	    !damos_read_word(d, p, word, sizeof(word)) &&
+	    !damos_parse_u64(word, &v) && v <= INT_MAX)
+		*pid = (int)v;
+	free(p);
+	return 0;
+}
+
+static int refuse_if_on(struct damos *d, const char *what)
+{
+	bool on = false;
+	int err = dbgfs_status(d, &on, NULL);
+
+	if (err)
+		return err;
+	if (on)
+		return damos_err(-EBUSY,
+				 "monitoring is on and dbgfs refuses to change %s while it runs: stop it first (damoctl monitor stop); nothing was changed",
+				 what);
+	return 0;
+}
+
+static int dbgfs_schemes_read(struct damos *d, struct damos_scheme ***out,
+			      size_t *n)
+{
+	char *p = ctx_file(d, "schemes"), *text = NULL;
+	int err = p ? damos_read(d, p, &text) : -ENOMEM;
+
+	free(p);
+	if (!err)
+		err = damos_dbgfs_decode(text, out, n);
+	free(text);
+	return err;
+}
+
+static const char lru_refusal[] =
+	"this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series): use --interface sysfs; nothing was changed";
+
+static int dbgfs_schemes_write(struct damos *d, struct damos_scheme *const *s,
+			       size_t n)
+{
+	int first_lru = -1, err, supported;
+	char *p, *text;
+
+	for (size_t i = 0; i < n && first_lru < 0; i++) {
+		enum damos_action a = damos_scheme_action(s[i]);
+
+		if (a == DAMOS_ACTION_LRU_PRIO || a == DAMOS_ACTION_LRU_DEPRIO)
+			first_lru = a;
+	}
+	text = damos_dbgfs_encode(s, n);
+	if (!text)
+		return -errno;
+	err = refuse_if_on(d, "schemes");
+	if (!err && first_lru >= 0) {
+		supported = damos_dbgfs_lru_supported(d);
+		if (supported == 0)
+			err = damos_err(-EOPNOTSUPP, lru_refusal);
+	}
+	p = ctx_file(d, "schemes");
+	if (!err)
+		err = p ? damos_write(d, p, text) : -ENOMEM;
+	/* the kernel rejects the whole write: nothing changed */
+	if (err == -EINVAL && first_lru >= 0 && d->max_action < 0)
+		err = damos_err(-EOPNOTSUPP, lru_refusal);
+	free(p);
+	free(text);
+	return err;
+}
+
+static int dbgfs_attrs_read(struct damos *d, struct damos_attrs *a)
+{
+	char *p = ctx_file(d, "attrs"), *text = NULL;
+	int err = 0;
+
+	if (!p)
+		return damos_err(-ENOMEM, "out of memory");
+	if (!damos_exists(p) && d->emulate)
+		damos_attrs_default(a);
+	else if (!(err = damos_read(d, p, &text)))
+		err = damos_attrs_decode(text, a);
+	free(p);
+	free(text);
+	return err;
+}
+
+static int dbgfs_attrs_write(struct damos *d, const struct damos_attrs *a)
+{
+	char buf[128], *p;
+	int err = damos_attrs_validate(a);
+
+	if (!err)
+		err = refuse_if_on(d, "attrs");
+	if (err)
+		return err;
+	damos_attrs_encode(a, buf, sizeof(buf));
+	p = ctx_file(d, "attrs");
+	err = p ? damos_write(d, p, buf) : -ENOMEM;
+	free(p);
+	return err;
+}
+
+static int add_target(struct damos_targets *t, int pid)
+{
+	struct damos_target *arr = realloc(t->targets,
+					   (t->nr + 1) * sizeof(*arr));
+
+	if (!arr)
+		return damos_err(-ENOMEM, "out of memory");
+	t->targets = arr;
+	memset(&arr[t->nr], 0, sizeof(arr[0]));
+	arr[t->nr++].pid = pid;
+	return 0;
+}
+
+static int add_region(struct damos_target *t, uint64_t start, uint64_t end)
+{
+	struct damos_region *r = realloc(t->regions,
+					 (t->nr_regions + 1) * sizeof(*r));
+
+	if (!r)
+		return damos_err(-ENOMEM, "out of memory");
+	t->regions = r;
+	r[t->nr_regions].start = start;
+	r[t->nr_regions++].end = end;
+	return 0;
+}
+
+static int read_init_regions(struct damos *d, struct damos_targets *t)
+{
+	char *p = ctx_file(d, "init_regions"), *text = NULL, *line, *save;
+	int err;
+
+	if (!p)
+		return damos_err(-ENOMEM, "out of memory");
+	err = damos_exists(p) || !d->emulate ? damos_read(d, p, &text) : 0;
+	free(p);
+	if (err == -EBUSY)	/* readable only while monitoring is off */
+		return 0;
+	for (line = text ? strtok_r(text, "\n", &save) : NULL;
+	     line && !err; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long idx, start, end;
+
+		if (sscanf(line, "%llu %llu %llu", &idx, &start, &end) != 3 ||
+		    idx >= t->nr)
+			err = damos_err(-EINVAL, "init_regions: bad line '%s'",
+					line);
+		else
+			err = add_region(&t->targets[idx], start, end);
+	}
+	free(text);
+	return err;
+}
+
+static int dbgfs_targets_read(struct damos *d, struct damos_targets *t)
+{
+	char *p = ctx_file(d, "target_ids"), *text = NULL, *tok, *save;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	err = p ? damos_read(d, p, &text) : -ENOMEM;
+	free(p);
+	t->ops = DAMOS_OPS_VADDR;
+	/* the kernel shows paddr's single target as "42" */
+	if (!err && !strcmp(text, "42\n"))
+		t->ops = DAMOS_OPS_PADDR;
+	for (tok = err ? NULL : strtok_r(text, " \n", &save); tok && !err;
+	     tok = strtok_r(NULL, " \n", &save)) {
+		uint64_t v;
+
+		if (!strcmp(tok, "paddr")) {	/* a fake tree as written */
+			t->ops = DAMOS_OPS_PADDR;
+			v = 42;
+		} else if (damos_parse_u64(tok, &v) || v > INT_MAX) {
+			err = damos_err(-EINVAL, "target_ids: '%s' is not a pid",
+					tok);
+			break;
+		}
+		err = add_target(t, t->ops == DAMOS_OPS_PADDR ? 0 : (int)v);
+	}
+	free(text);
+	if (!err)
+		err = read_init_regions(d, t);
+	if (err)
+		damos_targets_free(t);
+	return err;
+}
+
+static int dbgfs_targets_write(struct damos *d, const struct damos_targets *t)
+{
+	struct damos_buf ids = { 0 }, regions = { 0 };
+	char *p;
+	int err = damos_targets_validate(t);
+
+	if (!err && t->ops == DAMOS_OPS_FVADDR)
+		err = damos_err(-EOPNOTSUPP,
+				"dbgfs has no fvaddr monitoring: use --interface sysfs");
+	if (!err)
+		err = refuse_if_on(d, "targets");
+	if (err)
+		return err;
+	if (t->ops == DAMOS_OPS_PADDR)
+		damos_buf_printf(&ids, "paddr\n");
+	for (size_t i = 0; t->ops == DAMOS_OPS_VADDR && i < t->nr; i++)
+		damos_buf_printf(&ids, "%s%d", i ? " " : "", t->targets[i].pid);
+	if (t->ops == DAMOS_OPS_VADDR)
+		damos_buf_printf(&ids, "\n");
+	for (size_t i = 0; i < t->nr; i++)
+		for (size_t r = 0; r < t->targets[i].nr_regions; r++)
+			damos_buf_printf(&regions, "%zu %llu %llu\n", i,
+					 (unsigned long long)t->targets[i].regions[r].start,
+					 (unsigned long long)t->targets[i].regions[r].end);
+	err = ids.err ?: regions.err;
+	p = ctx_file(d, "target_ids");
+	if (!err)
+		err = p ? damos_write(d, p, ids.s) : -ENOMEM;
+	free(p);
+	p = ctx_file(d, "init_regions");
+	if (!err && regions.s)
+		err = p ? damos_write(d, p, regions.s) : -ENOMEM;
+	free(p);
+	damos_buf_free(&ids);
+	damos_buf_free(&regions);
+	return err;
+}
+
+static int dbgfs_turn(struct damos *d, bool on)
+{
+	char *p = monitor_on_file(d);
+	int err = p ? damos_write(d, p, on ? "on\n" : "off\n") : -ENOMEM;
+
+	free(p);
+	return err;
+}
+
+/*
+ * See damos.h: a private context, one action-6 scheme, its errno.  The
+ * kernel's mk_contexts refuses (EBUSY) while any DAMON context runs.
+ */
+int damos_dbgfs_probe(struct damos *d)
+{
+	static const char line[] =
+		"4096 8192 0 0 0 0 6 0 0 0 0 0 0 0 0 0 0 0\n"
+		"4096 8192 0 0 0 0 7 0 0 0 0 0 0 0 0 0 0 0\n";
+	char name[64], *mk, *rm, *schemes;
+	int err;
+
+	snprintf(name, sizeof(name), "damos_probe_%d\n", (int)getpid());
+	mk = damos_path("%s/mk_contexts", d->dbgfs);
+	rm = damos_path("%s/rm_contexts", d->dbgfs);
+	schemes = damos_path("%s/%.*s/schemes", d->dbgfs,
+			     (int)strlen(name) - 1, name);
+	if (!mk || !rm || !schemes) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = damos_write(d, mk, name);
+	if (err) {
+		err = -EAGAIN;
+		goto out;
+	}
+	err = damos_write(d, schemes, line);
+	d->max_action = !err ? 7 : err == -EINVAL ? 5 : -1;
+	damos_write(d, rm, name);
+	err = d->max_action < 0 ? -EAGAIN : 0;
+out:
+	free(mk);
+	free(rm);
+	free(schemes);
+	return err;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int damos_dbgfs_contexts(struct damos *d, char ***names, size_t *n)
+{
+	char **arr = NULL;
+	struct dirent *e;
+	size_t nr = 0;
+	DIR *dir;
+
+	if (d->iface != DAMOS_IFACE_DBGFS)
+		return damos_err(-EOPNOTSUPP, "contexts: not on dbgfs");
+	dir = opendir(d->dbgfs);
+	if (!dir)
+		return damos_err(-errno, "cannot list %s: %s", d->dbgfs,
+				 strerror(errno));
+	while ((e = readdir(dir))) {
+		char *p = e->d_name[0] == '.' ? NULL :
+			  damos_path("%s/%s/schemes", d->dbgfs, e->d_name);
+		char **tmp;
+
+		if (!p || !damos_exists(p)) {
+			free(p);
+			continue;
+		}
+		free(p);
+		tmp = realloc(arr, (nr + 1) * sizeof(*arr));
+		if (tmp)
+			arr = tmp;
+		if (!tmp || !(arr[nr] = strdup(e->d_name))) {
+			closedir(dir);
+			for (size_t i = 0; i < nr; i++)
+				free(arr[i]);
+			free(arr);
+			return damos_err(-ENOMEM, "out of memory");
+		}
+		nr++;
+	}
+	closedir(dir);
+	if (nr)
+		qsort(arr, nr, sizeof(*arr), cmp_names);
+	*names = arr;
+	*n = nr;
+	return 0;
+}
+
+static int context_op(struct damos *d, const char *file, const char *name)
+{
+	char *p, *line;
+	int err;
+
+	if (d->iface != DAMOS_IFACE_DBGFS)
+		return damos_err(-EOPNOTSUPP, "contexts: not on dbgfs");
+	if (!name || !*name || strpbrk(name, "/ \t\n") || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
+		return damos_err(-EINVAL, "'%s' is not a context name",
+				 name ? name : "");
+	p = damos_path("%s/%s", d->dbgfs, file);
+	line = damos_path("%s\n", name);
+	err = p && line ? damos_write(d, p, line) : -ENOMEM;
+	free(p);
+	free(line);
+	return err;
+}
+
+int damos_dbgfs_context_make(struct damos *d, const char *name)
+{
+	return context_op(d, "mk_contexts", name);
+}
+
+int damos_dbgfs_context_remove(struct damos *d, const char *name)
+{
+	return context_op(d, "rm_contexts", name);
+}
+
+const struct damos_backend damos_dbgfs_backend = {
+	.schemes_read = dbgfs_schemes_read,
+	.schemes_write = dbgfs_schemes_write,
+	.attrs_read = dbgfs_attrs_read,
+	.attrs_write = dbgfs_attrs_write,
+	.targets_read = dbgfs_targets_read,
+	.targets_write = dbgfs_targets_write,
+	.status = dbgfs_status,
+	.turn = dbgfs_turn,
+};

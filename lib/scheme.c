@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct damos_scheme *damos_scheme_new(enum damos_action a)
+{
+	struct damos_scheme *s;
+
+	if ((unsigned int)a >= DAMOS_NR_ACTIONS)
+		return damos_err_null(-EINVAL, "%d is not an action", a);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return damos_err_null(-ENOMEM, "out of memory");
+	s->v[DAMOS_F_MAX_SZ] = DAMOS_ULONG_MAX;
+	s->v[DAMOS_F_MAX_NR_ACCESSES] = DAMOS_UINT_MAX;
+	s->v[DAMOS_F_MAX_AGE] = DAMOS_UINT_MAX;
+	s->v[DAMOS_F_ACTION] = a;
+	return s;
+}
+
+/*
+ * damon_lru_sort's damon_lru_sort_new_{hot,cold}_scheme() with the module's
+ * parameter defaults; its watermarks are left out (DESIGN: off unless given).
+ * The one value that needs @attrs may fail; the rest is set regardless, so
+ * that damos_scheme_parse() can accept a line that overrides that value.
+ */
+static int preset(struct damos_scheme *s, enum damos_action a,
+		  const struct damos_attrs *attrs)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int err;
+
+	if (a != DAMOS_ACTION_LRU_PRIO && a != DAMOS_ACTION_LRU_DEPRIO)
+		return 0;
+	s->v[DAMOS_F_MIN_SZ] = page > 0 ? (uint64_t)page : 4096;
+	s->v[DAMOS_F_QUOTA_MS] = 10 / 2;
+	s->v[DAMOS_F_QUOTA_RESET_MS] = 1000;
+	if (a == DAMOS_ACTION_LRU_PRIO) {
+		s->v[DAMOS_F_WEIGHT_NR_ACCESSES] = 1;
+		err = damos_scheme_set_str(s, DAMOS_F_MIN_NR_ACCESSES, "50%",
+					   attrs);
+	} else {
+		s->v[DAMOS_F_MAX_NR_ACCESSES] = 0;
+		s->v[DAMOS_F_WEIGHT_AGE] = 1;
+		err = damos_scheme_set_str(s, DAMOS_F_MIN_AGE, "120s", attrs);
+	}
+	if (err)
+		damos_err_prefix(err, "%s default: ", damos_action_name(a));
+	return err;
+}
+
+struct damos_scheme *damos_scheme_new_preset(enum damos_action a,
+					     const struct damos_attrs *attrs)
+{
+	struct damos_scheme *s = damos_scheme_new(a);
+	int err;
+
+	if (!s)
+		return NULL;
+	err = preset(s, a, attrs);
+	if (err) {
+		damos_scheme_free(s);
+		errno = -err;
+		return NULL;
+	}
+	return s;
+}
+
+struct damos_scheme *damos_scheme_dup(const struct damos_scheme *s)
+{
+	struct damos_scheme *d = malloc(sizeof(*d));
+
+	if (!d)
+		return damos_err_null(-ENOMEM, "out of memory");
+	*d = *s;
+	return d;
+}
+
+void damos_scheme_free(struct damos_scheme *s)
+{
+	free(s);
+}
+
+void damos_schemes_free(struct damos_scheme **s, size_t n)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(s[i]);
+	free(s);
+}
+
+uint64_t damos_scheme_get(const struct damos_scheme *s, enum damos_field f)
+{
+	if ((unsigned int)f >= DAMOS_NR_FIELDS)
+		return 0;
+	return s->v[f];
+}
+
+enum damos_action damos_scheme_action(const struct damos_scheme *s)
+{
+	return (enum damos_action)s->v[DAMOS_F_ACTION];
+}
+
+int damos_scheme_set(struct damos_scheme *s, enum damos_field f, uint64_t v)
+{
+	if ((unsigned int)f >= DAMOS_NR_FIELDS)
+		return damos_err(-EINVAL, "%d is not a field", f);
+	if (v > damos_fields[f].max)
+		return damos_err(-ERANGE, "%s: %llu is out of range (max %llu)",
+				 damos_fields[f].label, (unsigned long long)v,
+				 (unsigned long long)damos_fields[f].max);
+	s->v[f] = v;
+	return 0;
+}
+
+static int set_nr_accesses(const char *label, const char *value,
+			   const struct damos_attrs *attrs, uint64_t *v)
+{
+	uint64_t max_nr = attrs ? damos_attrs_max_nr_accesses(attrs) : 0;
+	int err;
+
+	if (!strchr(value, '%'))
+		return 1;
+	if (!max_nr)
+		return damos_err(-EINVAL,
+				 "%s: '%s' needs the monitoring attributes",
+				 label, value);
+	err = damos_parse_percent(value, max_nr, v);
+	if (err == -EDOM)
+		return damos_err(-EINVAL,
+				 "%s: '%s' is not a whole number of samples (%llu samples per aggregation interval: use multiples of %g%% or a bare number)",
+				 label, value, (unsigned long long)max_nr,
+				 100.0 / (double)max_nr);
+	if (err)
+		return damos_err(err, "%s: '%s' is not an access rate (N%%)",
+				 label, value);
+	return 0;
+}
+
+static int set_age(const char *label, const char *value,
+		   const struct damos_attrs *attrs, uint64_t *v)
+{
+	uint64_t us;
+	char buf[32];
+	int err;
+
+	if (!damos_parse_u64(value, v))
+		return 0;
+	err = damos_parse_time_us(value, 0, &us);
+	if (err)
+		return damos_err_prefix(err, "%s: ", label);
+	if (!attrs || !attrs->aggr_us)
+		return damos_err(-EINVAL,
+				 "%s: '%s' needs the monitoring attributes",
+				 label, value);
+	if (us % attrs->aggr_us)
+		return damos_err(-EINVAL,
+				 "%s: '%s' is not a whole number of aggregation intervals (%s)",
+				 label, value,
+				 damos_format_time_us(attrs->aggr_us, buf,
+						      sizeof(buf)));
+	*v = us / attrs->aggr_us;
+	return 0;
+}
+
+int damos_scheme_set_str(struct damos_scheme *s, enum damos_field f,
+			 const char *value, const struct damos_attrs *attrs)
+{
+	const struct damos_field_info *fi;
+	uint64_t v = 0, us;
+	int err = 0;
+
+	if ((unsigned int)f >= DAMOS_NR_FIELDS)
+		return damos_err(-EINVAL, "%d is not a field", f);
+	fi = &damos_fields[f];
+	if (!value || !*value)
+		return damos_err(-EINVAL, "%s: missing value", fi->label);
+	if (!strcmp(value, "min") && fi->unit != U_ACTION &&
+	    fi->unit != U_METRIC)
+		return damos_scheme_set(s, f, 0);
+	if (!strcmp(value, "max") && fi->unit != U_ACTION &&
+	    fi->unit != U_METRIC)
+		return damos_scheme_set(s, f, fi->max);
+
+	switch (fi->unit) {
+	case U_SIZE:
+		err = damos_parse_size(value, &v);
+		if (err)
+			return damos_err_prefix(err, "%s: ", fi->label);
+		break;
+	case U_NR_ACC:
+		err = set_nr_accesses(fi->label, value, attrs, &v);
+		if (err < 0)
+			return err;
+		if (err > 0 && damos_parse_u64(value, &v))
+			return damos_err(-EINVAL,
+					 "%s: '%s' is not an access count or rate (N or N%%)",
+					 fi->label, value);
+		break;
+	case U_AGE:
+		err = set_age(fi->label, value, attrs, &v);
+		if (err)
+			return err;
+		break;
+	case U_MS:
+	case U_US:
+		/* bare ms beyond 2^64 us still fit the kernel's field */
+		if (fi->unit == U_MS && !damos_parse_u64(value, &v))
+			break;
+		err = damos_parse_time_us(value, fi->unit == U_MS ? 1000 : 1,
+					  &us);
+		if (err)
+			return damos_err_prefix(err, "%s: ", fi->label);
+		if (fi->unit == U_MS && us % 1000)
+			return damos_err(-EINVAL,
+					 "%s: '%s' is not a whole number of milliseconds",
+					 fi->label, value);
+		v = fi->unit == U_MS ? us / 1000 : us;
+		break;
+	case U_ACTION:
+		err = damos_action_from_name(value);
+		if (err < 0)
+			return damos_err_prefix(err, "%s: ", fi->label);
+		v = (uint64_t)err;
+		break;
+	case U_METRIC:
+		err = damos_metric_from_name(value);
+		if (err < 0)
+			return damos_err_prefix(err, "%s: ", fi->label);
+		v = (uint64_t)err;
+		break;
+	case U_NUM:
+	case U_STAT:
+		err = damos_parse_u64(value, &v);
+		if (err == -ERANGE)
+			return damos_err(err, "%s: '%s' is too large",
+					 fi->label, value);
+		if (err)
+			return damos_err(err, "%s: '%s' is not a number",
+					 fi->label, value);
+		break;
+	}
+	if (v > fi->max)
+		return damos_err(-ERANGE,
+				 "%s: '%s' is out of range (%llu > max %llu)",
+				 fi->label, value, (unsigned long long)v,
+				 (unsigned long long)fi->max);
+	s->v[f] = v;
+	return 0;
+}
+
+static const enum damos_field ranges[][2] = {
+	{ DAMOS_F_MIN_SZ, DAMOS_F_MAX_SZ },
+	{ DAMOS_F_MIN_NR_ACCESSES, DAMOS_F_MAX_NR_ACCESSES },
+	{ DAMOS_F_MIN_AGE, DAMOS_F_MAX_AGE },
+};
+
+int damos_scheme_validate(const struct damos_scheme *s)
+{
+	const uint64_t *v = s->v;
+
+	for (int f = 0; f < DAMOS_NR_FIELDS; f++)
+		if (v[f] > damos_fields[f].max)
+			return damos_err(-EINVAL,
+					 "%s: %llu is out of range (max %llu)",
+					 damos_fields[f].label,
+					 (unsigned long long)v[f],
+					 (unsigned long long)damos_fields[f].max);
+	for (size_t i = 0; i < ARRAY_SIZE(ranges); i++) {
+		enum damos_field lo = ranges[i][0], hi = ranges[i][1];
+
+		if (v[lo] > v[hi])
+			return damos_err(-EINVAL, "%s %llu > %s %llu",
+					 damos_fields[lo].label,
+					 (unsigned long long)v[lo],
+					 damos_fields[hi].label,
+					 (unsigned long long)v[hi]);
+	}
+	if (v[DAMOS_F_WMARKS_HIGH] < v[DAMOS_F_WMARKS_MID] ||
+	    v[DAMOS_F_WMARKS_MID] < v[DAMOS_F_WMARKS_LOW])
+		return damos_err(-EINVAL,
+				 "wmarks: high %llu, mid %llu, low %llu are not ordered high >= mid >= low",
+				 (unsigned long long)v[DAMOS_F_WMARKS_HIGH],
+				 (unsigned long long)v[DAMOS_F_WMARKS_MID],
+				 (unsigned long long)v[DAMOS_F_WMARKS_LOW]);
+	return 0;
+}
+
+bool damos_scheme_equal(const struct damos_scheme *a,
+			const struct damos_scheme *b)
+{
+	return !memcmp(a->v, b->v, sizeof(a->v[0]) * DAMOS_NR_INPUT_FIELDS);
+}
+
+static const char *const keywords[] = {
+	"sz", "access", "age", "quota", "weights", "wmarks", NULL,
+};
+
+static const char *const quota_keywords[] = { "time", "size", "reset", NULL };
+
+const char *const *damos_scheme_keywords(void)
+{
+	return keywords;
+}
+
+const char *const *damos_scheme_quota_keywords(void)
+{
+	return quota_keywords;
+}
+
+struct parse_state {
+	int argc;
+	const char *const *argv;
+	int i;
+	const char *kw;
+};
+
+/* Set @n fields from the next @n words, as the user typed them. */
+static int set_words(struct damos_scheme *s, struct parse_state *p,
+		     const enum damos_field *fields, int n,
+		     const struct damos_attrs *attrs, const char *usage)
+{
+	if (p->i + n > p->argc)
+		return damos_err(-EINVAL, "%s: expected %s", p->kw, usage);
+	for (int k = 0; k < n; k++) {
+		int err = damos_scheme_set_str(s, fields[k], p->argv[p->i + k],
+					       attrs);
+		if (err)
+			return err;
+	}
+	p->i += n;
+	return 0;
+}
+
+static int parse_quota(struct damos_scheme *s, struct parse_state *p,
+		       const struct damos_attrs *attrs)
+{
+	static const enum damos_field fields[] = {
+		DAMOS_F_QUOTA_MS, DAMOS_F_QUOTA_SZ, DAMOS_F_QUOTA_RESET_MS,
+	};
+	bool seen[ARRAY_SIZE(fields)] = { false };
+	int start = p->i;
+
+	while (p->i < p->argc) {
+		size_t k;
+
+		for (k = 0; quota_keywords[k]; k++)
+			if (!strcmp(p->argv[p->i], quota_keywords[k]))
+				break;
+		if (!quota_keywords[k])
+			break;
+		if (seen[k])
+			return damos_err(-EINVAL, "quota: '%s' given twice",
+					 quota_keywords[k]);
+		seen[k] = true;
+		if (p->i + 1 >= p->argc)
+			return damos_err(-EINVAL, "quota %s: expected a value",
+					 quota_keywords[k]);
+		int err = damos_scheme_set_str(s, fields[k], p->argv[p->i + 1],
+					       attrs);
+		if (err)
+			return err;
+		p->i += 2;
+	}
+	if (p->i == start)
+		return damos_err(-EINVAL,
+				 "quota: expected time MS, size BYTES or reset MS");
+	return 0;
+}
+
+struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
+					const struct damos_attrs *attrs)
+{
+	static const enum damos_field weights[] = {
+		DAMOS_F_WEIGHT_SZ, DAMOS_F_WEIGHT_NR_ACCESSES,
+		DAMOS_F_WEIGHT_AGE,
+	};
+	static const enum damos_field wmarks[] = {
+		DAMOS_F_WMARKS_METRIC, DAMOS_F_WMARKS_INTERVAL_US,
+		DAMOS_F_WMARKS_HIGH, DAMOS_F_WMARKS_MID, DAMOS_F_WMARKS_LOW,
+	};
+	struct parse_state p = { .argc = argc, .argv = argv, .i = 1 };
+	bool seen[ARRAY_SIZE(keywords)] = { false };
+	struct damos_scheme *s;
+	char preset_msg[256];
+	int a, err = 0, preset_err = 0;
+
+	if (argc < 1 || !argv[0])
+		return damos_err_null(-EINVAL, "expected an action");
+	a = damos_action_from_name(argv[0]);
+	if (a < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	s = damos_scheme_new(a);
+	if (!s)
+		return NULL;
+	if (preset(s, a, attrs)) {
+		preset_err = -EINVAL;
+		snprintf(preset_msg, sizeof(preset_msg), "%s", damos_errmsg());
+	}
+
+	while (!err && p.i < argc) {
+		size_t k;
+
+		p.kw = argv[p.i];
+		for (k = 0; keywords[k]; k++)
+			if (!strcmp(p.kw, keywords[k]))
+				break;
+		if (!keywords[k]) {
+			err = damos_err(-EINVAL,
+					"unknown keyword '%s' (expected sz access age quota weights wmarks)",
+					p.kw);
+			break;
+		}
+		if (seen[k]) {
+			err = damos_err(-EINVAL, "'%s' given twice", p.kw);
+			break;
+		}
+		seen[k] = true;
+		p.i++;
+		if (k < ARRAY_SIZE(ranges)) {
+			int first = p.i;
+
+			err = set_words(s, &p, ranges[k], 2, attrs, "MIN MAX");
+			if (!err && s->v[ranges[k][0]] > s->v[ranges[k][1]])
+				err = damos_err(-EINVAL, "%s %s > %s %s",
+						damos_fields[ranges[k][0]].label,
+						argv[first],
+						damos_fields[ranges[k][1]].label,
+						argv[first + 1]);
+		} else if (!strcmp(p.kw, "quota")) {
+			err = parse_quota(s, &p, attrs);
+		} else if (!strcmp(p.kw, "weights")) {
+			err = set_words(s, &p, weights, 3, attrs,
+					"SZ ACCESS AGE");
+		} else {
+			int first = p.i;
+
+			err = set_words(s, &p, wmarks, 5, attrs,
+					"METRIC INTERVAL HIGH MID LOW");
+			if (!err && (s->v[DAMOS_F_WMARKS_HIGH] <
+				     s->v[DAMOS_F_WMARKS_MID] ||
+				     s->v[DAMOS_F_WMARKS_MID] <
+				     s->v[DAMOS_F_WMARKS_LOW]))
+				err = damos_err(-EINVAL,
+						"wmarks: high %s, mid %s, low %s are not ordered high >= mid >= low",
+						argv[first + 2], argv[first + 3],
+						argv[first + 4]);
+		}
+	}
+	/* the preset's failing value is access (lru_prio) or age (deprio) */
+	if (!err && preset_err && !seen[a == DAMOS_ACTION_LRU_PRIO ? 1 : 2])
+		err = damos_err(preset_err, "%s", preset_msg);
+	if (!err)
+		err = damos_scheme_validate(s);
+	if (err) {
+		damos_scheme_free(s);
+		errno = err == -ENOMEM ? ENOMEM : EINVAL;
+		return NULL;
+	}
+	return s;
+}
+
+static const char *fmt_num(const struct damos_scheme *s, enum damos_field f,
+			   char *buf, size_t sz)
+{
+	uint64_t v = s->v[f];
+
+	if (v == damos_fields[f].max && v)
+		return "max";
+	switch (damos_fields[f].unit) {
+	case U_SIZE:
+		return damos_format_size(v, buf, sz);
+	case U_MS:
+		if (v && v <= UINT64_MAX / 1000)
+			return damos_format_time_us(v * 1000, buf, sz);
+		break;
+	case U_US:
+		if (v)
+			return damos_format_time_us(v, buf, sz);
+		break;
+	default:
+		break;
+	}
+	snprintf(buf, sz, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+int damos_scheme_format(const struct damos_scheme *s, char *buf, size_t sz)
+{
+	char b[DAMOS_NR_INPUT_FIELDS][32];
+	const char *t[DAMOS_NR_INPUT_FIELDS];
+	int n;
+
+	if (s->v[DAMOS_F_ACTION] >= DAMOS_NR_ACTIONS ||
+	    s->v[DAMOS_F_WMARKS_METRIC] >= DAMOS_NR_WMARK_METRICS)
+		return damos_err(-EINVAL, "invalid scheme");
+	for (int f = 0; f < DAMOS_NR_INPUT_FIELDS; f++)
+		t[f] = fmt_num(s, f, b[f], sizeof(b[f]));
+	n = snprintf(buf, sz,
+		     "%s sz %s %s access %s %s age %s %s quota time %s size %s reset %s weights %s %s %s wmarks %s %s %s %s %s",
+		     damos_action_name(s->v[DAMOS_F_ACTION]),
+		     t[DAMOS_F_MIN_SZ], t[DAMOS_F_MAX_SZ],
+		     t[DAMOS_F_MIN_NR_ACCESSES], t[DAMOS_F_MAX_NR_ACCESSES],
+		     t[DAMOS_F_MIN_AGE], t[DAMOS_F_MAX_AGE],
+		     t[DAMOS_F_QUOTA_MS], t[DAMOS_F_QUOTA_SZ],
+		     t[DAMOS_F_QUOTA_RESET_MS],
+		     t[DAMOS_F_WEIGHT_SZ], t[DAMOS_F_WEIGHT_NR_ACCESSES],
+		     t[DAMOS_F_WEIGHT_AGE],
+		     damos_metric_name(s->v[DAMOS_F_WMARKS_METRIC]),
+		     t[DAMOS_F_WMARKS_INTERVAL_US], t[DAMOS_F_WMARKS_HIGH],
+		     t[DAMOS_F_WMARKS_MID], t[DAMOS_F_WMARKS_LOW]);
+	return n;
+}
+
+void damos_attrs_default(struct damos_attrs *a)
+{
+	a->sample_us = 5000;
+	a->aggr_us = 100000;
+	a->update_us = 60000000;
+	a->min_nr_regions = 10;
+	a->max_nr_regions = 1000;
+}
+
+uint64_t damos_attrs_max_nr_accesses(const struct damos_attrs *a)
+{
+	return a->sample_us ? a->aggr_us / a->sample_us : 0;
+}
+
+int damos_attrs_validate(const struct damos_attrs *a)
+{
+	const uint64_t *v = &a->sample_us;
+
+	for (int i = 0; i < 5; i++)
+		if (v[i] > DAMOS_ULONG_MAX)
+			return damos_err(-EINVAL, "attrs: %llu is out of range",
+					 (unsigned long long)v[i]);
+	if (!a->sample_us)
+		return damos_err(-EINVAL, "attrs: sample interval is 0");
+	if (a->aggr_us < a->sample_us)
+		return damos_err(-EINVAL,
+				 "attrs: aggregation interval %lluus < sample interval %lluus",
+				 (unsigned long long)a->aggr_us,
+				 (unsigned long long)a->sample_us);
+	if (a->min_nr_regions < 3)
+		return damos_err(-EINVAL, "attrs: min regions %llu < 3",
+				 (unsigned long long)a->min_nr_regions);
+	if (a->min_nr_regions > a->max_nr_regions)
+		return damos_err(-EINVAL, "attrs: min regions %llu > max regions %llu",
+				 (unsigned long long)a->min_nr_regions,
+				 (unsigned long long)a->max_nr_regions);
+	return 0;
+}
+
+int damos_attrs_decode(const char *text, struct damos_attrs *a)
+{
+	uint64_t v[5];
+	char *copy, *tok, *save = NULL;
+	int n = 0, err = 0;
+
+	copy = strdup(text ? text : "");
+	if (!copy)
+		return damos_err(-ENOMEM, "out of memory");
+	for (tok = strtok_r(copy, " \t\n", &save); tok && !err;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		if (n == 5 || damos_parse_u64(tok, &v[n]))
+			err = -EINVAL;
+		n++;
+	}
+	free(copy);
+	if (err || n != 5)
+		return damos_err(-EINVAL,
+				 "attrs: expected 5 numbers (sample aggr update min_regions max_regions)");
+	a->sample_us = v[0];
+	a->aggr_us = v[1];
+	a->update_us = v[2];
+	a->min_nr_regions = v[3];
+	a->max_nr_regions = v[4];
+	return 0;
+}
+
+int damos_attrs_encode(const struct damos_attrs *a, char *buf, size_t sz)
+{
+	int n = snprintf(buf, sz, "%llu %llu %llu %llu %llu\n",
+			 (unsigned long long)a->sample_us,
+			 (unsigned long long)a->aggr_us,
+			 (unsigned long long)a->update_us,
+			 (unsigned long long)a->min_nr_regions,
+			 (unsigned long long)a->max_nr_regions);
+
+	if (n < 0 || (size_t)n >= sz)
+		return damos_err(-ENOSPC, "attrs: buffer too small");
+	return n;
+}
+
+int damos_attrs_set_str(struct damos_attrs *a, const char *key,
+			const char *value)
+{
+	static const char *const keys[] = {
+		"sample", "aggr", "update", "min_regions", "max_regions",
+	};
+	uint64_t *v = &a->sample_us;
+	size_t i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (key && !strcmp(key, keys[i]))
+			break;
+	if (i == ARRAY_SIZE(keys))
+		return damos_err(-EINVAL,
+				 "unknown attribute '%s' (expected sample aggr update min_regions max_regions)",
+				 key ? key : "");
+	if (i < 3)
+		err = damos_parse_time_us(value, 1, &v[i]);
+	else if ((err = damos_parse_u64(value ? value : "", &v[i])))
+		damos_err(err, "'%s' is not a number", value ? value : "");
+	if (!err && v[i] > DAMOS_ULONG_MAX)
+		err = damos_err(-ERANGE, "'%s' is too large", value);
+	if (err)
+		return damos_err_prefix(-EINVAL, "%s: ", keys[i]);
+	return 0;
+}

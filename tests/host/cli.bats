@@ -1,0 +1,105 @@
+#!/usr/bin/env bats
+# damoctl's grammar, exit statuses (0 ok, 1 failure, 2 usage) and --json.
+
+load helper
+
+@test "--version and --help" {
+	run "$DAMOCTL" --version
+	assert_success
+	assert_output --regexp '^damoctl [0-9]+\.[0-9]+\.[0-9]+ \(libdamos [0-9.]+\)$'
+	run "$DAMOCTL" --help
+	assert_success
+	assert_line "Usage: damoctl [OPTIONS] OBJECT COMMAND [ARGS]"
+	assert_line --partial "damoctl scheme add ACTION [sz MIN MAX]"
+}
+
+@test "no arguments (not a terminal): usage on stderr, status 2" {
+	run "$DAMOCTL"
+	assert_failure 2
+	assert_line --index 0 "Usage: damoctl [OPTIONS] OBJECT COMMAND [ARGS]"
+}
+
+@test "help and help OBJECT list the commands and the actions" {
+	run "$DAMOCTL" help scheme
+	assert_success
+	assert_line --partial "damoctl scheme rm INDEX"
+	assert_line --regexp '^  lru_deprio +deprioritize the region on its LRU lists'
+	run "$DAMOCTL" scheme help
+	assert_success
+	run "$DAMOCTL" help frob
+	assert_failure 2
+}
+
+@test "unknown objects, commands and options are usage errors" {
+	run "$DAMOCTL" frob
+	assert_failure 2
+	assert_output "damoctl: unknown object 'frob' (objects: scheme attrs target monitor stats help)"
+	run "$DAMOCTL" scheme ad lru_prio
+	assert_failure 2
+	assert_output "damoctl: scheme: unknown command 'ad' (commands: add list rm clear encode)"
+	run "$DAMOCTL" --frob scheme list
+	assert_failure 2
+	assert_output "damoctl: unknown option '--frob'"
+	run "$DAMOCTL" --interface debugfs scheme list
+	assert_failure 2
+	assert_output "damoctl: unknown interface 'debugfs' (interfaces: auto sysfs dbgfs)"
+	run "$DAMOCTL" --root
+	assert_failure 2
+	run "$DAMOCTL" --kdamond x scheme list
+	assert_failure 2
+}
+
+@test "no DAMON interface below the root: status 1, the paths named" {
+	run damoctl scheme list
+	assert_failure 1
+	assert_output "damoctl: scheme list: no DAMON interface: neither $ROOT/sys/kernel/mm/damon/admin nor $ROOT/sys/kernel/debug/damon exists"
+	run damoctl --interface sysfs scheme list
+	assert_output "damoctl: scheme list: no DAMON sysfs interface: $ROOT/sys/kernel/mm/damon/admin does not exist"
+}
+
+@test "--json errors are JSON too" {
+	make_dbgfs
+	run damoctl --json scheme add pageout age 10s 5s
+	assert_failure 2
+	assert_output '{"error":"scheme add: min age 10s > max age 5s"}'
+	run "$DAMOCTL" --json frob
+	assert_output "{\"error\":\"unknown object 'frob' (objects: scheme attrs target monitor stats help)\"}"
+	run damoctl --json scheme add lru_prio
+	assert_success
+	assert_output '{"index":0}'
+	run damoctl --json scheme list
+	assert_output --partial '[{"index":0,"min_sz":4096,"max_sz":18446744073709551615,"min_nr_accesses":10,'
+}
+
+@test "--json dry run" {
+	make_dbgfs
+	run damoctl --json -n scheme add lru_prio
+	assert_success
+	assert_output "{\"dry_run\":\"echo '4096 18446744073709551615 10 4294967295 0 4294967295 6 5 0 1000 0 1 0 0 0 0 0 0' > $ROOT/sys/kernel/debug/damon/schemes\\n\"}"
+}
+
+@test "objects without a command run their default" {
+	make_dbgfs
+	run damoctl scheme
+	assert_success
+	run damoctl monitor
+	assert_output "off (dbgfs)"
+	run damoctl stats
+	assert_success
+	run damoctl target
+	assert_output none
+}
+
+@test "extra arguments are usage errors" {
+	make_dbgfs
+	run damoctl scheme list 1
+	assert_failure 2
+	assert_output "damoctl: scheme list: no arguments expected"
+	run damoctl monitor start now
+	assert_failure 2
+	run damoctl scheme rm
+	assert_failure 2
+	run damoctl scheme add
+	assert_failure 2
+	assert_output "damoctl: scheme add: expected an action (see damoctl help scheme)"
+}

@@ -1,0 +1,44 @@
+#!/bin/sh
+# damoctl --dry-run: these writes were not made.
+# Run with sh (dash): bash splits a multi-line printf into
+# several write()s, which dbgfs refuses.
+set -e
+# damoctl scheme add lru_deprio (sysfs)
+echo 2 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/nr_schemes
+echo 4096 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/access_pattern/sz/min
+echo 8192 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/access_pattern/sz/max
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/access_pattern/nr_accesses/min
+echo 5 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/access_pattern/nr_accesses/max
+echo 10 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/access_pattern/age/min
+echo 20 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/access_pattern/age/max
+echo pageout > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/action
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/quotas/ms
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/quotas/bytes
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/quotas/reset_interval_ms
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/quotas/weights/sz_permil
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/quotas/weights/nr_accesses_permil
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/quotas/weights/age_permil
+echo none > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/watermarks/metric
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/watermarks/interval_us
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/watermarks/high
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/watermarks/mid
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/watermarks/low
+echo 4096 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/access_pattern/sz/min
+echo 18446744073709551615 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/access_pattern/sz/max
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/access_pattern/nr_accesses/min
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/access_pattern/nr_accesses/max
+echo 1200 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/access_pattern/age/min
+echo 4294967295 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/access_pattern/age/max
+echo lru_deprio > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/action
+echo 5 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/quotas/ms
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/quotas/bytes
+echo 1000 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/quotas/reset_interval_ms
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/quotas/weights/sz_permil
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/quotas/weights/nr_accesses_permil
+echo 1 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/quotas/weights/age_permil
+echo none > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/watermarks/metric
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/watermarks/interval_us
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/watermarks/high
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/watermarks/mid
+echo 0 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/watermarks/low
+echo commit > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state

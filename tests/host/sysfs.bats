@@ -1,0 +1,166 @@
+#!/usr/bin/env bats
+# damoctl against a pre-created fake sysfs tree (the 6.1 layout of
+# mm/damon/sysfs.c): golden --dry-run scripts, then real writes, for which
+# libdamos emulates what the kernel does on nr_* and state writes.
+
+load helper
+
+ADMIN() { echo "$ROOT/sys/kernel/mm/damon/admin"; }
+CTX() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0"; }
+
+@test "auto picks sysfs when both interfaces exist" {
+	make_sysfs off 1
+	make_dbgfs
+	run damoctl monitor status
+	assert_output "off (sysfs)"
+	run damoctl --interface dbgfs monitor status
+	assert_output "off (dbgfs)"
+}
+
+@test "dry run: add lru_prio next to an existing scheme" {
+	make_sysfs off 1
+	before=$(tree_sum)
+	run damoctl --dry-run scheme add lru_prio
+	assert_success
+	assert_golden sysfs-add-lru_prio.sh
+	[ "$(tree_sum)" = "$before" ]
+}
+
+@test "dry run: add lru_deprio while the kdamond is on commits" {
+	make_sysfs on 1
+	run damoctl -n scheme add lru_deprio
+	assert_success
+	assert_golden sysfs-add-lru_deprio-on.sh
+}
+
+@test "dry run: add to a sysfs tree without a kdamond creates one" {
+	make_sysfs_empty
+	run damoctl -n scheme add lru_prio
+	assert_success
+	assert_golden sysfs-add-lru_prio-fresh.sh
+}
+
+@test "dry run: the kernel documentation's example" {
+	make_sysfs off 0
+	run damoctl -n scheme add pageout sz 4K 8K access 0 5 age 10 20 \
+		quota time 10ms size 1G reset 1s weights 0 0 100 \
+		wmarks free_mem_rate 5s 600 500 300
+	assert_success
+	assert_golden sysfs-add-doc-example.sh
+}
+
+@test "dry run: rm, clear, attrs, target, monitor" {
+	make_sysfs on 2
+	run damoctl -n scheme rm 0
+	assert_success
+	assert_golden sysfs-rm.sh
+	run damoctl -n scheme clear
+	assert_golden sysfs-clear.sh
+	run damoctl -n attrs set aggr 200ms
+	assert_golden sysfs-attrs-set.sh
+	run damoctl -n target set vaddr pid 1234 region 0x1000 0x2000
+	assert_golden sysfs-target-set.sh
+	run damoctl -n monitor stop
+	assert_golden sysfs-monitor-stop.sh
+}
+
+@test "dry run: a bad value prints no script and changes nothing" {
+	make_sysfs off 1
+	before=$(tree_sum)
+	run damoctl -n scheme add lru_deprio age 1m 30s
+	assert_failure 2
+	assert_output "damoctl: scheme add: min age 1m > max age 30s"
+	[ "$(tree_sum)" = "$before" ]
+}
+
+@test "scheme list reads the tree" {
+	make_sysfs off 1
+	run damoctl scheme list
+	assert_output "0: pageout sz 4K 8K access 0 5 age 10 20 quota time 0 size 0 reset 0 weights 0 0 0 wmarks none 0 0 0 0"
+}
+
+@test "emulated writes: add, list, rm on a fake tree" {
+	make_sysfs off 1
+	run damoctl scheme add lru_prio
+	assert_success
+	run damoctl scheme add lru_deprio wmarks free_mem_rate 5s 200 150 50
+	assert_success
+	[ "$(cat "$(CTX)/schemes/nr_schemes")" = 3 ]
+	[ "$(cat "$(CTX)/schemes/2/action")" = lru_deprio ]
+	[ "$(cat "$(CTX)/schemes/2/access_pattern/age/min")" = 1200 ]
+	[ "$(cat "$(CTX)/schemes/2/watermarks/metric")" = free_mem_rate ]
+	run damoctl scheme list
+	assert_output "0: pageout sz 4K 8K access 0 5 age 10 20 quota time 0 size 0 reset 0 weights 0 0 0 wmarks none 0 0 0 0
+1: lru_prio sz 4K max access 10 max age 0 max quota time 5ms size 0 reset 1s weights 0 1 0 wmarks none 0 0 0 0
+2: lru_deprio sz 4K max access 0 0 age 1200 max quota time 5ms size 0 reset 1s weights 0 0 1 wmarks free_mem_rate 5s 200 150 50"
+	run damoctl scheme rm 0
+	assert_success
+	run damoctl scheme list
+	assert_line --index 0 --partial "0: lru_prio"
+	[ ! -e "$(CTX)/schemes/2" ]
+}
+
+@test "emulated scheme directories have the kernel's files" {
+	make_sysfs off 0
+	damoctl scheme add stat
+	mkdir -p "$BATS_TEST_TMPDIR/ref"
+	make_sysfs_scheme "$BATS_TEST_TMPDIR/ref" stat 0 18446744073709551615 0 4294967295 0 4294967295
+	run diff -r "$BATS_TEST_TMPDIR/ref" "$(CTX)/schemes/0"
+	assert_success
+}
+
+@test "emulated state: commit leaves the state on" {
+	make_sysfs on 0
+	run damoctl scheme add lru_prio
+	assert_success
+	[ "$(cat "$(ADMIN)/kdamonds/0/state")" = on ]
+	run damoctl monitor status
+	assert_output "on (sysfs, kdamond pid 4242)"
+}
+
+@test "a kdamond index that does not exist is not created over others" {
+	make_sysfs off 1
+	before=$(tree_sum)
+	run damoctl --kdamond 1 scheme add stat
+	assert_failure 1
+	assert_output "damoctl: scheme add: kdamond 1 does not exist and making it would reset the 1 there: use --kdamond 0..0"
+	[ "$(tree_sum)" = "$before" ]
+}
+
+@test "fresh tree: add creates kdamond 0 and its context" {
+	make_sysfs_empty
+	run damoctl scheme add lru_prio
+	assert_success
+	[ "$(cat "$(ADMIN)/kdamonds/nr_kdamonds")" = 1 ]
+	[ "$(cat "$(CTX)/schemes/0/action")" = lru_prio ]
+	[ "$(cat "$(CTX)/operations")" = vaddr ]
+	run damoctl attrs
+	assert_output "sample 5ms aggr 100ms update 1m regions 10 1000"
+}
+
+@test "targets: paddr region, vaddr pids, fvaddr" {
+	make_sysfs off 0
+	run damoctl target show
+	assert_output "paddr region 0x100000000 0x200000000"
+	run damoctl target set vaddr pid 100 pid 200 region 0x1000 0x3000
+	assert_success
+	run damoctl target show
+	assert_output "vaddr pid 100 pid 200 region 0x1000 0x3000"
+	run damoctl target set fvaddr region 0x1000 0x2000
+	assert_success
+	run damoctl --json target
+	assert_output '{"operations":"fvaddr","targets":[{"pid":0,"regions":[{"start":4096,"end":8192}]}]}'
+	run damoctl target set paddr region 1G 2G region 3G 4G
+	assert_success
+	run damoctl target set paddr region 3G 4G region 1G 2G
+	assert_failure 2
+}
+
+@test "monitor start and stop" {
+	make_sysfs off 0
+	run damoctl monitor start
+	assert_success
+	[ "$(cat "$(ADMIN)/kdamonds/0/state")" = on ]
+	run damoctl monitor stop
+	[ "$(cat "$(ADMIN)/kdamonds/0/state")" = off ]
+}

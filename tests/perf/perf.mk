@@ -1,0 +1,65 @@
+# tests/perf: the PLRUS benchmark (see tests/perf/README.md).
+#
+#   make bench                  full run in the guest (~30-40 min under TCG)
+#   make bench BENCH_QUICK=1    short smoke run (< 10 min)
+#
+# The workload and the driver run in the guest on the patched kernel; the
+# floor, the table and the plot are computed on the host from the results
+# the guest leaves in $(BENCH_OUT).
+
+PERF_DIR := tests/perf
+PERF_BUILD := $(BUILD)/perf
+PERF_CFLAGS ?= -O2 -g -Wall -Wextra
+PERF_BINS := $(PERF_BUILD)/hotcold $(PERF_BUILD)/hcoracle
+
+BENCH_QUICK ?= 0
+BENCH_ROUNDS ?= 5
+BENCH_CONFIGS ?= orig mprs plrus-dbgfs plrus-sysfs lru_sort lru_sort-tuned
+BENCH_VIA ?= auto
+BENCH_TIMEOUT ?= $(if $(filter 1,$(BENCH_QUICK)),900,5400)
+ifeq ($(origin BENCH_OUT),undefined)
+BENCH_OUT := $(PERF_BUILD)/results/$(shell date +%Y%m%d-%H%M%S)$(if $(filter 1,$(BENCH_QUICK)),-quick)
+endif
+
+DEPS += libc6-dev gnuplot-nox
+CHECK_HOST_TARGETS += check-perf-host
+CLEAN_FILES += $(PERF_BUILD)
+
+.PHONY: perf bench check-perf-host
+
+perf: $(PERF_BINS)
+
+# static: the binary rides on the guest's payload disk, whatever libc
+# its image carries
+$(PERF_BUILD)/hotcold: $(PERF_DIR)/hotcold.c $(PERF_DIR)/hctrace.h
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -static -o $@ $<
+
+$(PERF_BUILD)/hcoracle: $(PERF_DIR)/hcoracle.c $(PERF_DIR)/hctrace.h
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -o $@ $<
+
+check-perf-host: $(PERF_BINS)
+	$(PERF_DIR)/selftest.sh $(PERF_BUILD)
+
+# One guest boot runs every configuration.  The bench rides on the guest's
+# payload disk (guest-stage, then tests/perf's files added under perf/) and
+# writes its raw results to /damos/results/bench, which run.sh brings back.
+# The host load is noted before and after: other builds on the machine make
+# the figures noisy.
+bench: $(PERF_BINS) $(KERNEL_BZIMAGE) $(GUEST_IMAGE)
+	@[ -n "$(KERNEL_BZIMAGE)" ] || { echo "bench: KERNEL_BZIMAGE is not set (make kernel, or pass KERNEL_BZIMAGE=...)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory guest-stage >&2
+	@mkdir -p $(GUEST_STAGE)/perf $(BENCH_OUT)
+	@cp $(PERF_DIR)/bench.sh $(PERF_BUILD)/hotcold $(GUEST_STAGE)/perf/
+	@echo "before: $$(cat /proc/loadavg)" > $(BENCH_OUT)/host-load.txt
+	@echo "bench: guest run (quick=$(BENCH_QUICK), timeout $(BENCH_TIMEOUT) s); results in $(BENCH_OUT)"
+	@DAMOS_GUEST_TIMEOUT=$(BENCH_TIMEOUT) guest-image/run.sh cmd $(KERNEL_BZIMAGE) $(GUEST_IMAGE) \
+		$(GUEST_STAGE) $(GUEST_OUT) \
+		'BENCH_QUICK=$(BENCH_QUICK) BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_CONFIGS="$(BENCH_CONFIGS)" BENCH_VIA=$(BENCH_VIA) /damos/perf/bench.sh -o /damos/results/bench'; \
+		rc=$$?; \
+		cp -r $(GUEST_OUT)/results/bench/. $(BENCH_OUT)/ 2>/dev/null; \
+		cp $(GUEST_OUT)/console.log $(BENCH_OUT)/guest-console.log 2>/dev/null; \
+		echo "after: $$(cat /proc/loadavg)" >> $(BENCH_OUT)/host-load.txt; \
+		[ $$rc = 0 ] || echo "bench: the guest run failed ($$rc); analysing what it left" >&2
+	@$(PERF_DIR)/analyze.sh $(BENCH_OUT) $(PERF_BUILD)

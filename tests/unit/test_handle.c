@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* The handle API against fake trees in a temporary directory. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "damos.h"
+
+#define LRU_PRIO_LINE \
+	"4096 18446744073709551615 10 4294967295 0 4294967295 6 5 0 1000 0 1 0 0 0 0 0 0\n"
+
+struct tree {
+	char root[64];
+};
+
+static void put(const struct tree *t, const char *rel, const char *content)
+{
+	char path[PATH_MAX], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", t->root, rel);
+	for (p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(content, f);
+	fclose(f);
+}
+
+static char *get(const struct tree *t, const char *rel)
+{
+	static char buf[4096];
+	char path[PATH_MAX];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", t->root, rel);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int setup_tree(void **state)
+{
+	struct tree *t = calloc(1, sizeof(*t));
+
+	strcpy(t->root, "/tmp/damos-unit-XXXXXX");
+	if (!mkdtemp(t->root))
+		return -1;
+	*state = t;
+	return 0;
+}
+
+static int teardown_tree(void **state)
+{
+	struct tree *t = *state;
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->root);
+	if (system(cmd))
+		return -1;
+	free(t);
+	return 0;
+}
+
+static struct damos *open_tree(const struct tree *t, enum damos_iface iface,
+			       bool dry_run)
+{
+	struct damos_opts o = DAMOS_OPTS_INIT;
+
+	o.root = t->root;
+	o.iface = iface;
+	o.dry_run = dry_run;
+	return damos_open(&o);
+}
+
+static void make_dbgfs(const struct tree *t)
+{
+	put(t, "sys/kernel/debug/damon/attrs", "5000 100000 60000000 10 1000\n");
+	put(t, "sys/kernel/debug/damon/schemes", "");
+	put(t, "sys/kernel/debug/damon/monitor_on", "off\n");
+	put(t, "sys/kernel/debug/damon/target_ids", "\n");
+	put(t, "sys/kernel/debug/damon/init_regions", "");
+	put(t, "sys/kernel/debug/damon/kdamond_pid", "none\n");
+	put(t, "sys/kernel/debug/damon/mk_contexts", "");
+	put(t, "sys/kernel/debug/damon/rm_contexts", "");
+}
+
+static void test_open_errors(void **state)
+{
+	struct tree *t = *state;
+	struct damos_opts o = DAMOS_OPTS_INIT;
+
+	assert_int_equal(damos_detect(t->root), 0);
+	errno = 0;
+	assert_null(open_tree(t, DAMOS_IFACE_AUTO, false));
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(damos_errmsg(), "no DAMON interface"));
+	make_dbgfs(t);
+	assert_int_equal(damos_detect(t->root), 1U << DAMOS_IFACE_DBGFS);
+	assert_null(open_tree(t, DAMOS_IFACE_SYSFS, false));
+	o.root = t->root;
+	o.kdamond = -1;
+	assert_null(damos_open(&o));
+	assert_int_equal(errno, EINVAL);
+	o = (struct damos_opts)DAMOS_OPTS_INIT;
+	o.sz = 0;
+	assert_null(damos_open(&o));
+	assert_int_equal(errno, EINVAL);
+}
+
+/* A caller built against a header whose damos_opts ended after .iface. */
+static void test_opts_older_caller(void **state)
+{
+	struct tree *t = *state;
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos *d;
+
+	make_dbgfs(t);
+	o.root = t->root;
+	o.dry_run = true;	/* beyond the old size: ignored */
+	o.sz = offsetof(struct damos_opts, dry_run);
+	d = damos_open(&o);
+	assert_non_null(d);
+	assert_int_equal(damos_get_iface(d), DAMOS_IFACE_DBGFS);
+	assert_int_equal(damos_schemes_clear(d), 0);
+	assert_string_equal(damos_dry_run_script(d), "");
+	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), "\n");
+	damos_close(d);
+}
+
+static void test_dbgfs_add_remove(void **state)
+{
+	struct tree *t = *state;
+	struct damos_attrs a;
+	struct damos_scheme *s, **arr;
+	struct damos *d;
+	size_t n;
+
+	make_dbgfs(t);
+	put(t, "sys/kernel/debug/damon/schemes",
+	    "1 2 3 4 5 6 4 0 0 0 1 2 3 1 100 3 2 1 9 9 9 9 9\n");
+	d = open_tree(t, DAMOS_IFACE_AUTO, false);
+	assert_non_null(d);
+	assert_string_equal(damos_get_dir(d) + strlen(t->root),
+			    "/sys/kernel/debug/damon");
+	assert_int_equal(damos_dbgfs_lru_supported(d), 1);
+	assert_int_equal(damos_attrs_read(d, &a), 0);
+	s = damos_scheme_new_preset(DAMOS_ACTION_LRU_PRIO, &a);
+	assert_int_equal(damos_scheme_add(d, s), 1);
+	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"),
+			    "1 2 3 4 5 6 4 0 0 0 1 2 3 1 100 3 2 1\n" LRU_PRIO_LINE);
+	assert_int_equal(damos_schemes_read(d, &arr, &n), 0);
+	assert_int_equal(n, 2);
+	assert_true(damos_scheme_equal(arr[1], s));
+	damos_schemes_free(arr, n);
+	assert_int_equal(damos_scheme_remove(d, 5), -ENOENT);
+	assert_int_equal(damos_scheme_remove(d, 0), 0);
+	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"),
+			    LRU_PRIO_LINE);
+	/* an invalid scheme is refused before anything is read or written */
+	damos_scheme_set(s, DAMOS_F_MIN_AGE, 9);
+	damos_scheme_set(s, DAMOS_F_MAX_AGE, 8);
+	assert_int_equal(damos_scheme_add(d, s), -EINVAL);
+	assert_string_equal(damos_errmsg(), "min age 9 > max age 8");
+	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"),
+			    LRU_PRIO_LINE);
+	damos_scheme_free(s);
+	damos_close(d);
+}
+
+static void test_dbgfs_busy_and_stock(void **state)
+{
+	struct tree *t = *state;
+	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_LRU_DEPRIO);
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos *d;
+	bool on;
+	int pid;
+
+	make_dbgfs(t);
+	put(t, "sys/kernel/debug/damon/monitor_on", "on\n");
+	put(t, "sys/kernel/debug/damon/kdamond_pid", "777\n");
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_monitor_status(d, &on, &pid), 0);
+	assert_true(on);
+	assert_int_equal(pid, 777);
+	assert_int_equal(damos_scheme_add(d, s), -EBUSY);
+	assert_non_null(strstr(damos_errmsg(), "stop it first"));
+	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), "");
+	assert_int_equal(damos_monitor_stop(d), 0);
+	damos_close(d);
+
+	put(t, "sys/kernel/debug/damon/.max_action", "5\n");
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_dbgfs_lru_supported(d), 0);
+	assert_int_equal(damos_scheme_add(d, s), -EOPNOTSUPP);
+	assert_non_null(strstr(damos_errmsg(), "use --interface sysfs"));
+	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), "");
+	damos_close(d);
+
+	/* the caller's word wins over the tree's */
+	o.root = t->root;
+	o.dbgfs_lru = 1;
+	d = damos_open(&o);
+	assert_int_equal(damos_dbgfs_lru_supported(d), 1);
+	assert_int_equal(damos_scheme_add(d, s), 0);
+	damos_close(d);
+	damos_scheme_free(s);
+}
+
+/*
+ * Not emulating, the library probes as on a real debugfs: mk_contexts, a
+ * test scheme in the private context, rm_contexts.  Plain files make no
+ * context, so the answer is "unknown" and the user's schemes are untouched.
+ */
+static void test_dbgfs_probe_unknown(void **state)
+{
+	struct tree *t = *state;
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_LRU_PRIO);
+	struct damos *d;
+	char name[64];
+
+	make_dbgfs(t);
+	put(t, "sys/kernel/debug/damon/schemes", "1 2 3 4 5 6 4 0 0 0 1 2 3 1 100 3 2 1\n");
+	o.root = t->root;
+	o.emulate = 0;
+	d = damos_open(&o);
+	assert_non_null(d);
+	assert_int_equal(damos_dbgfs_lru_supported(d), -EAGAIN);
+	snprintf(name, sizeof(name), "damos_probe_%d\n", (int)getpid());
+	assert_string_equal(get(t, "sys/kernel/debug/damon/mk_contexts"), name);
+	assert_string_equal(get(t, "sys/kernel/debug/damon/rm_contexts"), name);
+	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"),
+			    "1 2 3 4 5 6 4 0 0 0 1 2 3 1 100 3 2 1\n");
+	/* unknown: the write itself decides (a kernel would say EINVAL) */
+	assert_int_equal(damos_scheme_add(d, s), 1);
+	damos_close(d);
+	damos_scheme_free(s);
+}
+
+static void test_dbgfs_targets(void **state)
+{
+	struct tree *t = *state;
+	struct damos_region r[2] = { { 4096, 8192 }, { 8192, 16384 } };
+	struct damos_target tg = { .pid = 0, .nr_regions = 2, .regions = r };
+	struct damos_targets in = { DAMOS_OPS_PADDR, 1, &tg }, out;
+	struct damos *d;
+
+	make_dbgfs(t);
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_targets_write(d, &in), 0);
+	assert_string_equal(get(t, "sys/kernel/debug/damon/target_ids"), "paddr\n");
+	assert_string_equal(get(t, "sys/kernel/debug/damon/init_regions"),
+			    "0 4096 8192\n0 8192 16384\n");
+	/* what the kernel shows for paddr */
+	put(t, "sys/kernel/debug/damon/target_ids", "42\n");
+	assert_int_equal(damos_targets_read(d, &out), 0);
+	assert_int_equal(out.ops, DAMOS_OPS_PADDR);
+	assert_int_equal(out.nr, 1);
+	assert_int_equal(out.targets[0].nr_regions, 2);
+	assert_int_equal(out.targets[0].regions[1].end, 16384);
+	damos_targets_free(&out);
+	r[1].start = 4096;
+	assert_int_equal(damos_targets_write(d, &in), -EINVAL);
+	damos_close(d);
+}
+
+static void test_dbgfs_contexts(void **state)
+{
+	struct tree *t = *state;
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos *d, *ctx;
+	char **names;
+	size_t n;
+
+	make_dbgfs(t);
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_dbgfs_contexts(d, &names, &n), 0);
+	assert_int_equal(n, 0);
+	free(names);
+	assert_int_equal(damos_dbgfs_context_make(d, "zed"), 0);
+	assert_int_equal(damos_dbgfs_context_make(d, "abc"), 0);
+	assert_int_equal(damos_dbgfs_context_make(d, "abc"), -EEXIST);
+	assert_int_equal(damos_dbgfs_context_make(d, "a/b"), -EINVAL);
+	assert_int_equal(damos_dbgfs_contexts(d, &names, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "abc");
+	assert_string_equal(names[1], "zed");
+	free(names[0]);
+	free(names[1]);
+	free(names);
+	o.root = t->root;
+	o.dbgfs_ctx = "zed";
+	ctx = damos_open(&o);
+	assert_non_null(ctx);
+	assert_int_equal(damos_schemes_clear(ctx), 0);
+	assert_string_equal(get(t, "sys/kernel/debug/damon/zed/schemes"), "\n");
+	damos_close(ctx);
+	assert_int_equal(damos_dbgfs_context_remove(d, "zed"), 0);
+	assert_null(get(t, "sys/kernel/debug/damon/zed/schemes"));
+	assert_int_equal(damos_dbgfs_context_remove(d, "zed"), -ENOENT);
+	damos_close(d);
+}
+
+static void make_sysfs(const struct tree *t, const char *state)
+{
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "1\n");
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/0/state", state);
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/0/pid", "-1\n");
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/nr_contexts", "0\n");
+}
+
+static void test_sysfs_dry_run(void **state)
+{
+	struct tree *t = *state;
+	struct damos_attrs a;
+	struct damos_scheme *s;
+	struct damos *d;
+	const char *script;
+
+	make_sysfs(t, "on\n");
+	d = open_tree(t, DAMOS_IFACE_AUTO, true);
+	assert_int_equal(damos_get_iface(d), DAMOS_IFACE_SYSFS);
+	assert_int_equal(damos_dbgfs_lru_supported(d), -EOPNOTSUPP);
+	assert_int_equal(damos_attrs_read(d, &a), 0);
+	assert_int_equal(a.aggr_us, 100000);
+	s = damos_scheme_new_preset(DAMOS_ACTION_LRU_DEPRIO, &a);
+	assert_int_equal(damos_scheme_add(d, s), 0);
+	script = damos_dry_run_script(d);
+	assert_non_null(strstr(script, "echo 1 > "));
+	assert_non_null(strstr(script, "/kdamonds/0/contexts/nr_contexts\n"));
+	assert_non_null(strstr(script, "echo lru_deprio > "));
+	assert_non_null(strstr(script, "echo 1200 > "));
+	assert_non_null(strstr(script, "/contexts/0/schemes/0/access_pattern/age/min\n"));
+	assert_non_null(strstr(script, "echo commit > "));
+	/* nothing written */
+	assert_string_equal(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/nr_contexts"),
+			    "0\n");
+	damos_scheme_free(s);
+	damos_close(d);
+}
+
+static void test_sysfs_emulated(void **state)
+{
+	struct tree *t = *state;
+	struct damos_scheme *s, **arr;
+	struct damos_attrs a;
+	struct damos *d;
+	size_t n;
+
+	make_sysfs(t, "off\n");
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	assert_int_equal(damos_attrs_read(d, &a), 0);
+	a.aggr_us = 200000;
+	assert_int_equal(damos_attrs_write(d, &a), 0);
+	assert_string_equal(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/monitoring_attrs/intervals/aggr_us"),
+			    "200000\n");
+	s = damos_scheme_new_preset(DAMOS_ACTION_LRU_PRIO, &a);
+	assert_int_equal(damos_scheme_get(s, DAMOS_F_MIN_NR_ACCESSES), 20);
+	assert_int_equal(damos_scheme_add(d, s), 0);
+	assert_int_equal(damos_scheme_add(d, s), 1);
+	assert_int_equal(damos_schemes_read(d, &arr, &n), 0);
+	assert_int_equal(n, 2);
+	assert_true(damos_scheme_equal(arr[0], s));
+	assert_true(damos_scheme_equal(arr[1], s));
+	damos_schemes_free(arr, n);
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/1/action",
+	    "bogus\n");
+	assert_int_equal(damos_schemes_read(d, &arr, &n), -EINVAL);
+	assert_non_null(strstr(damos_errmsg(), "unknown action 'bogus'"));
+	assert_int_equal(damos_schemes_clear(d), 0);
+	assert_string_equal(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/nr_schemes"),
+			    "0\n");
+	assert_null(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/action"));
+	damos_scheme_free(s);
+	damos_close(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_open_errors, setup_tree,
+						teardown_tree),
+		cmocka_unit_test_setup_teardown(test_opts_older_caller,
+						setup_tree, teardown_tree),
+		cmocka_unit_test_setup_teardown(test_dbgfs_add_remove,
+						setup_tree, teardown_tree),
+		cmocka_unit_test_setup_teardown(test_dbgfs_busy_and_stock,
+						setup_tree, teardown_tree),
+		cmocka_unit_test_setup_teardown(test_dbgfs_probe_unknown,
+						setup_tree, teardown_tree),
+		cmocka_unit_test_setup_teardown(test_dbgfs_targets, setup_tree,
+						teardown_tree),
+		cmocka_unit_test_setup_teardown(test_dbgfs_contexts, setup_tree,
+						teardown_tree),
+		cmocka_unit_test_setup_teardown(test_sysfs_dry_run, setup_tree,
+						teardown_tree),
+		cmocka_unit_test_setup_teardown(test_sysfs_emulated, setup_tree,
+						teardown_tree),
+	};
+
+	return cmocka_run_group_tests_name("handle", tests, NULL, NULL);
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* Units, the action table and human values. */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "damos.h"
+
+static uint64_t size_of(const char *s)
+{
+	uint64_t v = 12345;
+
+	assert_int_equal(damos_parse_size(s, &v), 0);
+	return v;
+}
+
+static void test_sizes(void **state)
+{
+	(void)state;
+	assert_int_equal(size_of("0"), 0);
+	assert_int_equal(size_of("4096"), 4096);
+	assert_int_equal(size_of("4K"), 4096);
+	assert_int_equal(size_of("4k"), 4096);
+	assert_int_equal(size_of("12B"), 12);
+	assert_int_equal(size_of("2M"), 2 << 20);
+	assert_int_equal(size_of("1G"), 1 << 30);
+	assert_int_equal(size_of("1T"), 1ULL << 40);
+	assert_int_equal(size_of("1.5K"), 1536);
+	assert_int_equal(size_of("0.5M"), 512 * 1024);
+	assert_int_equal(size_of("16383T"), 16383ULL << 40);
+	assert_int_equal(size_of("18446744073709551615"), UINT64_MAX);
+}
+
+static void test_size_errors(void **state)
+{
+	uint64_t v = 7;
+
+	(void)state;
+	assert_int_equal(damos_parse_size("4X", &v), -EINVAL);
+	assert_string_equal(damos_errmsg(),
+			    "'4X' is not a size (units: B K M G T)");
+	assert_int_equal(damos_parse_size("", &v), -EINVAL);
+	assert_int_equal(damos_parse_size("K", &v), -EINVAL);
+	assert_int_equal(damos_parse_size("-1", &v), -EINVAL);
+	assert_int_equal(damos_parse_size(" 1", &v), -EINVAL);
+	assert_int_equal(damos_parse_size("4KB", &v), -EINVAL);
+	assert_int_equal(damos_parse_size("1.1B", &v), -EINVAL);
+	assert_string_equal(damos_errmsg(),
+			    "'1.1B' is not a whole number of bytes");
+	assert_int_equal(damos_parse_size("16777216T", &v), -ERANGE);
+	assert_int_equal(damos_parse_size("18446744073709551616", &v), -ERANGE);
+	assert_string_equal(damos_errmsg(), "'18446744073709551616' is too large");
+	assert_int_equal(v, 7);
+}
+
+static uint64_t us_of(const char *s, uint64_t bare)
+{
+	uint64_t v = 12345;
+
+	assert_int_equal(damos_parse_time_us(s, bare, &v), 0);
+	return v;
+}
+
+static void test_times(void **state)
+{
+	(void)state;
+	assert_int_equal(us_of("5us", 1), 5);
+	assert_int_equal(us_of("5ms", 1), 5000);
+	assert_int_equal(us_of("1s", 1), 1000000);
+	assert_int_equal(us_of("2m", 1), 120000000);
+	assert_int_equal(us_of("1h", 1), 3600000000ULL);
+	assert_int_equal(us_of("1.5s", 1), 1500000);
+	assert_int_equal(us_of("10", 1000), 10000);
+	assert_int_equal(us_of("10", 1), 10);
+	assert_int_equal(us_of("0", 1), 0);
+}
+
+static void test_time_errors(void **state)
+{
+	uint64_t v = 3;
+
+	(void)state;
+	assert_int_equal(damos_parse_time_us("5x", 1, &v), -EINVAL);
+	assert_string_equal(damos_errmsg(),
+			    "'5x' is not a time (units: us ms s m h)");
+	assert_int_equal(damos_parse_time_us("5", 0, &v), -EINVAL);
+	assert_int_equal(damos_parse_time_us("5 s", 1, &v), -EINVAL);
+	assert_int_equal(damos_parse_time_us("0.5us", 1, &v), -EINVAL);
+	assert_string_equal(damos_errmsg(),
+			    "'0.5us' is not a whole number of microseconds");
+	assert_int_equal(damos_parse_time_us("99999999999999h", 1, &v),
+			 -ERANGE);
+	assert_int_equal(v, 3);
+}
+
+static void test_format(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(damos_format_size(0, b, sizeof(b)), "0");
+	assert_string_equal(damos_format_size(4096, b, sizeof(b)), "4K");
+	assert_string_equal(damos_format_size(1536, b, sizeof(b)), "1536");
+	assert_string_equal(damos_format_size(1ULL << 30, b, sizeof(b)), "1G");
+	assert_string_equal(damos_format_size(ULONG_MAX, b, sizeof(b)), "max");
+	assert_string_equal(damos_format_time_us(5000, b, sizeof(b)), "5ms");
+	assert_string_equal(damos_format_time_us(120000000, b, sizeof(b)),
+			    "2m");
+	assert_string_equal(damos_format_time_us(1500, b, sizeof(b)),
+			    "1500us");
+	assert_string_equal(damos_format_time_us(0, b, sizeof(b)), "0us");
+}
+
+static void test_actions(void **state)
+{
+	static const char *const names[] = {
+		"willneed", "cold", "pageout", "hugepage", "nohugepage",
+		"lru_prio", "lru_deprio", "stat",
+	};
+	static const int dbgfs[] = { 0, 1, 2, 3, 4, 6, 7, 5 };
+
+	(void)state;
+	assert_int_equal(DAMOS_NR_ACTIONS, 8);
+	for (int a = 0; a < DAMOS_NR_ACTIONS; a++) {
+		assert_string_equal(damos_action_name(a), names[a]);
+		assert_int_equal(damos_action_from_name(names[a]), a);
+		assert_int_equal(damos_action_dbgfs_nr(a), dbgfs[a]);
+		assert_int_equal(damos_action_from_dbgfs(dbgfs[a]), a);
+		assert_non_null(damos_action_desc(a));
+	}
+	assert_null(damos_action_name(DAMOS_NR_ACTIONS));
+	assert_int_equal(damos_action_from_name("lru"), -EINVAL);
+	assert_string_equal(damos_errmsg(),
+			    "unknown action 'lru' (actions: willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat)");
+	assert_int_equal(damos_action_from_dbgfs(8), -EINVAL);
+	assert_int_equal(damos_action_from_dbgfs(-22), -EINVAL);
+	assert_int_equal(damos_action_dbgfs_nr(-1), -EINVAL);
+}
+
+static void test_metrics_ifaces(void **state)
+{
+	(void)state;
+	assert_string_equal(damos_metric_name(DAMOS_WMARK_FREE_MEM_RATE),
+			    "free_mem_rate");
+	assert_int_equal(damos_metric_from_name("none"), DAMOS_WMARK_NONE);
+	assert_int_equal(damos_metric_from_name("1"), DAMOS_WMARK_FREE_MEM_RATE);
+	assert_int_equal(damos_metric_from_name("2"), -EINVAL);
+	assert_int_equal(damos_iface_from_name("dbgfs"), DAMOS_IFACE_DBGFS);
+	assert_int_equal(damos_iface_from_name("debugfs"), -EINVAL);
+	assert_string_equal(damos_iface_name(DAMOS_IFACE_SYSFS), "sysfs");
+	assert_string_equal(damos_ops_name(DAMOS_OPS_PADDR), "paddr");
+}
+
+static void test_fields(void **state)
+{
+	(void)state;
+	assert_int_equal(DAMOS_NR_INPUT_FIELDS, 18);
+	assert_int_equal(DAMOS_NR_STAT_FIELDS, 5);
+	assert_string_equal(damos_field_name(DAMOS_F_QUOTA_RESET_MS),
+			    "quota_reset_interval_ms");
+	assert_string_equal(damos_field_sysfs_path(DAMOS_F_WEIGHT_AGE),
+			    "quotas/weights/age_permil");
+	assert_string_equal(damos_field_sysfs_path(DAMOS_F_QUOTA_SZ),
+			    "quotas/bytes");
+	assert_string_equal(damos_field_label(DAMOS_F_MIN_AGE), "min age");
+	assert_int_equal(damos_field_max(DAMOS_F_MAX_AGE), UINT_MAX);
+	assert_int_equal(damos_field_max(DAMOS_F_MAX_SZ), ULONG_MAX);
+	assert_int_equal(damos_field_max(DAMOS_F_ACTION), DAMOS_NR_ACTIONS - 1);
+	assert_null(damos_field_name(DAMOS_NR_FIELDS));
+}
+
+static void test_attrs(void **state)
+{
+	struct damos_attrs a;
+	char buf[128];
+
+	(void)state;
+	damos_attrs_default(&a);
+	assert_int_equal(damos_attrs_validate(&a), 0);
+	assert_int_equal(damos_attrs_max_nr_accesses(&a), 20);
+	assert_int_equal(damos_attrs_encode(&a, buf, sizeof(buf)),
+			 strlen("5000 100000 60000000 10 1000\n"));
+	assert_string_equal(buf, "5000 100000 60000000 10 1000\n");
+	assert_int_equal(damos_attrs_decode("1 2 3 4 5\n", &a), 0);
+	assert_int_equal(a.sample_us, 1);
+	assert_int_equal(a.max_nr_regions, 5);
+	assert_int_equal(damos_attrs_decode("1 2 3 4", &a), -EINVAL);
+	assert_int_equal(damos_attrs_decode("1 2 3 4 5 6", &a), -EINVAL);
+	assert_int_equal(damos_attrs_set_str(&a, "sample", "5ms"), 0);
+	assert_int_equal(a.sample_us, 5000);
+	assert_int_equal(damos_attrs_set_str(&a, "aggr", "100"), 0);
+	assert_int_equal(a.aggr_us, 100);
+	assert_int_equal(damos_attrs_validate(&a), -EINVAL);
+	assert_string_equal(damos_errmsg(),
+			    "attrs: aggregation interval 100us < sample interval 5000us");
+	assert_int_equal(damos_attrs_set_str(&a, "aggr", "1x"), -EINVAL);
+	assert_string_equal(damos_errmsg(),
+			    "aggr: '1x' is not a time (units: us ms s m h)");
+	assert_int_equal(damos_attrs_set_str(&a, "foo", "1"), -EINVAL);
+	damos_attrs_default(&a);
+	a.min_nr_regions = 2;
+	assert_int_equal(damos_attrs_validate(&a), -EINVAL);
+	assert_string_equal(damos_errmsg(), "attrs: min regions 2 < 3");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_size_errors),
+		cmocka_unit_test(test_times),
+		cmocka_unit_test(test_time_errors),
+		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_actions),
+		cmocka_unit_test(test_metrics_ifaces),
+		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_attrs),
+	};
+
+	return cmocka_run_group_tests_name("units", tests, NULL, NULL);
+}
