@@ -46,7 +46,7 @@ guest-stage:
 	@rm -rf $(GUEST_STAGE) && mkdir -p $(GUEST_STAGE)/tests/helpers
 	@$(MAKE) --no-print-directory install DESTDIR=$(abspath $(GUEST_STAGE))/root PREFIX=/usr/local >$(GUEST_STAGE)/install.log 2>&1 \
 		|| { cat $(GUEST_STAGE)/install.log; echo "guest-stage: make install failed" >&2; exit 1; }
-	@cp guest-image/guest-init VERSION $(GUEST_STAGE)/
+	@cp guest-image/guest-init guest-image/profile.sh VERSION $(GUEST_STAGE)/
 	$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/damos-reboot guest-image/reboot.c
 	@cp tests/guest/*.bats $(GUEST_STAGE)/tests/
 	@cp tests/guest/helpers/*.bash $(GUEST_STAGE)/tests/helpers/
