@@ -2,6 +2,8 @@
 # the build directory and in the guest without installing the library.
 
 CLI_SRCS := $(wildcard cli/*.c)
+# Command tables leave the trailing optional fields (flags, run) out.
+CLI_CFLAGS := -Wno-missing-field-initializers
 CLI_OBJS := $(CLI_SRCS:cli/%.c=$(BUILD)/cli/%.o)
 DAMOCTL := $(BUILD)/damoctl
 
@@ -10,10 +12,14 @@ INSTALL_TARGETS += install-cli
 
 $(BUILD)/cli/%.o: cli/%.c cli/cli.h lib/damos.h cli/cli.mk
 	@mkdir -p $(@D)
-	$(CC) $(DAMOS_CFLAGS) -DDAMOS_VERSION='"$(VERSION)"' -Ilib -c -o $@ $<
+	$(CC) $(DAMOS_CFLAGS) $(CLI_CFLAGS) -DDAMOS_VERSION='"$(VERSION)"' -Ilib -c -o $@ $<
+
+# GNU readline for the interactive shell (cli/shell.c).
+DEPS += libreadline-dev
+CLI_LIBS := -lreadline
 
 $(DAMOCTL): $(CLI_OBJS) $(LIB_A)
-	$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(DAMOS_LDFLAGS)
+	$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(DAMOS_LDFLAGS) $(CLI_LIBS)
 
 .PHONY: install-cli
 install-cli: $(DAMOCTL)

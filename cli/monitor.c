@@ -58,6 +58,6 @@ static int do_status(struct cli *c, int argc, char **argv)
 const struct cli_cmd monitor_cmds[] = {
 	{ "start", do_start, "", "start monitoring (needs a target)", NULL },
 	{ "stop", do_stop, "", "stop monitoring", NULL },
-	{ "status", do_status, "", "print whether monitoring runs", NULL },
+	{ "status", do_status, "", "print whether monitoring runs", NULL, CLI_WATCH },
 	{ NULL },
 };

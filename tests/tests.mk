@@ -5,6 +5,8 @@
 #   make update-golden     regenerate tests/host/golden/ (review the diff)
 
 DEPS += libcmocka-dev bats bats-assert bats-support bats-file strace binutils
+# the interactive shell tests drive damoctl through a pty (tests/host/pty.bash)
+DEPS += expect
 CHECK_HOST_TARGETS += check-unit check-bats check-install
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
