@@ -762,6 +762,175 @@ DAMOS_API int damos_dbgfs_context_remove(struct damos *d, const char *name);
  */
 DAMOS_API const char *damos_dry_run_script(struct damos *d);
 
+/* ------------------------------------------------------------------------
+ * damon_lru_sort: the kernel's LRU-lists sorting module (built in), driven
+ * through its parameters in <root>/sys/module/damon_lru_sort/parameters.
+ * The enum follows the parameters of mm/damon/lru_sort.c (Linux 6.1);
+ * values are in the kernel's units (the comments say which).
+ */
+enum damos_lru_param {
+	DAMOS_LRU_HOT_THRES_ACCESS_FREQ,	/* per mille of the samples */
+	DAMOS_LRU_COLD_MIN_AGE,			/* us */
+	DAMOS_LRU_QUOTA_MS,			/* ms, halved for each scheme */
+	DAMOS_LRU_QUOTA_RESET_INTERVAL_MS,	/* ms */
+	DAMOS_LRU_WMARKS_INTERVAL,		/* us */
+	DAMOS_LRU_WMARKS_HIGH,			/* per mille of free memory */
+	DAMOS_LRU_WMARKS_MID,
+	DAMOS_LRU_WMARKS_LOW,
+	DAMOS_LRU_SAMPLE_INTERVAL,		/* us */
+	DAMOS_LRU_AGGR_INTERVAL,		/* us */
+	DAMOS_LRU_MIN_NR_REGIONS,
+	DAMOS_LRU_MAX_NR_REGIONS,
+	DAMOS_LRU_MONITOR_REGION_START,		/* physical address; */
+	DAMOS_LRU_MONITOR_REGION_END,		/* 0 0: the biggest System RAM */
+	DAMOS_LRU_NR_PARAMS,
+};
+
+struct damos_lru_sort;
+
+/*
+ * damos_lru_sort_param_name() - the parameter's file name
+ * ("hot_thres_access_freq", ...).
+ *
+ * Return: the name; NULL (errno EINVAL) if @p is not a parameter.
+ */
+DAMOS_API const char *damos_lru_sort_param_name(enum damos_lru_param p);
+
+/*
+ * damos_lru_sort_new() - the module's parameters at their kernel defaults
+ * (50%, 120 s, 10 ms per 1 s, watermarks 5 s 200 150 50, 5 ms, 100 ms, 10
+ * and 1000 regions, the biggest System RAM), disabled, no statistics, no
+ * parameter marked as given.
+ *
+ * Return: the object (free with damos_lru_sort_free()), or NULL.
+ */
+DAMOS_API struct damos_lru_sort *damos_lru_sort_new(void);
+
+/*
+ * damos_lru_sort_free() - free @l; NULL is a no-op.
+ */
+DAMOS_API void damos_lru_sort_free(struct damos_lru_sort *l);
+
+/*
+ * damos_lru_sort_get() - parameter @p in the kernel's unit; 0 if @p is not
+ * a parameter.
+ */
+DAMOS_API uint64_t damos_lru_sort_get(const struct damos_lru_sort *l,
+				      enum damos_lru_param p);
+
+/*
+ * damos_lru_sort_set() - set parameter @p (kernel unit) and mark it given.
+ * Cross-parameter rules are checked by damos_lru_sort_validate().
+ *
+ * Return: 0, -EINVAL (not a parameter) or -ERANGE.
+ */
+DAMOS_API int damos_lru_sort_set(struct damos_lru_sort *l,
+				 enum damos_lru_param p, uint64_t v);
+
+/*
+ * damos_lru_sort_overlay() - copy into @dst the parameters given in @src
+ * (by damos_lru_sort_set() or damos_lru_sort_parse()), marking them given
+ * in @dst.  For "these changes over what the module holds".
+ */
+DAMOS_API void damos_lru_sort_overlay(struct damos_lru_sort *dst,
+				      const struct damos_lru_sort *src);
+
+/*
+ * damos_lru_sort_parse() - apply the keyword grammar of "damoctl lru-sort
+ * set" to @l, in the units of schemes:
+ *
+ *   [hot RATE] [cold TIME] [quota [time MS] [reset MS]]
+ *   [wmarks INTERVAL HIGH MID LOW] [sample TIME] [aggr TIME]
+ *   [regions MIN MAX] [region START END]
+ *
+ * RATE and the watermarks are N% or a bare per-mille number (hot also min
+ * and max); times take us ms s m h (bare: us, ms for quota); START and END
+ * are 0xHEX or sizes.  A keyword may appear once; the parameters given are
+ * marked given.  Cross-parameter rules are not checked here.
+ *
+ * Return: 0 or -EINVAL/-ERANGE with a message naming the keyword and value
+ * (@l may then be partly changed).
+ */
+DAMOS_API int damos_lru_sort_parse(struct damos_lru_sort *l, int argc,
+				   const char *const *argv);
+
+/*
+ * damos_lru_sort_keywords() - the keywords of damos_lru_sort_parse(),
+ * NULL-terminated, for help and completion.
+ */
+DAMOS_API const char *const *damos_lru_sort_keywords(void);
+
+/*
+ * damos_lru_sort_validate() - the rules the kernel and the module need,
+ * checked before anything is written: valid monitoring attributes (as
+ * damos_attrs_validate()), hot threshold <= 100%, cold age < 2^32
+ * aggregation intervals, quota time not 1 ms (halved to 0 = no quota),
+ * watermarks <= 1000 and high >= mid >= low, region start < end (or 0 0).
+ *
+ * Return: 0 or -EINVAL with a message naming the values.
+ */
+DAMOS_API int damos_lru_sort_validate(const struct damos_lru_sort *l);
+
+/*
+ * damos_lru_sort_format() - print every parameter in the grammar of
+ * damos_lru_sort_parse(), with units ("hot 50% cold 2m quota time 10ms
+ * reset 1s wmarks 5s 20% 15% 5% sample 5ms aggr 100ms regions 10 1000
+ * region 0x0 0x0"), like snprintf.
+ *
+ * Return: the length the full text needs, or -ENOMEM.
+ */
+DAMOS_API int damos_lru_sort_format(const struct damos_lru_sort *l,
+				    char *buf, size_t sz);
+
+/*
+ * damos_lru_sort_enabled() / damos_lru_sort_kdamond_pid() - the state read
+ * by damos_lru_sort_read(): whether the module runs, its kdamond's pid
+ * (-1 when off).
+ */
+DAMOS_API bool damos_lru_sort_enabled(const struct damos_lru_sort *l);
+DAMOS_API int damos_lru_sort_kdamond_pid(const struct damos_lru_sort *l);
+
+/*
+ * damos_lru_sort_scheme() - the scheme the module builds from @l for
+ * action @a (DAMOS_ACTION_LRU_PRIO: hot regions, DAMOS_ACTION_LRU_DEPRIO:
+ * cold ones), as the kernel computes it (thresholds truncated, half the
+ * quota time each, weights 0 1 0, free_mem_rate watermarks), with the
+ * module's statistics for it.
+ *
+ * Return: the scheme (free with damos_scheme_free()), or NULL (EINVAL).
+ */
+DAMOS_API struct damos_scheme *
+damos_lru_sort_scheme(const struct damos_lru_sort *l, enum damos_action a);
+
+/*
+ * damos_lru_sort_read() - read the module's parameters, state and
+ * statistics below @opts->root (only .root is used; NULL opts for "/").
+ *
+ * Return: 0 with *@out (free with damos_lru_sort_free()), -ENOENT if the
+ * kernel has no damon_lru_sort (message names the directory), or the errno
+ * of a read.
+ */
+DAMOS_API int damos_lru_sort_read(const struct damos_opts *opts,
+				  struct damos_lru_sort **out);
+
+/*
+ * damos_lru_sort_write() - make the module hold @l: validate @l first
+ * (nothing is written if it fails), then write the parameters that differ
+ * from what the module holds and
+ *   @enable 1: write enabled=Y last, if the module is off;
+ *   @enable 0: write enabled=N first, if it is on;
+ *   any case:  if the module stays on and a parameter changed, write
+ *              commit_inputs=Y (the module takes the inputs at its next
+ *              aggregation; an input it finds invalid disables it).
+ * Honours @opts->root and @opts->dry_run; in a dry run *@script (if
+ * @script is not NULL) gets the writes as a malloc()ed sh script body.
+ *
+ * Return: 0 or a negative errno with a message.
+ */
+DAMOS_API int damos_lru_sort_write(const struct damos_opts *opts,
+				   const struct damos_lru_sort *l, int enable,
+				   char **script);
+
 #ifdef __cplusplus
 }
 #endif
