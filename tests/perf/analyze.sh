@@ -75,6 +75,7 @@ function zdiff(a, b, m,   se) {
 FILENAME ~ /oracle.txt$/ {
 	delete a; kv($0, a)
 	add(a["config"], "floor", a["oracle_majflt"])
+	fl[a["config"], a["round"]] = a["oracle_majflt"]
 	add(a["config"], "lrufloor", a["pinned_lru_majflt"])
 	next
 }
@@ -90,6 +91,12 @@ FILENAME ~ /oracle.txt$/ {
 	add(c, "memory_psi_some_us", a["psi_some_us"])
 	add(c, "kdamond_cpu_pct", a["kdamond_cpu_pct"])
 	add(c, "proc_majflt", a["majflt"])
+	# the floor under the limits of this very run: normalizes away how many
+	# pressure episodes a run happened to see
+	if (fl[c, a["round"]] > 0) add(c, "majflt_over_floor", a["majflt"] / fl[c, a["round"]])
+	add(c, "episodes", a["episodes"])
+	add(c, "pressure_s", a["pressure_s"])
+	add(c, "reclaim_wait_s", a["reclaim_wait_s"])
 	add(c, "pswpin", a["pswpin"])
 	if (a["prio_sz_applied"] != "") add(c, "prio_sz_applied_mb", a["prio_sz_applied"] / 1048576)
 	if (a["deprio_sz_applied"] != "") add(c, "deprio_sz_applied_mb", a["deprio_sz_applied"] / 1048576)
@@ -105,8 +112,10 @@ END {
 	k = 0
 	for (j = 1; j <= nc; j++) if (o[j] in seen) cfg[++k] = o[j]
 	nc = k
-	nm = split("runtime_s pgmajfaults memory_psi_some_us kdamond_cpu_pct proc_majflt pswpin floor prio_sz_applied_mb deprio_sz_applied_mb loadavg", met, " ")
+	nm = split("runtime_s pgmajfaults memory_psi_some_us kdamond_cpu_pct proc_majflt pswpin floor majflt_over_floor episodes pressure_s reclaim_wait_s prio_sz_applied_mb deprio_sz_applied_mb loadavg", met, " ")
 	fmt["runtime_s"] = "%.2f"; fmt["kdamond_cpu_pct"] = "%.2f"; fmt["loadavg"] = "%.2f"
+	fmt["majflt_over_floor"] = "%.2f"; fmt["episodes"] = "%.1f"
+	fmt["pressure_s"] = "%.1f"; fmt["reclaim_wait_s"] = "%.1f"
 	fmt["prio_sz_applied_mb"] = "%.0f"; fmt["deprio_sz_applied_mb"] = "%.0f"
 	for (i = 1; i <= nm; i++) if (!(met[i] in fmt)) fmt[met[i]] = "%.0f"
 
@@ -126,8 +135,8 @@ END {
 	printf "\n%-22s", "ratio to mprs" > t
 	for (j = 1; j <= nc; j++) printf " %16s", cfg[j] > t
 	printf "\n" > t
-	split("runtime_s pgmajfaults memory_psi_some_us proc_majflt", rm, " ")
-	for (i = 1; i <= 4; i++) {
+	nr = split("runtime_s pgmajfaults memory_psi_some_us proc_majflt majflt_over_floor", rm, " ")
+	for (i = 1; i <= nr; i++) {
 		printf "%-22s", rm[i] > t
 		for (j = 1; j <= nc; j++) {
 			r = ratio(cfg[j], rm[i])
@@ -166,7 +175,7 @@ END {
 	}
 	if (n["plrus-dbgfs", "runtime_s"] && n["plrus-sysfs", "runtime_s"]) {
 		printf "\nplrus-dbgfs vs plrus-sysfs (difference in combined standard errors; |z| < 2: within noise):\n" > t
-		for (i = 1; i <= 4; i++) {
+		for (i = 1; i <= nr; i++) {
 			z = zdiff("plrus-dbgfs", "plrus-sysfs", rm[i])
 			printf "  %-20s z=%s\n", rm[i], z == "" ? "- (need >= 2 runs each)" : sprintf("%+.2f", z) > t
 		}

@@ -330,8 +330,8 @@ int main(int argc, char **argv)
 		cap0 = fixed;
 	} else {
 		FILE *f = fopen(ppath, "r");
+		char val[64], line[256];
 		uint64_t a, b;
-		char val[64];
 
 		if (!f)
 			die("cannot open the progress log");
@@ -346,8 +346,16 @@ int main(int argc, char **argv)
 		f = fopen(lpath, "r");
 		if (!f)
 			die("cannot open the limits log");
-		while (fscanf(f, "%" SCNu64 " %63s", &a, val) == 2) {
-			uint64_t bytes = strcmp(val, "max") ?
+		while (fgets(line, sizeof(line), f)) {
+			char note[32];
+			uint64_t bytes;
+
+			/* "t bytes": a limit written at t; a third word is a
+			 * note (e.g. when reclaim got there): not a change */
+			if (sscanf(line, "%" SCNu64 " %63s %31s", &a, val,
+				   note) != 2)
+				continue;
+			bytes = strcmp(val, "max") ?
 					 strtoull(val, NULL, 0) : NONE;
 			uint64_t pages = bytes == NONE ? NONE : bytes / t.h.page_size;
 			uint64_t idx = time_to_idx((const uint64_t (*)[2])pg,

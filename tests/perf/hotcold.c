@@ -323,10 +323,21 @@ bad:
 
 	hs = hot_start(&o, npages, nhot, 0);
 	trace_put(&tr, 0, hs, HCTRACE_PHASE);
+	next_pg = t0 + 10000000;
 	for (i = 0; i < npages; i++, idx++) {
 		trace_put(&tr, idx, i, HCTRACE_FILL);
 		if (o.trace_only)
 			continue;
+		/* the fill slows down once the memcg limit is reached: log it
+		 * too, or a limit change inside it maps to the wrong page */
+		if (!(i & 63)) {
+			uint64_t t = now_ns(CLOCK_MONOTONIC);
+
+			if (t >= next_pg) {
+				progress_put(&pg, now_ns(CLOCK_REALTIME), idx);
+				next_pg = t + 10000000;
+			}
+		}
 		uint64_t *p = (uint64_t *)(buf + i * psz);
 		size_t nw = psz / 8, w, nr;
 

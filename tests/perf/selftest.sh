@@ -50,10 +50,13 @@ ok "oracle: zero when all fits, MIN <= LRU, monotonic in capacity"
 t0=$(head -1 "$T/p.txt" | cut -d' ' -f1)
 t1=$(tail -1 "$T/p.txt" | cut -d' ' -f1)
 mid=$(( t0 + (t1 - t0) / 2 ))
-printf '%s %s\n%s %s\n%s %s\n' "$t0" $((96 * 4096)) $((t0 + 1)) max "$mid" $((96 * 4096)) > "$T/l.txt"
+printf '%s %s\n%s %s reached\n%s %s\n%s %s\n' "$t0" $((96 * 4096)) "$t0" $((96 * 4096)) \
+	$((t0 + 1)) max "$mid" $((96 * 4096)) > "$T/l.txt"
 read -r m l < <(run_oracle -P "$T/p.txt" -l "$T/l.txt")
 read -r mfull _ < <(run_oracle -c 96)
 [ "$m" -le "$mfull" ] || fail "time-varying limit gave more faults ($m) than a constant one ($mfull)"
+grep -q 'limit_changes=1 ' <("$BIN/hcoracle" -t "$T/a.bin" -P "$T/p.txt" -l "$T/l.txt") ||
+	fail "a 'reached' note counted as a limit change"
 ok "oracle follows a limits log ($m faults vs $mfull at a constant limit)"
 
 # ---- analysis on synthetic results ----
