@@ -112,6 +112,7 @@ int cli_error(struct cli *c, int status, const char *fmt, ...)
 int cli_lib_error(struct cli *c, int err);
 struct damos *cli_open(struct cli *c);
 int cli_close(struct cli *c, struct damos *d, int status);
+void cli_print_script(struct cli *c, const char *what, const char *script);
 int cli_attrs(struct cli *c, struct damos *d, struct damos_attrs *a);
 void cli_help_object(struct cli *c, const struct cli_object *o, FILE *f);
 

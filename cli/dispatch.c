@@ -16,6 +16,9 @@ const struct cli_object cli_objects[] = {
 	{ "target", target_cmds, "show", "monitoring targets and regions" },
 	{ "monitor", monitor_cmds, "status", "turn monitoring on and off" },
 	{ "stats", stats_cmds, "show", "statistics of the schemes" },
+	{ "lru-sort", lru_sort_cmds, "status", "the damon_lru_sort module" },
+	{ "apply", help_cmds, NULL, "make a damoctl.conf(5) file the live setup, or check it",
+	  apply_run, APPLY_ARGS },
 	{ "help", help_cmds, NULL, "this help, help OBJECT or help OBJECT COMMAND" },
 	{ NULL },
 };
@@ -183,31 +186,34 @@ struct damos *cli_open(struct cli *c)
 	return d;
 }
 
+/* The writes of a dry run, after a header the first time (@what: where). */
+void cli_print_script(struct cli *c, const char *what, const char *script)
+{
+	if (!c->dry_run || !script || !*script)
+		return;
+	if (c->json) {
+		fprintf(c->out, "{\"dry_run\":");
+		json_str(c->out, script);
+		fprintf(c->out, "}\n");
+	} else {
+		if (!c->script_started)
+			fprintf(c->out,
+				"#!/bin/sh\n"
+				"# damoctl --dry-run: these writes were not made.\n"
+				"# Run with sh (dash): bash splits a multi-line printf into\n"
+				"# several write()s, which dbgfs refuses.\n"
+				"set -e\n");
+		fprintf(c->out, "# damoctl %s (%s)\n%s", c->line, what, script);
+	}
+	c->script_started = true;
+}
+
 int cli_close(struct cli *c, struct damos *d, int status)
 {
-	const char *script;
-
 	if (!d)
 		return status;
-	script = damos_dry_run_script(d);
-	if (c->dry_run && *script) {
-		if (c->json) {
-			fprintf(c->out, "{\"dry_run\":");
-			json_str(c->out, script);
-			fprintf(c->out, "}\n");
-		} else {
-			if (!c->script_started)
-				fprintf(c->out,
-					"#!/bin/sh\n"
-					"# damoctl --dry-run: these writes were not made.\n"
-					"# Run with sh (dash): bash splits a multi-line printf into\n"
-					"# several write()s, which dbgfs refuses.\n"
-					"set -e\n");
-			fprintf(c->out, "# damoctl %s (%s)\n%s", c->line,
-				damos_iface_name(damos_get_iface(d)), script);
-		}
-		c->script_started = true;
-	}
+	cli_print_script(c, damos_iface_name(damos_get_iface(d)),
+			 damos_dry_run_script(d));
 	damos_close(d);
 	return status;
 }

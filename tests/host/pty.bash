@@ -41,4 +41,5 @@ session() {
 		run expect -f "$script"
 	# expect's transcript has CR LF line ends
 	output=$(printf '%s' "$output" | tr -d '\r')
+	mapfile -t lines <<<"$output"
 }

@@ -42,7 +42,7 @@ expect "damoctl> "
 send "quit\r"
 EOF
 	assert_success
-	for w in attrs help monitor quit exit scheme stats target; do
+	for w in apply attrs help lru-sort monitor quit exit scheme stats target; do
 		assert_line --regexp "(^| )$w( |\$)"
 	done
 }
