@@ -48,7 +48,7 @@ guest-stage:
 		|| { cat $(GUEST_STAGE)/install.log; echo "guest-stage: make install failed" >&2; exit 1; }
 	@cp guest-image/guest-init guest-image/profile.sh VERSION $(GUEST_STAGE)/
 	$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/damos-reboot guest-image/reboot.c
-	@cp tests/guest/*.bats $(GUEST_STAGE)/tests/
+	@cp tests/guest/*.bats tests/guest/hostile_input.sh $(GUEST_STAGE)/tests/
 	@cp tests/guest/helpers/*.bash $(GUEST_STAGE)/tests/helpers/
 	@for c in tests/guest/helpers/*.c; do \
 		echo "  CC $$c"; \
