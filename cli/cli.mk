@@ -21,7 +21,15 @@ CLI_LIBS := -lreadline
 $(DAMOCTL): $(CLI_OBJS) $(LIB_A)
 	$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(DAMOS_LDFLAGS) $(CLI_LIBS)
 
+# the bash completion and the systemd unit that applies /etc/damoctl.conf
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+
 .PHONY: install-cli
 install-cli: $(DAMOCTL)
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 $(DAMOCTL) $(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
+	install -m 644 cli/damoctl.bash-completion $(DESTDIR)$(BASHCOMPDIR)/damoctl
+	sed 's|@BINDIR@|$(BINDIR)|g' cli/damoctl.service > $(DESTDIR)$(SYSTEMDUNITDIR)/damoctl.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/damoctl.service

@@ -83,7 +83,7 @@ load helper
 	run damoctl scheme
 	assert_success
 	run damoctl monitor
-	assert_output "off (dbgfs)"
+	assert_line --index 0 "off (dbgfs)"
 	run damoctl stats
 	assert_success
 	run damoctl target
