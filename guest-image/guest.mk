@@ -67,7 +67,7 @@ check-guest-prereqs:
 
 check-guest: check-guest-prereqs $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
 	@$(MAKE) --no-print-directory guest-stage
-	guest-image/run.sh check $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT)
+	DAMOS_GUEST_PASSED=$(GUEST_CACHE)/passed guest-image/run.sh check $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT)
 
 # `make run`: interactive shell; `make run CMD='...'`: one command, its status
 # (make itself exits 2 on any failure; run.sh prints the command's status).

@@ -119,7 +119,7 @@ run_key() {
 		echo "$mem $cpus ${DAMOS_KVM:-0} ${DAMOS_GUEST_APPEND:-} $tmo"
 	} | sha256sum | cut -c1-16
 }
-passed_dir=${DAMOS_CACHE:-$HOME/.cache/damos}/guest/passed
+passed_dir=${DAMOS_GUEST_PASSED:-${DAMOS_CACHE:-$HOME/.cache/damos}/guest/passed}
 key=$(run_key)
 if [ "${DAMOS_GUEST_RERUN:-0}" != 1 ] && [ -f "$passed_dir/$key/summary" ]; then
 	mkdir -p "$out/results"

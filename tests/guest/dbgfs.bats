@@ -70,12 +70,14 @@ $(scheme_line 7 5)"
 	applied() { [ "$(scheme_stat 1 21)" -gt 0 ] && [ "$(scheme_stat 2 21)" -gt 0 ]; }
 	wait_for 120 applied || { cat "$DBGFS/schemes"; fail "lru_prio and lru_deprio were not both applied"; }
 	cat "$DBGFS/schemes"
-	local n
-	for n in 1 2; do
-		[ "$(scheme_stat $n 19)" -ge "$(scheme_stat $n 21)" ]	# nr_tried >= nr_applied
-		[ "$(scheme_stat $n 20)" -gt 0 ]			# sz_tried
-		[ "$(scheme_stat $n 22)" -gt 0 ]			# sz_applied
-	done
+	# one read of schemes is one consistent snapshot of the stats
+	local line
+	while read -r line; do
+		set -- $line
+		[ "${19}" -ge "${21}" ]	# nr_tried >= nr_applied
+		[ "${20}" -gt 0 ]	# sz_tried
+		[ "${22}" -gt 0 ]	# sz_applied
+	done < <(cat "$DBGFS/schemes")
 
 	# while monitoring, the inputs are locked
 	run bash -c "echo '$LRU_PRIO_LINE' > '$DBGFS/schemes'"
