@@ -91,7 +91,9 @@ assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 	# the limit itself is fine
 	many=$(for _ in $(seq 256); do echo "$LRU_PRIO_LINE"; done)
 	write_once "$DBGFS/schemes" "$many"$'\n'
-	assert_equal "$(wc -l < "$DBGFS/schemes")" 256
+	# (through cat: dbgfs formats all schemes into a buffer of the read's size
+	# and fails ENOMEM when they do not fit; wc reads 16 KiB, cat 128 KiB)
+	assert_equal "$(cat "$DBGFS/schemes" | wc -l)" 256
 }
 
 @test "dbgfs attrs: malformed or invalid attributes are rejected, the old ones kept" {
