@@ -19,48 +19,64 @@ static void on_sigint(int sig)
 
 /*
  * Take --watch/-w SECONDS and --count N out of @argv (wherever they are),
- * so that the command sees only its own arguments.
+ * so that the command sees only its own arguments.  They are moved after
+ * the others, not dropped: the caller still owns and frees every word.
  */
 int cli_watch_args(struct cli *c, int *argc, char **argv, uint64_t *us,
 		   long *count)
 {
-	int i = 0, n = 0;
+	char **kept = calloc(*argc + 1, sizeof(*kept));
+	char **opts = calloc(*argc + 1, sizeof(*opts));
+	int i = 0, nk = 0, no = 0, status = EXIT_OK;
 
 	*us = 0;
 	*count = 0;
-	while (i < *argc) {
+	if (!kept || !opts) {
+		free(kept);
+		free(opts);
+		return cli_error(c, EXIT_FAIL, "out of memory");
+	}
+	while (!status && i < *argc) {
 		const char *a = argv[i];
 		bool watch = !strcmp(a, "--watch") || !strcmp(a, "-w");
 
 		if (!watch && strcmp(a, "--count")) {
-			argv[n++] = argv[i++];
+			kept[nk++] = argv[i++];
 			continue;
 		}
-		if (i + 1 >= *argc)
-			return cli_error(c, EXIT_USAGE, "%s: expected a value", a);
+		if (i + 1 >= *argc) {
+			status = cli_error(c, EXIT_USAGE, "%s: expected a value", a);
+			break;
+		}
 		if (watch) {
 			if (damos_parse_time_us(argv[i + 1], 1000000, us) ||
 			    *us < 10000)
-				return cli_error(c, EXIT_USAGE,
-						 "--watch: '%s' is not an interval of at least 10ms (bare numbers are seconds)",
-						 argv[i + 1]);
+				status = cli_error(c, EXIT_USAGE,
+						   "--watch: '%s' is not an interval of at least 10ms (bare numbers are seconds)",
+						   argv[i + 1]);
 		} else {
 			char *end;
 
 			errno = 0;
 			*count = strtol(argv[i + 1], &end, 10);
 			if (errno || *end || *count < 1)
-				return cli_error(c, EXIT_USAGE,
-						 "--count: '%s' is not a positive count",
-						 argv[i + 1]);
+				status = cli_error(c, EXIT_USAGE,
+						   "--count: '%s' is not a positive count",
+						   argv[i + 1]);
 		}
-		i += 2;
+		opts[no++] = argv[i++];
+		opts[no++] = argv[i++];
 	}
-	if (*count && !*us)
-		return cli_error(c, EXIT_USAGE, "--count needs --watch");
-	*argc = n;
-	argv[n] = NULL;
-	return EXIT_OK;
+	if (!status && *count && !*us)
+		status = cli_error(c, EXIT_USAGE, "--count needs --watch");
+	if (!status) {
+		memcpy(argv, kept, nk * sizeof(*argv));
+		memcpy(argv + nk, opts, no * sizeof(*argv));
+		*argc = nk;
+	}
+	free(kept);
+	free(opts);
+	return status;
 }
 
 static void header(struct cli *c, uint64_t us)

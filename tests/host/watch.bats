@@ -70,3 +70,13 @@ send "\x03"
 EOF
 	assert_success
 }
+
+@test "--watch among other words, from a batch line: each word freed once" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '%s\n' "stats show x --watch 10ms --count 1" "stats --watch 10ms --count 1" > b
+	run damoctl --force -f b
+	assert_failure 2
+	assert_line --index 0 "damoctl: b:1: stats show: no arguments expected"
+	assert_line --regexp '^0 +pageout'
+	refute_output --partial "free()"
+}
