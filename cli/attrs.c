@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <string.h>
-
 #include "cli.h"
 
 static int do_show(struct cli *c, int argc, char **argv)
@@ -39,38 +37,16 @@ static int do_set(struct cli *c, int argc, char **argv)
 {
 	struct damos_attrs a;
 	struct damos *d;
-	int status, err = 0;
+	int status, err;
 
-	if (!argc)
-		return cli_error(c, EXIT_USAGE,
-				 "expected [sample T] [aggr T] [update T] [regions MIN MAX]");
+	/* the values given apply over the live ones: read them first */
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
 	status = cli_attrs(c, d, &a);
-	for (int i = 0; !status && i < argc; i += 2) {
-		if (!strcmp(argv[i], "regions")) {
-			if (i + 2 >= argc) {
-				status = cli_error(c, EXIT_USAGE,
-						   "regions: expected MIN MAX");
-				break;
-			}
-			err = damos_attrs_set_str(&a, "min_regions", argv[i + 1]);
-			if (!err)
-				err = damos_attrs_set_str(&a, "max_regions",
-							  argv[i + 2]);
-			i++;
-		} else if (i + 1 >= argc) {
-			status = cli_error(c, EXIT_USAGE, "%s: expected a value",
-					   argv[i]);
-		} else {
-			err = damos_attrs_set_str(&a, argv[i], argv[i + 1]);
-		}
-		if (err)
-			status = cli_error(c, EXIT_USAGE, "%s", damos_errmsg());
-	}
-	if (!status && damos_attrs_validate(&a))
-		status = cli_error(c, EXIT_USAGE, "%s", damos_errmsg());
+	if (!status && (err = damos_attrs_parse(&a, argc,
+						 (const char *const *)argv)))
+		status = cli_parse_error(c, err);
 	if (!status && (err = damos_attrs_write(d, &a)))
 		status = cli_lib_error(c, err);
 	return cli_close(c, d, status);

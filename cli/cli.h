@@ -110,6 +110,7 @@ const struct cli_cmd *cmd_select(const struct cli_cmd *cmds, const char *name);
 int cli_error(struct cli *c, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int cli_lib_error(struct cli *c, int err);
+int cli_parse_error(struct cli *c, int err);
 struct damos *cli_open(struct cli *c);
 int cli_close(struct cli *c, struct damos *d, int status);
 void cli_print_script(struct cli *c, const char *what, const char *script);

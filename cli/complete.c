@@ -160,8 +160,11 @@ bool cli_complete_grammar(const char *object, const char *command, int argc,
 			if (!used)
 				add(out, n, *q);
 		}
+	/* only vaddr has pids: damos_targets_parse() refuses them elsewhere */
+	bool no_pid = g == target_grammar && strcmp(argv[0], "vaddr");
+
 	for (; g->kw; g++) {
-		bool used = false;
+		bool used = no_pid && !strcmp(g->kw, "pid");
 
 		for (int j = 0; !repeat && j < argc; j++)
 			used |= !strcmp(argv[j], g->kw);

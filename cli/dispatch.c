@@ -170,6 +170,13 @@ int cli_lib_error(struct cli *c, int err)
 	return cli_error(c, EXIT_FAIL, "%s", msg);
 }
 
+/* A grammar the library parses: bad words are the user's, ENOMEM is not. */
+int cli_parse_error(struct cli *c, int err)
+{
+	return err == -ENOMEM ? cli_lib_error(c, err) :
+	       cli_error(c, EXIT_USAGE, "%s", damos_errmsg());
+}
+
 struct damos *cli_open(struct cli *c)
 {
 	struct damos_opts o = DAMOS_OPTS_INIT;
