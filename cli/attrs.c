@@ -1,35 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cli.h"
 
+void cli_print_attrs(struct cli *c, const struct damos_attrs *a)
+{
+	char s[32], g[32], u[32];
+
+	if (c->json)
+		fprintf(c->out,
+			"{\"sample_us\":%llu,\"aggr_us\":%llu,\"update_us\":%llu,\"min_nr_regions\":%llu,\"max_nr_regions\":%llu}",
+			(unsigned long long)a->sample_us,
+			(unsigned long long)a->aggr_us,
+			(unsigned long long)a->update_us,
+			(unsigned long long)a->min_nr_regions,
+			(unsigned long long)a->max_nr_regions);
+	else
+		fprintf(c->out, "sample %s aggr %s update %s regions %llu %llu",
+			damos_format_time_us(a->sample_us, s, sizeof(s)),
+			damos_format_time_us(a->aggr_us, g, sizeof(g)),
+			damos_format_time_us(a->update_us, u, sizeof(u)),
+			(unsigned long long)a->min_nr_regions,
+			(unsigned long long)a->max_nr_regions);
+}
+
 static int do_show(struct cli *c, int argc, char **argv)
 {
 	struct damos_attrs a;
 	struct damos *d;
-	char s[32], g[32], u[32];
 	int status;
 
+	(void)argc;
 	(void)argv;
-	if (argc)
-		return cli_error(c, EXIT_USAGE, "no arguments expected");
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
 	status = cli_attrs(c, d, &a);
-	if (!status && c->json)
-		fprintf(c->out,
-			"{\"sample_us\":%llu,\"aggr_us\":%llu,\"update_us\":%llu,\"min_nr_regions\":%llu,\"max_nr_regions\":%llu}\n",
-			(unsigned long long)a.sample_us,
-			(unsigned long long)a.aggr_us,
-			(unsigned long long)a.update_us,
-			(unsigned long long)a.min_nr_regions,
-			(unsigned long long)a.max_nr_regions);
-	else if (!status)
-		fprintf(c->out, "sample %s aggr %s update %s regions %llu %llu\n",
-			damos_format_time_us(a.sample_us, s, sizeof(s)),
-			damos_format_time_us(a.aggr_us, g, sizeof(g)),
-			damos_format_time_us(a.update_us, u, sizeof(u)),
-			(unsigned long long)a.min_nr_regions,
-			(unsigned long long)a.max_nr_regions);
+	if (!status) {
+		cli_print_attrs(c, &a);
+		fputc('\n', c->out);
+	}
 	return cli_close(c, d, status);
 }
 

@@ -6,7 +6,7 @@
  * Entry points for a front end (argv, -f FILE, the readline shell):
  *   cli_init() / cli_fini()      the session: global options, JSON state
  *   cli_parse_globals()          --root, --interface, ... (argv only)
- *   cli_split()                  one input line -> argv (quotes, # comments)
+ *   damos_words_split()          one input line -> argv (the library's)
  *   cli_run()                    run "OBJECT COMMAND ARGS"; returns an exit
  *                                status (0 ok, 1 failure, 2 usage), never
  *                                exits, prints its own errors
@@ -85,8 +85,6 @@ void cli_init(struct cli *c);
 void cli_fini(struct cli *c);
 int cli_parse_globals(struct cli *c, int argc, char **argv, int *next);
 int cli_run(struct cli *c, int argc, char **argv);
-int cli_split(const char *line, int *argc, char ***argv);
-void cli_free_argv(int argc, char **argv);
 const char **cli_complete_words(int argc, char **argv);
 void cli_usage(struct cli *c, FILE *f);
 void cli_help_command(struct cli *c, const struct cli_object *o,
@@ -111,11 +109,16 @@ int cli_error(struct cli *c, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int cli_lib_error(struct cli *c, int err);
 int cli_parse_error(struct cli *c, int err);
+void cli_opts(struct cli *c, struct damos_opts *o);
 struct damos *cli_open(struct cli *c);
 int cli_close(struct cli *c, struct damos *d, int status);
 void cli_print_script(struct cli *c, const char *what, const char *script);
 int cli_attrs(struct cli *c, struct damos *d, struct damos_attrs *a);
 void cli_help_object(struct cli *c, const struct cli_object *o, FILE *f);
+
+/* attrs and targets in the grammar of "set" (text) or as a JSON object */
+void cli_print_attrs(struct cli *c, const struct damos_attrs *a);
+void cli_print_targets(struct cli *c, const struct damos_targets *t);
 
 /* JSON output, bpftool style: one document per command on c->out */
 void json_str(FILE *f, const char *s);

@@ -55,9 +55,8 @@ static int do_list(struct cli *c, int argc, char **argv)
 	size_t n;
 	int err;
 
+	(void)argc;
 	(void)argv;
-	if (argc)
-		return cli_error(c, EXIT_USAGE, "no arguments expected");
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
@@ -118,9 +117,8 @@ static int do_clear(struct cli *c, int argc, char **argv)
 	struct damos *d;
 	int err;
 
+	(void)argc;
 	(void)argv;
-	if (argc)
-		return cli_error(c, EXIT_USAGE, "no arguments expected");
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;

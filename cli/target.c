@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cli.h"
 
-static void print_targets(struct cli *c, const struct damos_targets *t)
+void cli_print_targets(struct cli *c, const struct damos_targets *t)
 {
 	if (c->json) {
 		fprintf(c->out, "{\"operations\":\"%s\",\"targets\":[",
@@ -18,14 +18,10 @@ static void print_targets(struct cli *c, const struct damos_targets *t)
 					(unsigned long long)tg->regions[r].end);
 			fprintf(c->out, "]}");
 		}
-		fprintf(c->out, "]}\n");
+		fprintf(c->out, "]}");
 		return;
 	}
-	if (!t->nr) {
-		fprintf(c->out, "none\n");
-		return;
-	}
-	fprintf(c->out, "%s", damos_ops_name(t->ops));
+	fprintf(c->out, "%s", t->nr ? damos_ops_name(t->ops) : "none");
 	for (size_t i = 0; i < t->nr; i++) {
 		const struct damos_target *tg = &t->targets[i];
 
@@ -36,7 +32,6 @@ static void print_targets(struct cli *c, const struct damos_targets *t)
 				(unsigned long long)tg->regions[r].start,
 				(unsigned long long)tg->regions[r].end);
 	}
-	fprintf(c->out, "\n");
 }
 
 static int do_show(struct cli *c, int argc, char **argv)
@@ -45,15 +40,16 @@ static int do_show(struct cli *c, int argc, char **argv)
 	struct damos *d;
 	int err;
 
+	(void)argc;
 	(void)argv;
-	if (argc)
-		return cli_error(c, EXIT_USAGE, "no arguments expected");
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
 	err = damos_targets_read(d, &t);
-	if (!err)
-		print_targets(c, &t);
+	if (!err) {
+		cli_print_targets(c, &t);
+		fputc('\n', c->out);
+	}
 	damos_targets_free(&t);
 	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
 }
@@ -85,9 +81,8 @@ static int do_clear(struct cli *c, int argc, char **argv)
 	struct damos *d;
 	int err;
 
+	(void)argc;
 	(void)argv;
-	if (argc)
-		return cli_error(c, EXIT_USAGE, "no arguments expected");
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;

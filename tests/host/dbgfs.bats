@@ -281,6 +281,10 @@ $LRU_PRIO"
 	run damoctl target set paddr region 0xzz 0x1000
 	assert_failure 2
 	assert_output "damoctl: target set: region: '0xzz' is not an address (0xHEX or a size)"
+	# strtoull would take a sign or blanks after 0x: 0x-1 is not 2^64-1
+	run damoctl target set paddr region 0x1000 0x-1
+	assert_failure 2
+	assert_output "damoctl: target set: region: '0x-1' is not an address (0xHEX or a size)"
 	run damoctl target set paddr region 4G
 	assert_failure 2
 	assert_output "damoctl: target set: region: expected START END"
@@ -316,6 +320,9 @@ $LRU_PRIO"
 	assert_line "schemes   0"
 	run damoctl --json monitor status
 	assert_output --partial '{"interface":"dbgfs","on":true,"pid":-1,'
+	# the JSON has what the text has: attrs, targets, schemes
+	assert_output --partial ',"targets":{"operations":"paddr","targets":[{"pid":0,"regions":[{"start":4294967296,"end":8589934592}]}]},"schemes":[]'
+	python3 -m json.tool <<<"$output" >/dev/null
 	run damoctl monitor stop
 	assert_success
 	run cat "$ROOT/sys/kernel/debug/damon/monitor_on"
