@@ -60,13 +60,16 @@ static int do_set(struct cli *c, int argc, char **argv)
 	return cli_close(c, d, status);
 }
 
-static const char *const attrs_keywords[] = {
-	"sample", "aggr", "update", "regions", NULL,
+static const struct cli_grammar attrs_grammar = {
+	.kws = (const struct kw_spec[]){
+		{ "sample", 1 }, { "aggr", 1 }, { "update", 1 }, { "regions", 2 },
+		{ NULL },
+	},
 };
 
 const struct cli_cmd attrs_cmds[] = {
 	{ "show", do_show, "", "print the monitoring attributes", NULL },
 	{ "set", do_set, "[sample TIME] [aggr TIME] [update TIME] [regions MIN MAX]",
-	  "change the given attributes, keeping the others", attrs_keywords },
+	  "change the given attributes, keeping the others", &attrs_grammar },
 	{ NULL },
 };

@@ -48,12 +48,34 @@ struct cli {
 	bool interactive;		/* the readline shell runs the commands */
 };
 
+/*
+ * A keyword grammar, for completing a value or the keywords not used yet,
+ * and for help.  Each keyword takes @nr values; @values are the fixed words
+ * its first value (@every: each value) may be; @sub are the sub-keywords it
+ * takes (quota), each with one value.  tests/host/completion.bats checks
+ * these against what the commands take.
+ */
+struct kw_spec {
+	const char *kw;
+	int nr;
+	const char *const *values;
+	const char *const *sub;
+	bool every;
+};
+
+struct cli_grammar {
+	const struct kw_spec *kws;	/* terminated by { NULL } */
+	const char *const *first;	/* the fixed words before the keywords */
+	bool actions_first;		/* an action name before the keywords */
+	bool repeat;			/* keywords may come again */
+};
+
 struct cli_cmd {
 	const char *name;
 	int (*fn)(struct cli *c, int argc, char **argv);
 	const char *args;		/* usage after "OBJECT COMMAND" */
 	const char *help;
-	const char *const *keywords;	/* argument keywords, for completion */
+	const struct cli_grammar *grammar;	/* its keywords, or NULL */
 	unsigned int flags;		/* CLI_WATCH */
 };
 
@@ -96,8 +118,8 @@ int cli_shell(struct cli *c);
 int cli_batch(struct cli *c, const char *file);
 int cli_run_line(struct cli *c, const char *line);
 int cli_complete_print(int argc, char **argv, FILE *f);
-bool cli_complete_grammar(const char *object, const char *command, int argc,
-			  char **argv, const char **out, int *n);
+void cli_complete_grammar(const struct cli_grammar *g, int argc, char **argv,
+			  const char **out, int *n);
 int cli_watch_args(struct cli *c, int *argc, char **argv, uint64_t *us,
 		   long *count);
 int cli_watch(struct cli *c, const struct cli_cmd *k, int argc, char **argv,

@@ -88,10 +88,10 @@ void cli_help_command(struct cli *c, const struct cli_object *o,
 	if (k->flags & CLI_WATCH)
 		fprintf(f, "    --watch SECONDS: print it again every SECONDS (times take units:\n"
 			"    500ms, 2s), in place on a terminal, until Ctrl-C or --count N times\n");
-	if (k->keywords) {
+	if (k->grammar) {
 		fprintf(f, "Keywords:");
-		for (const char *const *w = k->keywords; *w; w++)
-			fprintf(f, " %s", *w);
+		for (const struct kw_spec *w = k->grammar->kws; w->kw; w++)
+			fprintf(f, " %s", w->kw);
 		fprintf(f, "\n");
 	}
 }
@@ -493,11 +493,9 @@ const char **cli_complete_words(int argc, char **argv)
 	k = cmd_select(o->cmds, argv[1]);
 	if (!k)
 		return out;
-	if (cli_complete_grammar(o->name, k->name, argc - 2, argv + 2, out, &n))
-		return out;
-	for (const char *const *w = k->keywords; w && *w && n < 61; w++)
-		out[n++] = *w;
-	if (k->flags & CLI_WATCH) {
+	if (k->grammar) {
+		cli_complete_grammar(k->grammar, argc - 2, argv + 2, out, &n);
+	} else if (k->flags & CLI_WATCH) {
 		out[n++] = "--watch";
 		out[n++] = "--count";
 	}

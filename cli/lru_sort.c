@@ -217,9 +217,13 @@ static int do_set(struct cli *c, int argc, char **argv)
 	"[wmarks INTERVAL HIGH MID LOW] [sample TIME] [aggr TIME] " \
 	"[regions MIN MAX] [region START END]"
 
-static const char *const lru_sort_keywords[] = {
-	"hot", "cold", "quota", "wmarks", "sample", "aggr", "regions", "region",
-	NULL,
+static const struct cli_grammar lru_sort_grammar = {
+	.kws = (const struct kw_spec[]){
+		{ "hot", 1 }, { "cold", 1 },
+		{ "quota", 0, NULL, (const char *const[]){ "time", "reset", NULL } },
+		{ "wmarks", 4 }, { "sample", 1 }, { "aggr", 1 }, { "regions", 2 },
+		{ "region", 2 }, { NULL },
+	},
 };
 
 const struct cli_cmd lru_sort_cmds[] = {
@@ -227,10 +231,10 @@ const struct cli_cmd lru_sort_cmds[] = {
 	  "the module's state, parameters (with units and as files), statistics and schemes",
 	  NULL, CLI_WATCH },
 	{ "enable", do_enable, LRU_SORT_ARGS,
-	  "start the module, with the parameters given changed first", lru_sort_keywords },
+	  "start the module, with the parameters given changed first", &lru_sort_grammar },
 	{ "disable", do_disable, "", "stop the module", NULL },
 	{ "set", do_set, LRU_SORT_ARGS,
 	  "change the parameters given; a running module takes them through commit_inputs",
-	  lru_sort_keywords },
+	  &lru_sort_grammar },
 	{ NULL },
 };

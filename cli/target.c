@@ -97,15 +97,17 @@ static int do_clear(struct cli *c, int argc, char **argv)
 	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
 }
 
-static const char *const target_keywords[] = {
-	"paddr", "vaddr", "fvaddr", "pid", "region", NULL,
+static const struct cli_grammar target_grammar = {
+	.kws = (const struct kw_spec[]){ { "pid", 1 }, { "region", 2 }, { NULL } },
+	.first = (const char *const[]){ "paddr", "vaddr", "fvaddr", NULL },
+	.repeat = true,
 };
 
 const struct cli_cmd target_cmds[] = {
 	{ "show", do_show, "", "print the operations, targets and regions", NULL },
 	{ "set", do_set,
 	  "{paddr|fvaddr} [region START END]... | vaddr pid PID [region START END]... [pid PID ...]",
-	  "replace the targets (addresses in 0xHEX or sizes)", target_keywords },
+	  "replace the targets (addresses in 0xHEX or sizes)", &target_grammar },
 	{ "clear", do_clear, "", "remove every target", NULL },
 	{ NULL },
 };
