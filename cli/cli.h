@@ -108,9 +108,8 @@ void cli_fini(struct cli *c);
 int cli_parse_globals(struct cli *c, int argc, char **argv, int *next);
 int cli_run(struct cli *c, int argc, char **argv);
 const char **cli_complete_words(int argc, char **argv);
-void cli_usage(struct cli *c, FILE *f);
-void cli_help_command(struct cli *c, const struct cli_object *o,
-		      const struct cli_cmd *k, FILE *f);
+void cli_help(struct cli *c, const struct cli_object *o,
+	      const struct cli_cmd *k);
 const struct cli_object *cli_object_find(const char *name);
 
 /* front ends: cli/shell.c, cli/batch.c, cli/complete.c, cli/watch.c */
@@ -136,7 +135,6 @@ struct damos *cli_open(struct cli *c);
 int cli_close(struct cli *c, struct damos *d, int status);
 void cli_print_script(struct cli *c, const char *what, const char *script);
 int cli_attrs(struct cli *c, struct damos *d, struct damos_attrs *a);
-void cli_help_object(struct cli *c, const struct cli_object *o, FILE *f);
 
 /* attrs and targets in the grammar of "set" (text) or as a JSON object */
 void cli_print_attrs(struct cli *c, const struct damos_attrs *a);

@@ -237,7 +237,8 @@ DAMOS_API void damos_attrs_default(struct damos_attrs *a);
  * need: non-zero sample interval, aggregation >= sample interval, min
  * regions >= 3 and <= max regions.
  *
- * Return: 0 or -EINVAL with a message naming the value.
+ * Return: 0 or -EINVAL with a message naming the values in the words of
+ * damos_attrs_parse() ("aggr 1ms < sample 5ms").
  */
 DAMOS_API int damos_attrs_validate(const struct damos_attrs *a);
 
