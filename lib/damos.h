@@ -725,6 +725,8 @@ DAMOS_API int damos_monitor_status(struct damos *d, bool *on, int *pid);
  * damos_monitor_start() / damos_monitor_stop() - turn monitoring on or off.
  * dbgfs: monitor_on (monitor_on_DEPRECATED on 6.9+ kernels) for all
  * contexts; sysfs: the kdamond's state.  Starting needs at least a target.
+ * Monitoring already in that state is left alone and 0 returned (the
+ * kernel would refuse the write: EBUSY, EINVAL or EPERM).
  */
 DAMOS_API int damos_monitor_start(struct damos *d);
 DAMOS_API int damos_monitor_stop(struct damos *d);
