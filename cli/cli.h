@@ -52,8 +52,9 @@ struct cli {
  * A keyword grammar, for completing a value or the keywords not used yet,
  * and for help.  Each keyword takes @nr values; @values are the fixed words
  * its first value (@every: each value) may be; @sub are the sub-keywords it
- * takes (quota), each with one value.  tests/host/completion.bats checks
- * these against what the commands take.
+ * takes (quota), each with one value.  @args and @help describe it in
+ * "help OBJECT COMMAND".  tests/host/completion.bats checks these against
+ * what the commands take.
  */
 struct kw_spec {
 	const char *kw;
@@ -61,11 +62,14 @@ struct kw_spec {
 	const char *const *values;
 	const char *const *sub;
 	bool every;
+	const char *args;
+	const char *help;
 };
 
 struct cli_grammar {
 	const struct kw_spec *kws;	/* terminated by { NULL } */
 	const char *const *first;	/* the fixed words before the keywords */
+	const char *first_help;
 	bool actions_first;		/* an action name before the keywords */
 	bool repeat;			/* keywords may come again */
 };

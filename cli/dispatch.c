@@ -86,6 +86,52 @@ const struct cli_object *cli_object_find(const char *name)
 	return NULL;
 }
 
+/* "  WORDS  HELP", HELP wrapped in its column (from the next line if WORDS are long). */
+static void help_row(FILE *f, const char *words, const char *help)
+{
+	int col = fprintf(f, "  %-22s", words);
+
+	if (col > 24) {
+		fprintf(f, "\n");
+		col = 0;
+	}
+	while (*help) {
+		int len = strcspn(help, " ");
+
+		if (col > 25 && col + 1 + len > 78) {
+			fprintf(f, "\n");
+			col = 0;
+		}
+		col += fprintf(f, "%*s%.*s", col ? 1 : 25, "", len, help);
+		help += len + (help[len] == ' ');
+	}
+	fprintf(f, "\n");
+}
+
+static void help_grammar(FILE *f, const struct cli_grammar *g)
+{
+	char words[128];
+	size_t n = 0;
+
+	fprintf(f, "\n");
+	if (g->actions_first) {
+		for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
+			n += snprintf(words + n, sizeof(words) - n, "%s%s",
+				      a ? " " : "", damos_action_name(a));
+		fprintf(f, "  ACTION: %s\n  (damoctl help scheme says what each does)\n",
+			words);
+	}
+	for (const char *const *w = g->first; w && *w; w++)
+		n += snprintf(words + n, sizeof(words) - n, "%s%s",
+			      n ? "|" : "", *w);
+	if (g->first)
+		help_row(f, words, g->first_help);
+	for (const struct kw_spec *w = g->kws; w->kw; w++) {
+		snprintf(words, sizeof(words), "%s %s", w->kw, w->args);
+		help_row(f, words, w->help);
+	}
+}
+
 static void help_command(FILE *f, const struct cli_object *o,
 			 const struct cli_cmd *k)
 {
@@ -94,12 +140,8 @@ static void help_command(FILE *f, const struct cli_object *o,
 	if (k->flags & CLI_WATCH)
 		fprintf(f, "    --watch SECONDS: print it again every SECONDS (times take units:\n"
 			"    500ms, 2s), in place on a terminal, until Ctrl-C or --count N times\n");
-	if (k->grammar) {
-		fprintf(f, "Keywords:");
-		for (const struct kw_spec *w = k->grammar->kws; w->kw; w++)
-			fprintf(f, " %s", w->kw);
-		fprintf(f, "\n");
-	}
+	if (k->grammar)
+		help_grammar(f, k->grammar);
 }
 
 static void help_object(FILE *f, const struct cli_object *o)

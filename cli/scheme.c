@@ -170,11 +170,20 @@ static const char *const quota_words[] = { "time", "size", "reset", NULL };
 
 static const struct cli_grammar scheme_grammar = {
 	.kws = (const struct kw_spec[]){
-		{ "sz", 2, min_max, .every = true },
-		{ "access", 2, min_max, .every = true },
-		{ "age", 2, min_max, .every = true },
-		{ "quota", 0, NULL, quota_words }, { "weights", 3 },
-		{ "wmarks", 5, metrics }, { NULL },
+		{ "sz", 2, min_max, .every = true, .args = "MIN MAX",
+		  .help = "region size: bytes, or with B K M G T; min, max" },
+		{ "access", 2, min_max, .every = true, .args = "MIN MAX",
+		  .help = "accesses per aggregation interval: samples, or N% of them" },
+		{ "age", 2, min_max, .every = true, .args = "MIN MAX",
+		  .help = "how long the access count held: aggregation intervals, or us ms s m h" },
+		{ "quota", 0, NULL, quota_words,
+		  .args = "[time MS] [size BYTES] [reset MS]",
+		  .help = "at most time of CPU and size of memory every reset (bare: ms)" },
+		{ "weights", 3, .args = "SZ ACCESS AGE",
+		  .help = "which regions go first under the quota" },
+		{ "wmarks", 5, metrics, .args = "METRIC INTERVAL HIGH MID LOW",
+		  .help = "none, or free_mem_rate in per mille checked every INTERVAL (bare: us): the scheme works between LOW and MID" },
+		{ NULL },
 	},
 	.actions_first = true,
 };

@@ -104,6 +104,27 @@ for line in sys.stdin:
 	assert_output '{"version":"'"$("$DAMOCTL" --version | cut -d' ' -f2)"'","libdamos":"'"$("$DAMOCTL" --version | sed 's/.*libdamos \(.*\))/\1/')"'"}'
 }
 
+@test "help OBJECT COMMAND explains each keyword it takes, and the actions" {
+	local oc kw
+	for oc in "scheme add pageout" "scheme encode stat" "attrs set" "lru-sort set" \
+		  "lru-sort enable" "target set vaddr"; do
+		# shellcheck disable=SC2086
+		set -- $oc
+		run "$DAMOCTL" help "$1" "$2"
+		assert_success
+		local text=$output
+		# shellcheck disable=SC2086
+		for kw in $("$DAMOCTL" --complete -- $oc ""); do
+			grep -qE "^  $kw [A-Z[]" <<<"$text" || fail "help $1 $2 does not explain $kw"
+		done
+	done
+	run "$DAMOCTL" help scheme add
+	assert_line "  ACTION: willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat"
+	assert_line "  sz MIN MAX             region size: bytes, or with B K M G T; min, max"
+	run "$DAMOCTL" help target set
+	assert_line --regexp "^  paddr\|vaddr\|fvaddr +the operations: "
+}
+
 @test "help OBJECT COMMAND with more words names the extra one" {
 	run "$DAMOCTL" help scheme add extra
 	assert_failure 2
