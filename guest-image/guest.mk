@@ -24,7 +24,7 @@ KERNEL_BZIMAGE ?=
 KERNEL_SRC ?=
 SELFTESTS_DAMON = $(KERNEL_SRC)/tools/testing/selftests/damon
 
-.PHONY: image guest-stage check-guest check-guest-prereqs run guest-image-clean
+.PHONY: image guest-stage check-guest check-guest-prereqs guest-run guest-image-clean
 
 image: $(GUEST_IMAGE)
 
@@ -73,7 +73,7 @@ check-guest: check-guest-prereqs $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_I
 # (make itself exits 2 on any failure; run.sh prints the command's status).
 # CMD goes through $(file) and $(value): no make or shell quoting gets in
 # its way, newlines and $ included.
-run: $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
+guest-run: $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
 	@[ -n "$(KERNEL_BZIMAGE)" ] || { echo "run: KERNEL_BZIMAGE is not set (make kernel, or pass KERNEL_BZIMAGE=...)" >&2; exit 1; }
 	@$(MAKE) --no-print-directory guest-stage >&2
 	@$(shell mkdir -p $(BUILD)/guest)$(file >$(BUILD)/guest/cmd,$(value CMD))true

@@ -88,8 +88,13 @@ shell)
 	exit "$(cat "$out/results/rc" 2>/dev/null || echo 1)"
 	;;
 cmd)
+	# In the background, so that the trap below can end QEMU when this
+	# script is interrupted: timeout puts QEMU in a process group of its own.
 	timeout -k 5 "$tmo" "${qemu[@]}" -append "$append ignore_loglevel" \
-		-serial "file:$out/console.log" -serial stdio </dev/null
+		-serial "file:$out/console.log" -serial stdio </dev/null &
+	qpid=$!
+	trap 'kill $qpid 2>/dev/null' EXIT INT TERM
+	wait $qpid
 	qrc=$?
 	[ $qrc = 124 ] && die "guest timed out after $tmo s (console: $out/console.log)"
 	results || die "no results from the guest (console: $out/console.log)"
@@ -139,6 +144,7 @@ echo "guest: booting $(basename "$kernel") ($accel_name, $mem, $cpus CPUs, timeo
 timeout -k 5 "$tmo" "${qemu[@]}" -append "$append ignore_loglevel" \
 	-serial "file:$out/console.log" -serial "file:$out/progress.log" </dev/null &
 qpid=$!
+trap 'kill $qpid 2>/dev/null' EXIT INT TERM
 tail -s 0.5 -n +1 -f --pid=$qpid "$out/progress.log" 2>/dev/null |
 	while IFS= read -r line; do
 		line=${line%$'\r'}
