@@ -33,12 +33,14 @@ image: $(GUEST_IMAGE)
 $(GUEST_IMAGE):
 	@mkdir -p $(@D)
 	guest-image/mkimage.sh $@
-	@# Older images (other keys) are dead weight.
-	@find $(GUEST_CACHE) -mindepth 1 -maxdepth 1 -name 'image-*' \
-		! -name 'image-$(GUEST_IMAGE_KEY)' -exec rm -rf {} +
 
+# Images of other keys are left alone: other checkouts (worktrees, branches,
+# CI's clone) share the cache and may be using or building them right now.
+# guest-image-clean removes them all, running builds aside (mkimage.* dirs).
 guest-image-clean:
-	rm -rf $(GUEST_CACHE)
+	rm -f $(GUEST_CACHE)/image-*/root.img
+	rm -rf $(GUEST_CACHE)/passed
+	-rmdir $(GUEST_CACHE)/image-* 2>/dev/null
 
 # The payload tree, rebuilt on every boot (cheap): the project's install tree,
 # the suites and their helpers, the kernel's DAMON selftests, guest-init.
