@@ -16,6 +16,8 @@ BENCH_QUICK ?= 0
 BENCH_ROUNDS ?= 5
 BENCH_CONFIGS ?= orig mprs plrus-dbgfs plrus-sysfs lru_sort lru_sort-tuned
 BENCH_VIA ?= auto
+# handed to bench.sh in the guest when set (see README.md)
+BENCH_PASS := BENCH_TARGET_S BENCH_PRESSURE BENCH_WORKLOAD BENCH_DAMON_ATTRS BENCH_ZRAM_SIZE
 BENCH_TIMEOUT ?= $(if $(filter 1,$(BENCH_QUICK)),900,5400)
 ifeq ($(origin BENCH_OUT),undefined)
 BENCH_OUT := $(PERF_BUILD)/results/$(shell date +%Y%m%d-%H%M%S)$(if $(filter 1,$(BENCH_QUICK)),-quick)
@@ -56,7 +58,7 @@ bench: $(PERF_BINS) $(KERNEL_BZIMAGE) $(GUEST_IMAGE)
 	@echo "bench: guest run (quick=$(BENCH_QUICK), timeout $(BENCH_TIMEOUT) s); results in $(BENCH_OUT)"
 	@DAMOS_GUEST_TIMEOUT=$(BENCH_TIMEOUT) guest-image/run.sh cmd $(KERNEL_BZIMAGE) $(GUEST_IMAGE) \
 		$(GUEST_STAGE) $(GUEST_OUT) \
-		'BENCH_QUICK=$(BENCH_QUICK) BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_CONFIGS="$(BENCH_CONFIGS)" BENCH_VIA=$(BENCH_VIA) /damos/perf/bench.sh -o /damos/results/bench'; \
+		'BENCH_QUICK=$(BENCH_QUICK) BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_CONFIGS="$(BENCH_CONFIGS)" BENCH_VIA=$(BENCH_VIA) $(foreach v,$(BENCH_PASS),$(if $($(v)),$(v)="$($(v))")) /damos/perf/bench.sh -o /damos/results/bench'; \
 		rc=$$?; \
 		cp -r $(GUEST_OUT)/results/bench/. $(BENCH_OUT)/ 2>/dev/null; \
 		cp $(GUEST_OUT)/console.log $(BENCH_OUT)/guest-console.log 2>/dev/null; \
