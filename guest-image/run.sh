@@ -1,10 +1,10 @@
 #!/bin/bash
-# run.sh MODE KERNEL IMAGE STAGE OUT [CMD]: boot the damos guest in QEMU.
+# run.sh MODE KERNEL IMAGE STAGE OUT [CMDFILE]: boot the damos guest in QEMU.
 #
 #   MODE check  run the in-guest suites; print progress and the summary line;
 #               exit non-zero on a failed test, a hang (timeout) or a kernel
 #               log with an Oops, BUG, WARNING, KASAN or lockdep report
-#   MODE cmd    run CMD in the guest, print its output, exit with its status
+#   MODE cmd    run the shell code in CMDFILE in the guest, print its output, exit with its status
 #   MODE shell  interactive root shell on this terminal (Ctrl-A x kills QEMU)
 #
 # KERNEL is a bzImage, IMAGE the root disk from `make image` (attached with
@@ -14,9 +14,11 @@
 #
 # Environment: DAMOS_KVM=1 uses KVM (TCG otherwise: nested KVM here is far
 # slower), DAMOS_GUEST_MEM (2G), DAMOS_GUEST_CPUS (2), DAMOS_GUEST_TIMEOUT
-# (seconds for a check or cmd run, 1800).
+# (seconds for a check or cmd run, 1800), DAMOS_GUEST_APPEND (more kernel
+# command line), DAMOS_GUEST_RERUN=1 (check: boot even when these exact
+# inputs passed before; see below).
 set -uo pipefail
-mode=$1 kernel=$2 image=$3 stage=$4 out=$5 cmd=${6:-}
+mode=$1 kernel=$2 image=$3 stage=$4 out=$5 cmdfile=${6:-/dev/null}
 
 mem=${DAMOS_GUEST_MEM:-2G}
 cpus=${DAMOS_GUEST_CPUS:-2}
@@ -32,7 +34,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 echo "$mode" > "$stage/mode"
-printf '%s\n' "$cmd" > "$stage/cmd"
+cp "$cmdfile" "$stage/cmd"
 rm -f "$stage/term"
 if [ "$mode" = shell ] && [ -t 0 ]; then
 	read -r rows cols < <(stty size 2>/dev/null) || true
@@ -52,7 +54,7 @@ mkfs.ext4 -q -F -L damos-payload -d "$stage" "$out/payload.img" "${size_mb}M" \
 	|| die "mkfs.ext4 -d failed"
 
 append="console=ttyS0 root=/dev/vda rw rootfstype=ext4 init=/sbin/damos-init"
-append+=" panic=-1 log_buf_len=4M"
+append+=" panic=-1 log_buf_len=4M ${DAMOS_GUEST_APPEND:-}"
 if [ "${DAMOS_KVM:-0}" = 1 ]; then
 	accel=(-accel kvm -cpu host)
 	accel_name=KVM
@@ -86,19 +88,54 @@ shell)
 	exit "$(cat "$out/results/rc" 2>/dev/null || echo 1)"
 	;;
 cmd)
+	# In the background, so that the trap below can end QEMU when this
+	# script is interrupted: timeout puts QEMU in a process group of its own.
 	timeout -k 5 "$tmo" "${qemu[@]}" -append "$append ignore_loglevel" \
-		-serial "file:$out/console.log" -serial stdio </dev/null
+		-serial "file:$out/console.log" -serial stdio </dev/null &
+	qpid=$!
+	trap 'kill $qpid 2>/dev/null' EXIT INT TERM
+	wait $qpid
 	qrc=$?
 	[ $qrc = 124 ] && die "guest timed out after $tmo s (console: $out/console.log)"
 	results || die "no results from the guest (console: $out/console.log)"
 	if grep -qE "$bad_kernel_log" "$out/console.log"; then
 		echo "run: note: the guest kernel log has a warning (see $out/console.log)" >&2
 	fi
-	exit "$(cat "$out/results/rc" 2>/dev/null || echo 1)"
+	rc=$(cat "$out/results/rc" 2>/dev/null || echo 1)
+	# make turns any failure into its own status 2: say which it was
+	[ "$rc" = 0 ] || echo "run: the command exited with status $rc" >&2
+	exit "$rc"
 	;;
 check) ;;
 *) die "unknown mode '$mode'" ;;
 esac
+
+# check: a passing run is remembered under the hash of everything that went
+# into it (the kernel's bytes, the image key, every staged file, this script,
+# the QEMU settings), like a build cache: nothing changed, nothing to redo.
+# Any change, and DAMOS_GUEST_RERUN=1, boots again; failures are never cached.
+# CI always boots: a pass remembered on the machine proves nothing there.
+[ "${CI:-}" = true ] && DAMOS_GUEST_RERUN=1
+run_key() {
+	{
+		sha256sum < "$kernel"
+		echo "$image"
+		(cd "$stage" && find . -type f ! -path './results/*' ! -name install.log \
+			! -name mode ! -name cmd ! -name term -print0 | sort -z | xargs -0 sha256sum)
+		sha256sum < "$0"
+		echo "$mem $cpus ${DAMOS_KVM:-0} ${DAMOS_GUEST_APPEND:-} $tmo"
+	} | sha256sum | cut -c1-16
+}
+passed_dir=${DAMOS_GUEST_PASSED:-${DAMOS_CACHE:-$HOME/.cache/damos}/guest/passed}
+key=$(run_key)
+if [ "${DAMOS_GUEST_RERUN:-0}" != 1 ] && [ -f "$passed_dir/$key/summary" ]; then
+	mkdir -p "$out/results"
+	cp "$passed_dir/$key"/* "$out/results/"
+	echo "guest: these exact inputs (kernel, image, payload $key) passed on $(date -r "$passed_dir/$key/summary" '+%F %T'):"
+	echo "guest: not booting again (DAMOS_GUEST_RERUN=1 forces a run); TAP: $out/results/guest.tap"
+	cat "$passed_dir/$key/summary"
+	exit 0
+fi
 
 # check: boot, follow the progress channel, then judge.
 start=$SECONDS
@@ -107,8 +144,10 @@ echo "guest: booting $(basename "$kernel") ($accel_name, $mem, $cpus CPUs, timeo
 timeout -k 5 "$tmo" "${qemu[@]}" -append "$append ignore_loglevel" \
 	-serial "file:$out/console.log" -serial "file:$out/progress.log" </dev/null &
 qpid=$!
-tail -s 0.5 -n +1 -f --pid=$qpid "$out/progress.log" 2>/dev/null | tr -d '\r' |
+trap 'kill $qpid 2>/dev/null' EXIT INT TERM
+tail -s 0.5 -n +1 -f --pid=$qpid "$out/progress.log" 2>/dev/null |
 	while IFS= read -r line; do
+		line=${line%$'\r'}
 		printf 'guest: [%4ds] %s\n' $((SECONDS - start)) "$line"
 	done
 wait $qpid
@@ -154,6 +193,14 @@ else
 	pass "guest kernel log has no Oops/BUG/WARNING/KASAN/lockdep report"
 fi
 
-echo "guest: results in $out (guest.tap, console.log, boot-dmesg.txt)"
-echo "check-guest: $passed passed, $failed failed"
+echo "guest: results in $out (results/guest.tap, console.log, results/boot-dmesg.txt)"
+summary="check-guest: $passed passed, $failed failed"
+if [ $failed = 0 ]; then
+	rm -rf "$passed_dir/$key" && mkdir -p "$passed_dir/$key"
+	cp "$tap" "$passed_dir/$key/"
+	echo "$summary" > "$passed_dir/$key/summary"
+	# keep the last few passes only
+	ls -1t "$passed_dir" | tail -n +6 | sed "s|^|$passed_dir/|" | xargs -r rm -rf
+fi
+echo "$summary"
 [ $failed = 0 ]

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -38,6 +39,12 @@ unsigned int damos_detect(const char *root)
 	free(p);
 	free(r);
 	return mask;
+}
+
+/* Whether @path cannot be seen for lack of permission (not for lack of it). */
+static bool denied(const char *path)
+{
+	return access(path, F_OK) && errno == EACCES;
 }
 
 static bool on_fs(const char *path, long magic)
@@ -103,7 +110,17 @@ struct damos *damos_open(const struct damos_opts *opts)
 		d->iface = mask & (1U << DAMOS_IFACE_SYSFS) ? DAMOS_IFACE_SYSFS :
 			   DAMOS_IFACE_DBGFS;
 	if (!(mask & (1U << d->iface))) {
-		if (o.iface == DAMOS_IFACE_AUTO)
+		const char *hidden = denied(d->dbgfs) ? d->dbgfs :
+				     denied(d->admin) ? d->admin : NULL;
+
+		/* debugfs is root's only: say so rather than "missing" */
+		if (hidden && (o.iface == DAMOS_IFACE_AUTO ||
+			       hidden == (d->iface == DAMOS_IFACE_SYSFS ?
+					  d->admin : d->dbgfs)))
+			err = damos_err(-EACCES,
+					"cannot look into %s: %s (DAMON's files need root)",
+					hidden, strerror(EACCES));
+		else if (o.iface == DAMOS_IFACE_AUTO)
 			err = damos_err(-ENOENT,
 					"no DAMON interface: neither %s nor %s exists",
 					d->admin, d->dbgfs);

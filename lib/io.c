@@ -2,9 +2,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -26,6 +28,123 @@ bool damos_exists(const char *path)
 	return path && access(path, F_OK) == 0;
 }
 
+/* The part of @path below a --root other than "/", or NULL. */
+static const char *below_root(const struct damos *d, const char *path)
+{
+	size_t n = strlen(d->root);
+
+	if (!n || strncmp(path, d->root, n) || path[n] != '/')
+		return NULL;
+	return path + n + 1;
+}
+
+/* Without openat2 (Linux < 5.6): no symlink at all below the root. */
+static int open_walk(int rootfd, const char *rel, int flags, mode_t mode)
+{
+	char *copy = strdup(rel), *comp, *next;
+	int fd = dup(rootfd), nfd, e;
+
+	if (!copy || fd < 0) {
+		free(copy);
+		if (fd >= 0)
+			close(fd);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (comp = copy; (next = strchr(comp, '/')); comp = next) {
+		*next++ = '\0';
+		if (!strcmp(comp, "..")) {
+			errno = EXDEV;
+			nfd = -1;
+		} else {
+			nfd = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+				     O_CLOEXEC);
+		}
+		e = errno;
+		close(fd);
+		if (nfd < 0) {
+			free(copy);
+			errno = e == ENOTDIR ? ELOOP : e;
+			return -1;
+		}
+		fd = nfd;
+	}
+	nfd = strcmp(comp, "..") ? openat(fd, comp, flags | O_NOFOLLOW, mode) : -1;
+	e = strcmp(comp, "..") ? errno : EXDEV;
+	close(fd);
+	free(copy);
+	errno = e;
+	return nfd;
+}
+
+/*
+ * open() for the handle's files.  Below a --root other than "/" the path is
+ * resolved beneath the root, so that no symlink in a fake tree leads a read,
+ * a write, a mkdir or a removal out of it (EXDEV; ELOOP without openat2).
+ */
+static int open_below(const struct damos *d, const char *path, int flags,
+		      mode_t mode)
+{
+	const char *rel = below_root(d, path);
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.mode = mode,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+	};
+	int rootfd, fd, e;
+
+	if (!rel)
+		return open(path, flags | O_CLOEXEC, mode);
+	rootfd = open(d->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return -1;
+	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	if (fd < 0 && errno == ENOSYS)
+		fd = open_walk(rootfd, rel, flags | O_CLOEXEC, mode);
+	e = errno;
+	close(rootfd);
+	errno = e;
+	return fd;
+}
+
+/*
+ * A file to read or write: below a --root it must be a regular file, as
+ * every DAMON file is; a FIFO or a device in a fake tree would block or
+ * never end.  -1 with errno set on failure (EINVAL: not a regular file).
+ */
+static int open_file(const struct damos *d, const char *path, int flags,
+		     mode_t mode)
+{
+	bool below = below_root(d, path);
+	struct stat st;
+	int fd = open_below(d, path, flags | (below ? O_NONBLOCK : 0), mode);
+
+	if (fd >= 0 && below && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+/* The message for a failed open/read/write of @path, with what helps. */
+static int io_err(const struct damos *d, int err, const char *verb,
+		  const char *path)
+{
+	if ((err == -EXDEV || err == -ELOOP) && below_root(d, path))
+		return damos_err(-EXDEV,
+				 "cannot %s %s: it leads out of %s through a symlink (refused)",
+				 verb, path, d->root);
+	/* ENXIO: a FIFO or socket opened O_NONBLOCK for writing */
+	if ((err == -EINVAL || err == -ENXIO) && below_root(d, path))
+		return damos_err(-EINVAL, "cannot %s %s: not a regular file",
+				 verb, path);
+	if ((err == -EACCES || err == -EPERM) && geteuid())
+		return damos_err(err, "cannot %s %s: %s (DAMON's files need root)",
+				 verb, path, strerror(-err));
+	return damos_err(err, "cannot %s %s: %s", verb, path, strerror(-err));
+}
+
 /*
  * dbgfs formats a file into a buffer of the read() count and fails when it
  * does not fit, so read in large chunks.
@@ -38,20 +157,17 @@ int damos_read(struct damos *d, const char *path, char **out)
 	ssize_t n = 0;
 	int fd, err = 0;
 
-	(void)d;
 	if (!buf)
 		return damos_err(-ENOMEM, "out of memory");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_file(d, path, O_RDONLY, 0);
 	if (fd < 0) {
 		free(buf);
-		return damos_err(-errno, "cannot read %s: %s", path,
-				 strerror(errno));
+		return io_err(d, -errno, "read", path);
 	}
 	while ((n = read(fd, buf, chunk)) > 0)
 		damos_buf_printf(&b, "%.*s", (int)n, buf);
 	if (n < 0)
-		err = damos_err(-errno, "cannot read %s: %s", path,
-				strerror(errno));
+		err = io_err(d, -errno, "read", path);
 	close(fd);
 	free(buf);
 	if (!err && b.err)
@@ -200,33 +316,71 @@ static const struct {
 	{ "schemes/nr_schemes", scheme_files },
 };
 
-static int mkdirs(char *path)
+/* mkdir -p of @path's parent, beneath the root as open_below() is. */
+static int mkdirs(const struct damos *d, char *path)
 {
-	for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST) {
+	const char *rel = below_root(d, path);
+	char *copy, *comp, *next;
+	int fd, nfd, err = 0;
+
+	if (!rel) {
+		for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+			*p = '\0';
+			if (mkdir(path, 0755) && errno != EEXIST) {
+				*p = '/';
+				return -errno;
+			}
 			*p = '/';
-			return -errno;
 		}
-		*p = '/';
+		return 0;
 	}
-	return 0;
+	copy = strdup(rel);
+	fd = open(d->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (!copy || fd < 0) {
+		free(copy);
+		if (fd >= 0)
+			close(fd);
+		return copy ? -errno : -ENOMEM;
+	}
+	for (comp = copy; !err && (next = strchr(comp, '/')); comp = next) {
+		*next++ = '\0';
+		if (!strcmp(comp, ".."))
+			err = -EXDEV;
+		else if (mkdirat(fd, comp, 0755) && errno != EEXIST)
+			err = -errno;
+		nfd = err ? -1 : openat(fd, comp, O_PATH | O_DIRECTORY |
+					O_NOFOLLOW | O_CLOEXEC);
+		if (!err && nfd < 0)
+			err = errno == ENOTDIR ? -ELOOP : -errno;
+		close(fd);
+		fd = nfd;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(copy);
+	return err;
 }
 
-static int fake_populate(const char *dir, const char *const *files)
+static int fake_populate(const struct damos *d, const char *dir,
+			 const char *const *files)
 {
 	for (; *files; files++) {
 		const char *eq = strchr(*files, '=');
 		char *p = damos_path("%s/%.*s", dir, (int)(eq - *files), *files);
-		FILE *f;
-		int err = p ? mkdirs(p) : -ENOMEM;
+		int err = p ? mkdirs(d, p) : -ENOMEM, fd = -1;
 
 		if (!err) {
-			f = fopen(p, "w");
-			if (!f || fprintf(f, "%s%s", eq + 1, eq[1] ? "\n" : "") < 0)
+			char *text = damos_path("%s%s", eq + 1, eq[1] ? "\n" : "");
+			size_t len = text ? strlen(text) : 0;
+
+			fd = open_file(d, p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			if (!text)
+				err = -ENOMEM;
+			else if (fd < 0 || write(fd, text, len) != (ssize_t)len)
 				err = -errno ?: -EIO;
-			if (f && fclose(f))
+			if (fd >= 0 && close(fd) && !err)
 				err = -errno;
+			free(text);
 		}
 		free(p);
 		if (err)
@@ -235,25 +389,47 @@ static int fake_populate(const char *dir, const char *const *files)
 	return 0;
 }
 
-static int rm_rf(const char *path)
+/* rm -r of @name in @dirfd: never follows a symlink, removes the link. */
+static int rm_at(int parent, const char *name)
 {
 	struct dirent *e;
-	DIR *dir = opendir(path);
-	int err = 0;
+	struct stat st;
+	DIR *dir;
+	int fd, err = 0;
 
-	if (!dir)
-		return unlink(path) ? -errno : 0;
+	if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(parent, name, 0) ? -errno : 0;
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
 	while (!err && (e = readdir(dir))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		char *p = damos_path("%s/%s", path, e->d_name);
-
-		err = p ? rm_rf(p) : -ENOMEM;
-		free(p);
+		err = rm_at(dirfd(dir), e->d_name);
 	}
 	closedir(dir);
-	if (!err && rmdir(path))
+	if (!err && unlinkat(parent, name, AT_REMOVEDIR))
 		err = -errno;
+	return err;
+}
+
+static int rm_rf(const struct damos *d, const char *path)
+{
+	char *parent = strndup(path, strrchr(path, '/') - path);
+	int fd = parent ? open_below(d, parent, O_PATH | O_DIRECTORY, 0) : -1;
+	int err = fd < 0 ? (parent ? -errno : -ENOMEM) :
+			   rm_at(fd, strrchr(path, '/') + 1);
+
+	if (fd >= 0)
+		close(fd);
+	free(parent);
 	return err;
 }
 
@@ -266,7 +442,8 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* The sysfs kernel recreates every numbered directory on a nr_* write. */
-static int fake_nr_write(const char *path, const char *content)
+static int fake_nr_write(const struct damos *d, const char *path,
+			 const char *content)
 {
 	const char *const *files = NULL;
 	char *parent;
@@ -296,14 +473,14 @@ static int fake_nr_write(const char *path, const char *content)
 			free(p);
 			break;
 		} else {
-			err = rm_rf(p);
+			err = rm_rf(d, p);
 		}
 		free(p);
 	}
 	for (uint64_t i = 0; !err && i < nr; i++) {
 		char *p = damos_path("%s/%llu", parent, (unsigned long long)i);
 
-		err = p ? fake_populate(p, files) : -ENOMEM;
+		err = p ? fake_populate(d, p, files) : -ENOMEM;
 		free(p);
 	}
 	free(parent);
@@ -355,7 +532,7 @@ static int fake_post_write(struct damos *d, const char *path,
 	if (in_dir(path, d->admin)) {
 		if (!strcmp(base, "state") && strcmp(content, "on\n") &&
 		    strcmp(content, "off\n") && old) {
-			int fd = open(path, O_WRONLY | O_TRUNC);
+			int fd = open_file(d, path, O_WRONLY | O_TRUNC, 0);
 
 			if (fd < 0 || write(fd, old, strlen(old)) < 0)
 				err = -errno;
@@ -363,7 +540,7 @@ static int fake_post_write(struct damos *d, const char *path,
 				close(fd);
 			return err;
 		}
-		return fake_nr_write(path, content);
+		return fake_nr_write(d, path, content);
 	}
 	if (!in_dir(path, d->dbgfs) || (strcmp(base, "mk_contexts") &&
 					strcmp(base, "rm_contexts")))
@@ -376,9 +553,10 @@ static int fake_post_write(struct damos *d, const char *path,
 	if (!p)
 		return -ENOMEM;
 	if (base[0] == 'm')
-		err = damos_exists(p) ? -EEXIST : fake_populate(p, dbgfs_ctx_files);
+		err = damos_exists(p) ? -EEXIST :
+		      fake_populate(d, p, dbgfs_ctx_files);
 	else
-		err = damos_exists(p) ? rm_rf(p) : -ENOENT;
+		err = damos_exists(p) ? rm_rf(d, p) : -ENOENT;
 	free(p);
 	return err;
 }
@@ -403,11 +581,10 @@ int damos_write(struct damos *d, const char *path, const char *content)
 			damos_read(d, path, &old);
 	}
 	/* O_TRUNC: a no-op on kernel files, needed for plain fake files */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	fd = open_file(d, path, O_WRONLY | O_TRUNC, 0);
 	if (fd < 0) {
 		free(old);
-		return damos_err(-errno, "cannot write %s: %s", path,
-				 strerror(errno));
+		return io_err(d, -errno, "write", path);
 	}
 	n = write(fd, content, len);
 	err = n < 0 ? -errno : (size_t)n != len ? -EIO : 0;
@@ -417,8 +594,7 @@ int damos_write(struct damos *d, const char *path, const char *content)
 		err = fake_post_write(d, path, content, old);
 	free(old);
 	if (err)
-		return damos_err(err, "cannot write %s: %s", path,
-				 strerror(-err));
+		return io_err(d, err, "write", path);
 	return 0;
 }
 

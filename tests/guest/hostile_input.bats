@@ -1,0 +1,26 @@
+#!/usr/bin/env bats
+# The hostile input classes of hostile_input.sh, one test each, so that a
+# class that hangs hits the per-test timeout alone.  The table of what each
+# class tried and found lands in the results (hostile.tsv, hostile.log).
+
+load helpers/common
+
+hostile() {
+	local script
+	for script in "$BATS_TEST_DIRNAME/hostile_input.sh" \
+		      "$BATS_TEST_DIRNAME/helpers/hostile_input.sh"; do
+		[ -x "$script" ] && break
+	done
+	run "$script" "$1"
+	echo "$output"
+	assert_success
+}
+
+@test "hostile dbgfs/sysfs input: random bytes" { hostile random; }
+@test "hostile dbgfs/sysfs input: very long lines" { hostile long; }
+@test "hostile dbgfs/sysfs input: writes split over several write() calls" { hostile split; }
+@test "hostile dbgfs/sysfs input: writes at an offset" { hostile offset; }
+@test "hostile dbgfs/sysfs input: 10,000 schemes" { hostile many; }
+@test "hostile dbgfs/sysfs input: negative and overflowing numbers" { hostile numbers; }
+@test "hostile dbgfs/sysfs input: embedded NULs" { hostile nul; }
+@test "hostile dbgfs/sysfs input: concurrent writers while monitoring toggles" { hostile concurrent; }
