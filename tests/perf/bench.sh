@@ -340,10 +340,13 @@ pressure_loop() {
 			( echo "$lo" > $CG/memory.max && echo "$(now_ns) $lo reached" >> "$lim" ) &
 			wp=$!
 			sleep 1 & sp=$!; wait $sp
-			kill $wp 2>/dev/null; wait $wp 2>/dev/null; wp=""
+			# raise the limit first: the writer may take a whole
+			# reclaim batch to notice the signal
+			kill $wp 2>/dev/null
 		fi
 		echo "$(now_ns) $hi" >> "$lim"
 		echo "$hi" > $CG/memory.max
+		if [ -n "$wp" ]; then wait $wp 2>/dev/null; wp=""; fi
 		sleep 10 & sp=$!; wait $sp
 	done
 }
