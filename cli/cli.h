@@ -41,6 +41,11 @@ struct cli {
 	bool script_started;
 	FILE *out;
 	FILE *err;
+	/* front ends (cli/shell.c, cli/batch.c) */
+	const char *batch;		/* -f FILE, "-" for stdin */
+	bool force;			/* --force: a batch goes on after failures */
+	const char *where;		/* "FILE:LINE" prefixed to errors, or NULL */
+	bool interactive;		/* the readline shell runs the commands */
 };
 
 struct cli_cmd {
@@ -49,13 +54,20 @@ struct cli_cmd {
 	const char *args;		/* usage after "OBJECT COMMAND" */
 	const char *help;
 	const char *const *keywords;	/* argument keywords, for completion */
+	unsigned int flags;		/* CLI_WATCH */
 };
+
+/* The command takes --watch SECONDS [--count N] (cli/watch.c). */
+#define CLI_WATCH	0x1
 
 struct cli_object {
 	const char *name;
 	const struct cli_cmd *cmds;	/* terminated by { NULL } */
 	const char *default_cmd;	/* run when no command is given */
 	const char *help;
+	/* an object without commands: "damoctl OBJECT ARGS" calls run() */
+	int (*run)(struct cli *c, int argc, char **argv);
+	const char *run_args;
 };
 
 extern const struct cli_object cli_objects[];	/* terminated by { NULL } */
@@ -65,6 +77,9 @@ extern const struct cli_cmd attrs_cmds[];
 extern const struct cli_cmd target_cmds[];
 extern const struct cli_cmd monitor_cmds[];
 extern const struct cli_cmd stats_cmds[];
+extern const struct cli_cmd lru_sort_cmds[];
+int apply_run(struct cli *c, int argc, char **argv);
+#define APPLY_ARGS "[check] FILE"
 
 void cli_init(struct cli *c);
 void cli_fini(struct cli *c);
@@ -74,6 +89,21 @@ int cli_split(const char *line, int *argc, char ***argv);
 void cli_free_argv(int argc, char **argv);
 const char **cli_complete_words(int argc, char **argv);
 void cli_usage(struct cli *c, FILE *f);
+void cli_help_command(struct cli *c, const struct cli_object *o,
+		      const struct cli_cmd *k, FILE *f);
+const struct cli_object *cli_object_find(const char *name);
+
+/* front ends: cli/shell.c, cli/batch.c, cli/complete.c, cli/watch.c */
+int cli_shell(struct cli *c);
+int cli_batch(struct cli *c, const char *file);
+int cli_run_line(struct cli *c, const char *line);
+int cli_complete_print(int argc, char **argv, FILE *f);
+bool cli_complete_grammar(const char *object, const char *command, int argc,
+			  char **argv, const char **out, int *n);
+int cli_watch_args(struct cli *c, int *argc, char **argv, uint64_t *us,
+		   long *count);
+int cli_watch(struct cli *c, const struct cli_cmd *k, int argc, char **argv,
+	      uint64_t us, long count);
 
 /* helpers for the object files */
 const struct cli_cmd *cmd_select(const struct cli_cmd *cmds, const char *name);
@@ -82,6 +112,7 @@ int cli_error(struct cli *c, int status, const char *fmt, ...)
 int cli_lib_error(struct cli *c, int err);
 struct damos *cli_open(struct cli *c);
 int cli_close(struct cli *c, struct damos *d, int status);
+void cli_print_script(struct cli *c, const char *what, const char *script);
 int cli_attrs(struct cli *c, struct damos *d, struct damos_attrs *a);
 void cli_help_object(struct cli *c, const struct cli_object *o, FILE *f);
 

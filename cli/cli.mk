@@ -2,6 +2,8 @@
 # the build directory and in the guest without installing the library.
 
 CLI_SRCS := $(wildcard cli/*.c)
+# Command tables leave the trailing optional fields (flags, run) out.
+CLI_CFLAGS := -Wno-missing-field-initializers
 CLI_OBJS := $(CLI_SRCS:cli/%.c=$(BUILD)/cli/%.o)
 DAMOCTL := $(BUILD)/damoctl
 
@@ -10,12 +12,24 @@ INSTALL_TARGETS += install-cli
 
 $(BUILD)/cli/%.o: cli/%.c cli/cli.h lib/damos.h cli/cli.mk
 	@mkdir -p $(@D)
-	$(CC) $(DAMOS_CFLAGS) -DDAMOS_VERSION='"$(VERSION)"' -Ilib -c -o $@ $<
+	$(CC) $(DAMOS_CFLAGS) $(CLI_CFLAGS) -DDAMOS_VERSION='"$(VERSION)"' -Ilib -c -o $@ $<
+
+# GNU readline for the interactive shell (cli/shell.c).
+DEPS += libreadline-dev
+CLI_LIBS := -lreadline
 
 $(DAMOCTL): $(CLI_OBJS) $(LIB_A)
-	$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(DAMOS_LDFLAGS)
+	$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(DAMOS_LDFLAGS) $(CLI_LIBS)
+
+# the bash completion and the systemd unit that applies /etc/damoctl.conf
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 
 .PHONY: install-cli
 install-cli: $(DAMOCTL)
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 $(DAMOCTL) $(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
+	install -m 644 cli/damoctl.bash-completion $(DESTDIR)$(BASHCOMPDIR)/damoctl
+	sed 's|@BINDIR@|$(BINDIR)|g' cli/damoctl.service > $(DESTDIR)$(SYSTEMDUNITDIR)/damoctl.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/damoctl.service

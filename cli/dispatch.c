@@ -16,7 +16,10 @@ const struct cli_object cli_objects[] = {
 	{ "target", target_cmds, "show", "monitoring targets and regions" },
 	{ "monitor", monitor_cmds, "status", "turn monitoring on and off" },
 	{ "stats", stats_cmds, "show", "statistics of the schemes" },
-	{ "help", help_cmds, NULL, "this help, or help OBJECT" },
+	{ "lru-sort", lru_sort_cmds, "status", "the damon_lru_sort module" },
+	{ "apply", help_cmds, NULL, "make a damoctl.conf(5) file the live setup, or check it",
+	  apply_run, APPLY_ARGS },
+	{ "help", help_cmds, NULL, "this help, help OBJECT or help OBJECT COMMAND" },
 	{ NULL },
 };
 
@@ -38,7 +41,9 @@ void cli_usage(struct cli *c, FILE *f)
 	(void)c;
 	fprintf(f,
 		"Usage: damoctl [OPTIONS] OBJECT COMMAND [ARGS]\n"
-		"       damoctl [OPTIONS] help [OBJECT]\n"
+		"       damoctl [OPTIONS] help [OBJECT [COMMAND]]\n"
+		"       damoctl [OPTIONS] -f FILE|- [--force]\n"
+		"       damoctl [OPTIONS]      (on a terminal: the interactive shell)\n"
 		"\n"
 		"Options:\n"
 		"  -i, --interface auto|sysfs|dbgfs  kernel interface (default auto: sysfs if present)\n"
@@ -47,24 +52,61 @@ void cli_usage(struct cli *c, FILE *f)
 		"  -j, --json            JSON output, errors included\n"
 		"  -k, --kdamond N       sysfs kdamond index (default 0)\n"
 		"  -c, --context NAME    dbgfs context directory (default: the first)\n"
+		"  -f, --file FILE|-     run the command lines of FILE (- for stdin)\n"
+		"      --force           with -f: go on after a failure, report them all\n"
 		"  -V, --version         print the version\n"
 		"  -h, --help            print this help\n"
 		"\n"
 		"Objects and commands:\n");
-	for (const struct cli_object *o = cli_objects; o->name; o++)
+	for (const struct cli_object *o = cli_objects; o->name; o++) {
+		if (o->run)
+			fprintf(f, "  damoctl %s %s\n", o->name, o->run_args);
 		for (const struct cli_cmd *k = o->cmds; k->name; k++)
-			fprintf(f, "  damoctl %s %s%s%s\n", o->name, k->name,
-				*k->args ? " " : "", k->args);
+			fprintf(f, "  damoctl %s %s%s%s%s\n", o->name, k->name,
+				*k->args ? " " : "", k->args,
+				k->flags & CLI_WATCH ? " [--watch SECONDS [--count N]]" : "");
+	}
 	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage error.\n");
+}
+
+const struct cli_object *cli_object_find(const char *name)
+{
+	for (const struct cli_object *o = cli_objects; o->name; o++)
+		if (!strcmp(o->name, name))
+			return o;
+	return NULL;
+}
+
+void cli_help_command(struct cli *c, const struct cli_object *o,
+		      const struct cli_cmd *k, FILE *f)
+{
+	(void)c;
+	fprintf(f, "damoctl %s %s%s%s%s\n    %s\n", o->name, k->name,
+		*k->args ? " " : "", k->args,
+		k->flags & CLI_WATCH ? " [--watch SECONDS [--count N]]" : "",
+		k->help);
+	if (k->flags & CLI_WATCH)
+		fprintf(f, "    --watch SECONDS: print it again every SECONDS (times take units:\n"
+			"    500ms, 2s), in place on a terminal, until Ctrl-C or --count N times\n");
+	if (k->keywords) {
+		fprintf(f, "Keywords:");
+		for (const char *const *w = k->keywords; *w; w++)
+			fprintf(f, " %s", *w);
+		fprintf(f, "\n");
+	}
 }
 
 void cli_help_object(struct cli *c, const struct cli_object *o, FILE *f)
 {
 	(void)c;
 	fprintf(f, "damoctl %s: %s\n\n", o->name, o->help);
+	if (o->run)
+		fprintf(f, "  damoctl %s %s\n", o->name, o->run_args);
 	for (const struct cli_cmd *k = o->cmds; k->name; k++)
-		fprintf(f, "  damoctl %s %s%s%s\n      %s\n", o->name, k->name,
-			*k->args ? " " : "", k->args, k->help);
+		fprintf(f, "  damoctl %s %s%s%s%s\n      %s\n", o->name, k->name,
+			*k->args ? " " : "", k->args,
+			k->flags & CLI_WATCH ? " [--watch SECONDS [--count N]]" : "",
+			k->help);
 	if (!strcmp(o->name, "scheme")) {
 		fprintf(f, "\nActions:\n");
 		for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
@@ -91,8 +133,12 @@ static void vreport(struct cli *c, const char *fmt, va_list ap)
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (c->object)
-		snprintf(where, sizeof(where), "%s%s%s: ", c->object,
-			 c->command ? " " : "", c->command ? c->command : "");
+		snprintf(where, sizeof(where), "%s%s%s%s%s: ",
+			 c->where ? c->where : "", c->where ? ": " : "",
+			 c->object, c->command ? " " : "",
+			 c->command ? c->command : "");
+	else if (c->where)
+		snprintf(where, sizeof(where), "%s: ", c->where);
 	if (c->json) {
 		char full[1200];
 
@@ -140,31 +186,34 @@ struct damos *cli_open(struct cli *c)
 	return d;
 }
 
+/* The writes of a dry run, after a header the first time (@what: where). */
+void cli_print_script(struct cli *c, const char *what, const char *script)
+{
+	if (!c->dry_run || !script || !*script)
+		return;
+	if (c->json) {
+		fprintf(c->out, "{\"dry_run\":");
+		json_str(c->out, script);
+		fprintf(c->out, "}\n");
+	} else {
+		if (!c->script_started)
+			fprintf(c->out,
+				"#!/bin/sh\n"
+				"# damoctl --dry-run: these writes were not made.\n"
+				"# Run with sh (dash): bash splits a multi-line printf into\n"
+				"# several write()s, which dbgfs refuses.\n"
+				"set -e\n");
+		fprintf(c->out, "# damoctl %s (%s)\n%s", c->line, what, script);
+	}
+	c->script_started = true;
+}
+
 int cli_close(struct cli *c, struct damos *d, int status)
 {
-	const char *script;
-
 	if (!d)
 		return status;
-	script = damos_dry_run_script(d);
-	if (c->dry_run && *script) {
-		if (c->json) {
-			fprintf(c->out, "{\"dry_run\":");
-			json_str(c->out, script);
-			fprintf(c->out, "}\n");
-		} else {
-			if (!c->script_started)
-				fprintf(c->out,
-					"#!/bin/sh\n"
-					"# damoctl --dry-run: these writes were not made.\n"
-					"# Run with sh (dash): bash splits a multi-line printf into\n"
-					"# several write()s, which dbgfs refuses.\n"
-					"set -e\n");
-			fprintf(c->out, "# damoctl %s (%s)\n%s", c->line,
-				damos_iface_name(damos_get_iface(d)), script);
-		}
-		c->script_started = true;
-	}
+	cli_print_script(c, damos_iface_name(damos_get_iface(d)),
+			 damos_dry_run_script(d));
 	damos_close(d);
 	return status;
 }
@@ -187,6 +236,8 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 		{ "json", no_argument, NULL, 'j' },
 		{ "kdamond", required_argument, NULL, 'k' },
 		{ "context", required_argument, NULL, 'c' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -197,7 +248,7 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+i:r:njk:c:Vh", opts,
+	while ((opt = getopt_long(argc, argv, "+i:r:njk:c:f:Vh", opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'i':
@@ -228,6 +279,12 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 		case 'c':
 			c->dbgfs_ctx = optarg;
 			break;
+		case 'f':
+			c->batch = optarg;
+			break;
+		case 'F':
+			c->force = true;
+			break;
 		case 'V':
 			fprintf(c->out, "damoctl %s (libdamos %s)\n",
 				DAMOS_VERSION, damos_version());
@@ -241,7 +298,7 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 			if (optopt)
 				return cli_error(c, EXIT_USAGE,
 						 "option -%c: %s", optopt,
-						 strchr("irkc", optopt) ?
+						 strchr("irkcf", optopt) ?
 						 "missing argument" : "unknown option");
 			return cli_error(c, EXIT_USAGE, "unknown option '%s'",
 					 argv[optind - 1]);
@@ -250,6 +307,9 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 	*next = optind;
 	return 0;
 }
+
+static int cli_run_cmd(struct cli *c, const struct cli_object *o,
+		       const struct cli_cmd *k, int argc, char **argv);
 
 int cli_run(struct cli *c, int argc, char **argv)
 {
@@ -264,27 +324,61 @@ int cli_run(struct cli *c, int argc, char **argv)
 		cli_usage(c, c->err);
 		return EXIT_USAGE;
 	}
-	for (o = cli_objects; o->name; o++)
-		if (!strcmp(o->name, argv[0]))
-			break;
-	if (!o->name)
+	o = cli_object_find(argv[0]);
+	if (!o) {
+		char list[256] = "";
+		size_t n = 0;
+
+		for (o = cli_objects; o->name; o++)
+			n += snprintf(list + n, sizeof(list) - n, "%s%s",
+				      n ? " " : "", o->name);
 		return cli_error(c, EXIT_USAGE,
-				 "unknown object '%s' (objects: scheme attrs target monitor stats help)",
-				 argv[0]);
+				 "unknown object '%s' (objects: %s)", argv[0],
+				 list);
+	}
 	if (!strcmp(o->name, "help")) {
 		if (argc < 2) {
 			cli_usage(c, c->out);
 			return EXIT_OK;
 		}
-		for (o = cli_objects; o->name; o++)
-			if (!strcmp(o->name, argv[1]) && o->cmds->name) {
-				cli_help_object(c, o, c->out);
-				return EXIT_OK;
-			}
-		return cli_error(c, EXIT_USAGE, "help: unknown object '%s'",
-				 argv[1]);
+		o = cli_object_find(argv[1]);
+		if (!o || !strcmp(o->name, "help"))
+			return cli_error(c, EXIT_USAGE,
+					 "help: unknown object '%s'", argv[1]);
+		if (argc < 3) {
+			cli_help_object(c, o, c->out);
+			return EXIT_OK;
+		}
+		k = cmd_select(o->cmds, argv[2]);
+		if (!k || argc > 3)
+			return cli_error(c, EXIT_USAGE,
+					 "help: %s has no command '%s'",
+					 o->name, argv[2]);
+		cli_help_command(c, o, k, c->out);
+		return EXIT_OK;
 	}
 	c->object = o->name;
+	if (o->run) {
+		if (argc > 1 && !strcmp(argv[1], "help")) {
+			cli_help_object(c, o, c->out);
+			return EXIT_OK;
+		}
+		snprintf(c->line, sizeof(c->line), "%s", o->name);
+		for (int i = 1, n = strlen(c->line); i < argc &&
+		     n < (int)sizeof(c->line); i++)
+			n += snprintf(c->line + n, sizeof(c->line) - n, " %s",
+				      argv[i]);
+		status = o->run(c, argc - 1, argv + 1);
+		fflush(c->out);
+		c->object = NULL;
+		return status;
+	}
+	/* "stats --watch 2": options go to the default command */
+	if (argc > 1 && argv[1][0] == '-' && o->default_cmd) {
+		k = cmd_select(o->cmds, o->default_cmd);
+		if (k && (k->flags & CLI_WATCH))
+			return cli_run_cmd(c, o, k, argc - 1, argv + 1);
+	}
 	name = argc > 1 ? argv[1] : o->default_cmd;
 	if (!strcmp(name, "help")) {
 		cli_help_object(c, o, c->out);
@@ -302,12 +396,30 @@ int cli_run(struct cli *c, int argc, char **argv)
 				 "unknown command '%s' (commands: %s)", name,
 				 list);
 	}
+	return cli_run_cmd(c, o, k, argc > 1 ? argc - 2 : 0,
+			   argc > 1 ? argv + 2 : argv + 1);
+}
+
+/* Run command @k of @o with its arguments @argv. */
+static int cli_run_cmd(struct cli *c, const struct cli_object *o,
+		       const struct cli_cmd *k, int argc, char **argv)
+{
+	uint64_t watch_us = 0;
+	long count = 0;
+	int status = EXIT_OK;
+
+	c->object = o->name;
 	c->command = k->name;
-	c->line[0] = '\0';
-	for (int i = 0, n = 0; i < argc && n < (int)sizeof(c->line); i++)
-		n += snprintf(c->line + n, sizeof(c->line) - n, "%s%s",
-			      i ? " " : "", argv[i]);
-	status = k->fn(c, argc > 1 ? argc - 2 : 0, argc > 1 ? argv + 2 : argv + 1);
+	snprintf(c->line, sizeof(c->line), "%s %s", o->name, k->name);
+	for (int i = 0, n = strlen(c->line); i < argc &&
+	     n < (int)sizeof(c->line); i++)
+		n += snprintf(c->line + n, sizeof(c->line) - n, " %s", argv[i]);
+	if (k->flags & CLI_WATCH)
+		status = cli_watch_args(c, &argc, argv, &watch_us, &count);
+	if (!status && watch_us)
+		status = cli_watch(c, k, argc, argv, watch_us, count);
+	else if (!status)
+		status = k->fn(c, argc, argv);
 	fflush(c->out);
 	c->object = NULL;
 	c->command = NULL;
@@ -375,7 +487,8 @@ void cli_free_argv(int argc, char **argv)
 /*
  * The words that may follow argv[0..argc-1] (the words typed so far, the
  * one being completed excluded): objects, then commands, then the
- * command's keywords (actions first for "scheme add"/"scheme encode").
+ * command's keywords (actions first for "scheme add"/"scheme encode", the
+ * fixed values after "quota" and "wmarks").
  * Returns a malloc()ed NULL-terminated array of static strings.
  */
 const char **cli_complete_words(int argc, char **argv)
@@ -392,34 +505,42 @@ const char **cli_complete_words(int argc, char **argv)
 			out[n++] = o->name;
 		return out;
 	}
-	for (o = cli_objects; o->name; o++)
-		if (!strcmp(o->name, argv[0]))
-			break;
-	if (!o->name)
+	o = cli_object_find(argv[0]);
+	if (!o)
 		return out;
+	if (!strcmp(o->name, "help")) {
+		const struct cli_object *h = argc > 1 ? cli_object_find(argv[1]) : NULL;
+
+		if (argc == 1)
+			for (o = cli_objects; o->name && n < 63; o++)
+				if (strcmp(o->name, "help"))
+					out[n++] = o->name;
+		if (argc == 2 && h)
+			for (k = h->cmds; k->name && n < 63; k++)
+				out[n++] = k->name;
+		return out;
+	}
+	if (o->run) {
+		if (argc == 1)
+			out[n++] = "check";
+		return out;
+	}
 	if (argc == 1) {
 		for (k = o->cmds; k->name && n < 63; k++)
 			out[n++] = k->name;
-		if (!strcmp(o->name, "help"))
-			for (o = cli_objects; o->name && n < 63; o++)
-				out[n++] = o->name;
 		return out;
 	}
 	k = cmd_select(o->cmds, argv[1]);
 	if (!k)
 		return out;
-	if (argc == 2 && (!strcmp(k->name, "add") || !strcmp(k->name, "encode"))) {
-		for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
-			out[n++] = damos_action_name(a);
+	if (cli_complete_grammar(o->name, k->name, argc - 2, argv + 2, out, &n))
 		return out;
-	}
-	if (argc > 2 && !strcmp(argv[argc - 1], "quota")) {
-		for (const char *const *q = damos_scheme_quota_keywords(); *q; q++)
-			out[n++] = *q;
-		return out;
-	}
-	for (const char *const *w = k->keywords; w && *w && n < 63; w++)
+	for (const char *const *w = k->keywords; w && *w && n < 61; w++)
 		out[n++] = *w;
+	if (k->flags & CLI_WATCH) {
+		out[n++] = "--watch";
+		out[n++] = "--count";
+	}
 	return out;
 }
 

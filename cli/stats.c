@@ -50,6 +50,6 @@ static int do_show(struct cli *c, int argc, char **argv)
 }
 
 const struct cli_cmd stats_cmds[] = {
-	{ "show", do_show, "", "print each scheme's statistics", NULL },
+	{ "show", do_show, "", "print each scheme's statistics", NULL, CLI_WATCH },
 	{ NULL },
 };

@@ -24,7 +24,7 @@ KERNEL_BZIMAGE ?=
 KERNEL_SRC ?=
 SELFTESTS_DAMON = $(KERNEL_SRC)/tools/testing/selftests/damon
 
-.PHONY: image guest-stage check-guest check-guest-prereqs run guest-image-clean
+.PHONY: image guest-stage check-guest check-guest-prereqs guest-run guest-image-clean
 
 image: $(GUEST_IMAGE)
 
@@ -46,7 +46,7 @@ guest-stage:
 	@rm -rf $(GUEST_STAGE) && mkdir -p $(GUEST_STAGE)/tests/helpers
 	@$(MAKE) --no-print-directory install DESTDIR=$(abspath $(GUEST_STAGE))/root PREFIX=/usr/local >$(GUEST_STAGE)/install.log 2>&1 \
 		|| { cat $(GUEST_STAGE)/install.log; echo "guest-stage: make install failed" >&2; exit 1; }
-	@cp guest-image/guest-init VERSION $(GUEST_STAGE)/
+	@cp guest-image/guest-init guest-image/profile.sh VERSION $(GUEST_STAGE)/
 	$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/damos-reboot guest-image/reboot.c
 	@cp tests/guest/*.bats tests/guest/hostile_input.sh $(GUEST_STAGE)/tests/
 	@cp tests/guest/helpers/*.bash $(GUEST_STAGE)/tests/helpers/
@@ -67,13 +67,13 @@ check-guest-prereqs:
 
 check-guest: check-guest-prereqs $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
 	@$(MAKE) --no-print-directory guest-stage
-	guest-image/run.sh check $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT)
+	DAMOS_GUEST_PASSED=$(GUEST_CACHE)/passed guest-image/run.sh check $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT)
 
 # `make run`: interactive shell; `make run CMD='...'`: one command, its status
 # (make itself exits 2 on any failure; run.sh prints the command's status).
 # CMD goes through $(file) and $(value): no make or shell quoting gets in
 # its way, newlines and $ included.
-run: $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
+guest-run: $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
 	@[ -n "$(KERNEL_BZIMAGE)" ] || { echo "run: KERNEL_BZIMAGE is not set (make kernel, or pass KERNEL_BZIMAGE=...)" >&2; exit 1; }
 	@$(MAKE) --no-print-directory guest-stage >&2
 	@$(shell mkdir -p $(BUILD)/guest)$(file >$(BUILD)/guest/cmd,$(value CMD))true

@@ -15,7 +15,8 @@
 # Environment: DAMOS_KVM=1 uses KVM (TCG otherwise: nested KVM here is far
 # slower), DAMOS_GUEST_MEM (2G), DAMOS_GUEST_CPUS (2), DAMOS_GUEST_TIMEOUT
 # (seconds for a check or cmd run, 1800), DAMOS_GUEST_APPEND (more kernel
-# command line).
+# command line), DAMOS_GUEST_RERUN=1 (check: boot even when these exact
+# inputs passed before; see below).
 set -uo pipefail
 mode=$1 kernel=$2 image=$3 stage=$4 out=$5 cmdfile=${6:-/dev/null}
 
@@ -87,8 +88,13 @@ shell)
 	exit "$(cat "$out/results/rc" 2>/dev/null || echo 1)"
 	;;
 cmd)
+	# In the background, so that the trap below can end QEMU when this
+	# script is interrupted: timeout puts QEMU in a process group of its own.
 	timeout -k 5 "$tmo" "${qemu[@]}" -append "$append ignore_loglevel" \
-		-serial "file:$out/console.log" -serial stdio </dev/null
+		-serial "file:$out/console.log" -serial stdio </dev/null &
+	qpid=$!
+	trap 'kill $qpid 2>/dev/null' EXIT INT TERM
+	wait $qpid
 	qrc=$?
 	[ $qrc = 124 ] && die "guest timed out after $tmo s (console: $out/console.log)"
 	results || die "no results from the guest (console: $out/console.log)"
@@ -104,6 +110,33 @@ check) ;;
 *) die "unknown mode '$mode'" ;;
 esac
 
+# check: a passing run is remembered under the hash of everything that went
+# into it (the kernel's bytes, the image key, every staged file, this script,
+# the QEMU settings), like a build cache: nothing changed, nothing to redo.
+# Any change, and DAMOS_GUEST_RERUN=1, boots again; failures are never cached.
+# CI always boots: a pass remembered on the machine proves nothing there.
+[ "${CI:-}" = true ] && DAMOS_GUEST_RERUN=1
+run_key() {
+	{
+		sha256sum < "$kernel"
+		echo "$image"
+		(cd "$stage" && find . -type f ! -path './results/*' ! -name install.log \
+			! -name mode ! -name cmd ! -name term -print0 | sort -z | xargs -0 sha256sum)
+		sha256sum < "$0"
+		echo "$mem $cpus ${DAMOS_KVM:-0} ${DAMOS_GUEST_APPEND:-} $tmo"
+	} | sha256sum | cut -c1-16
+}
+passed_dir=${DAMOS_GUEST_PASSED:-${DAMOS_CACHE:-$HOME/.cache/damos}/guest/passed}
+key=$(run_key)
+if [ "${DAMOS_GUEST_RERUN:-0}" != 1 ] && [ -f "$passed_dir/$key/summary" ]; then
+	mkdir -p "$out/results"
+	cp "$passed_dir/$key"/* "$out/results/"
+	echo "guest: these exact inputs (kernel, image, payload $key) passed on $(date -r "$passed_dir/$key/summary" '+%F %T'):"
+	echo "guest: not booting again (DAMOS_GUEST_RERUN=1 forces a run); TAP: $out/results/guest.tap"
+	cat "$passed_dir/$key/summary"
+	exit 0
+fi
+
 # check: boot, follow the progress channel, then judge.
 start=$SECONDS
 echo "guest: booting $(basename "$kernel") ($accel_name, $mem, $cpus CPUs, timeout $tmo s); console: $out/console.log"
@@ -111,6 +144,7 @@ echo "guest: booting $(basename "$kernel") ($accel_name, $mem, $cpus CPUs, timeo
 timeout -k 5 "$tmo" "${qemu[@]}" -append "$append ignore_loglevel" \
 	-serial "file:$out/console.log" -serial "file:$out/progress.log" </dev/null &
 qpid=$!
+trap 'kill $qpid 2>/dev/null' EXIT INT TERM
 tail -s 0.5 -n +1 -f --pid=$qpid "$out/progress.log" 2>/dev/null |
 	while IFS= read -r line; do
 		line=${line%$'\r'}
@@ -159,6 +193,14 @@ else
 	pass "guest kernel log has no Oops/BUG/WARNING/KASAN/lockdep report"
 fi
 
-echo "guest: results in $out (guest.tap, console.log, boot-dmesg.txt)"
-echo "check-guest: $passed passed, $failed failed"
+echo "guest: results in $out (results/guest.tap, console.log, results/boot-dmesg.txt)"
+summary="check-guest: $passed passed, $failed failed"
+if [ $failed = 0 ]; then
+	rm -rf "$passed_dir/$key" && mkdir -p "$passed_dir/$key"
+	cp "$tap" "$passed_dir/$key/"
+	echo "$summary" > "$passed_dir/$key/summary"
+	# keep the last few passes only
+	ls -1t "$passed_dir" | tail -n +6 | sed "s|^|$passed_dir/|" | xargs -r rm -rf
+fi
+echo "$summary"
 [ $failed = 0 ]

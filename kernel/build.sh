@@ -24,7 +24,7 @@ set -euo pipefail
 
 # Do not let the calling make's flags (V=, O=, W=, -j, a jobserver) leak into
 # kbuild: this script passes everything kbuild needs explicitly.
-unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL GNUMAKEFLAGS
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL GNUMAKEFLAGS KCONFIG KPATCHES
 
 export ARCH=x86_64
 TARBALL=/usr/src/$KERNEL_PKG.tar.xz

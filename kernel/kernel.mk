@@ -7,6 +7,12 @@
 #                     kernel/config/variant/NAME.config (e.g. KCONFIG=debug)
 #   KPATCHES=series   KPATCHES=none builds the package as is, for comparison
 #   KERNEL_JOBS=2     make -j for kbuild
+#   KERNEL_SERIES=F   another series file to build or lint
+#
+# Targets: kernel, kernel-source (just the patched tree), kernel-lint
+# (checkpatch --strict + bisect build of mm/damon/), kernel-info,
+# kernel-clean, and kernel-devtree / kernel-export to rework the series in
+# a git tree ($(DAMOS_CACHE)/kernel/dev/...) and write it back as patches.
 #
 # For other areas:
 #   KERNEL_BZIMAGE    the bzImage (file rule; `make kernel` builds it)
@@ -18,8 +24,9 @@
 #
 # Keys: the source tree state is keyed by the package version and the series
 # (the series file and the patches it lists: the cover letter is not an
-# input); the bzImage by that, KCONFIG, the config fragments and build.sh.
-# Outputs live in $(DAMOS_CACHE)/kernel/out/<KCONFIG>-<key>/, so switching
+# input); the bzImage by that, KCONFIG, the config fragments, build.sh and
+# this file.
+# Outputs live in $(DAMOS_CACHE)/kernel/out/<KCONFIG>-<KPATCHES>-<key>/, so switching
 # back to earlier inputs is free; the source trees and build directories are
 # stable per (package version, KPATCHES, KCONFIG) so that a changed patch
 # recompiles only what it touches.
@@ -79,7 +86,7 @@ kernel_hash = $(shell { echo '$(1)'; $(foreach f,$(2),echo '== $(notdir $(f))'; 
 
 KERNEL_SRC_KEY := $(call kernel_hash,$(KERNEL_PKG) $(KERNEL_PKGVER) $(KPATCHES),$(KERNEL_PATCH_FILES))
 KERNEL_KEY := $(call kernel_hash,$(KERNEL_SRC_KEY) $(KCONFIG),$(KERNEL_CONFIG_FILES) \
-	$(CURDIR)/kernel/build.sh)
+	$(CURDIR)/kernel/build.sh $(CURDIR)/kernel/kernel.mk)
 
 KERNEL_CACHE := $(abspath $(DAMOS_CACHE))/kernel
 KERNEL_SRC := $(KERNEL_CACHE)/src/linux-$(KERNEL_PKGVER_)$(if $(filter none,$(KPATCHES)),-unpatched)
@@ -105,7 +112,7 @@ KERNEL_ENV := KERNEL_PKG='$(KERNEL_PKG)' KERNEL_PKGVER='$(KERNEL_PKGVER)' \
 .PHONY: kernel kernel-source kernel-lint kernel-info kernel-clean
 
 kernel: $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP)
-	@echo "kernel: $(KERNEL_BZIMAGE) ($$(cat $(KERNEL_RELEASE_FILE))) is up to date"
+	@echo "kernel: ready: $(KERNEL_BZIMAGE) ($$(cat $(KERNEL_RELEASE_FILE)))"
 
 kernel-source: $(KERNEL_SRC_STAMP)
 
@@ -135,3 +142,16 @@ kernel-info:
 # reuse, 15 s to unpack again).
 kernel-clean:
 	rm -rf $(KERNEL_CACHE)/build $(KERNEL_CACHE)/out $(KERNEL_CACHE)/lint/build-*
+
+# Reworking the series: a git tree of the package with the series as
+# commits, and back to kernel/patches (see kernel/devtree.sh).
+KERNEL_DEVTREE ?= $(KERNEL_CACHE)/dev/linux-$(KERNEL_PKGVER_)
+KERNEL_DEVTREE_ENV := KERNEL_PKG='$(KERNEL_PKG)' KERNEL_PKGVER='$(KERNEL_PKGVER)' \
+	KERNEL_DEVTREE='$(KERNEL_DEVTREE)' KERNEL_PATCHDIR='$(dir $(KERNEL_SERIES))'
+
+.PHONY: kernel-devtree kernel-export
+kernel-devtree:
+	@$(KERNEL_DEVTREE_ENV) $(CURDIR)/kernel/devtree.sh init
+
+kernel-export:
+	@$(KERNEL_DEVTREE_ENV) $(CURDIR)/kernel/devtree.sh export

@@ -762,6 +762,319 @@ DAMOS_API int damos_dbgfs_context_remove(struct damos *d, const char *name);
  */
 DAMOS_API const char *damos_dry_run_script(struct damos *d);
 
+/* ------------------------------------------------------------------------
+ * Grammars shared by damoctl's commands and damoctl.conf(5).
+ */
+
+/*
+ * damos_attrs_parse() - apply "[sample TIME] [aggr TIME] [update TIME]
+ * [regions MIN MAX]" (the grammar of "damoctl attrs set") to @a, then
+ * damos_attrs_validate() it.
+ *
+ * Return: 0 or -EINVAL with a message.
+ */
+DAMOS_API int damos_attrs_parse(struct damos_attrs *a, int argc,
+				const char *const *argv);
+
+/*
+ * damos_targets_parse() - fill @t (which it first zeroes; free it with
+ * damos_targets_free() in every case) from the grammar of "damoctl target
+ * set": "{paddr|fvaddr} [region START END]..." or "vaddr pid PID [region
+ * START END]... [pid PID ...]", addresses as 0xHEX or sizes; then
+ * damos_targets_validate().
+ *
+ * Return: 0 or -EINVAL/-ENOMEM with a message.
+ */
+DAMOS_API int damos_targets_parse(struct damos_targets *t, int argc,
+				  const char *const *argv);
+
+/*
+ * damos_ops_supports() - whether the operations set @o applies action @a
+ * in Linux 6.1 (paddr: pageout, lru_prio, lru_deprio; vaddr and fvaddr:
+ * willneed, cold, pageout, hugepage, nohugepage; stat everywhere).  The
+ * kernel accepts the others and silently does nothing.
+ */
+DAMOS_API bool damos_ops_supports(enum damos_ops o, enum damos_action a);
+
+/* ------------------------------------------------------------------------
+ * damoctl.conf(5): a whole setup, one directive a line ('#' comments,
+ * quotes as in sh, a trailing backslash continues the line):
+ *
+ *   interface auto|sysfs|dbgfs             at most once
+ *   attrs [sample T] [aggr T] [update T] [regions MIN MAX]     once
+ *   target paddr|vaddr|fvaddr ...          once, "damoctl target set"
+ *   scheme ACTION [KEYWORDS]               any number, in order
+ *   scheme none                            no schemes at all
+ *   monitor on|off                         once
+ *   lru-sort [on|off] [KEYWORDS]           once, "damoctl lru-sort set"
+ *
+ * A directive that is absent leaves that part of the setup as it is.
+ */
+struct damos_config;
+
+/*
+ * damos_config_parse() - parse @len bytes of @buf (need not be
+ * NUL-terminated; a NUL byte is an error of its line).  Every bad line is
+ * recorded (damos_config_error()); parsing goes on after one.  Schemes are
+ * converted with the file's attrs, else the kernel's defaults (see
+ * damos_config_schemes() for the live ones).
+ *
+ * Return: 0 with *@out; -EINVAL with *@out set too (the errors are in it;
+ * the message is the first one); -ENOMEM with *@out NULL.
+ */
+DAMOS_API int damos_config_parse(const char *buf, size_t len,
+				 struct damos_config **out);
+
+/*
+ * damos_config_free() - free @c; NULL is a no-op.
+ */
+DAMOS_API void damos_config_free(struct damos_config *c);
+
+/*
+ * damos_config_nr_errors() / damos_config_error() - the errors recorded,
+ * sorted by line: message i ("scheme: min age 10s > max age 5s") and its
+ * line number in *@line (may be NULL).
+ *
+ * Return: the message, owned by @c; NULL (EINVAL) if there is no error i.
+ */
+DAMOS_API size_t damos_config_nr_errors(const struct damos_config *c);
+DAMOS_API const char *damos_config_error(const struct damos_config *c,
+					 size_t i, unsigned int *line);
+
+/*
+ * damos_config_add_error() - record an error the caller found at @line
+ * (for rules that need the live system), keeping the order by line.
+ *
+ * Return: -EINVAL (there is now an error), or -ENOMEM.
+ */
+DAMOS_API int damos_config_add_error(struct damos_config *c,
+				     unsigned int line, const char *msg);
+
+/*
+ * damos_config_directives() - the directive names, NULL-terminated.
+ * damos_config_line() - the line of the (first) @directive; 0 if absent.
+ * damos_config_scheme_line() - the line of scheme @i; 0 if none.
+ */
+DAMOS_API const char *const *damos_config_directives(void);
+DAMOS_API unsigned int damos_config_line(const struct damos_config *c,
+					 const char *directive);
+DAMOS_API unsigned int damos_config_scheme_line(const struct damos_config *c,
+						size_t i);
+
+/*
+ * The parts of the setup; each is "absent" when the file does not have it:
+ * damos_config_iface()     enum damos_iface, or -1
+ * damos_config_attrs()     NULL
+ * damos_config_targets()   NULL
+ * damos_config_monitor()   1 on, 0 off, -1
+ * damos_config_lru_sort()  the parameters given (others at their
+ *                          defaults, see damos_lru_sort_overlay()), NULL
+ * damos_config_lru_sort_enable()  1 on, 0 off, -1
+ */
+DAMOS_API int damos_config_iface(const struct damos_config *c);
+DAMOS_API const struct damos_attrs *
+damos_config_attrs(const struct damos_config *c);
+DAMOS_API const struct damos_targets *
+damos_config_targets(const struct damos_config *c);
+DAMOS_API int damos_config_monitor(const struct damos_config *c);
+DAMOS_API const struct damos_lru_sort *
+damos_config_lru_sort(const struct damos_config *c);
+DAMOS_API int damos_config_lru_sort_enable(const struct damos_config *c);
+
+/*
+ * damos_config_schemes() - the schemes, converted with the file's attrs
+ * or, if it has none, with @live (the context's attributes; NULL keeps the
+ * kernel's defaults).  Conversions that fail are recorded as errors of
+ * their lines.
+ *
+ * Return: 0 with the array (owned by @c, valid until the next call or
+ * damos_config_free()) in *@s and its length in *@n (0 for "scheme none");
+ * -ENOENT if the file has no scheme line; -EINVAL if @c has errors.
+ */
+DAMOS_API int damos_config_schemes(struct damos_config *c,
+				   const struct damos_attrs *live,
+				   struct damos_scheme *const **s, size_t *n);
+
+/*
+ * damos_config_check_ops() - record an error for every scheme whose action
+ * does nothing on operations @o (damos_ops_supports()).  The parser does
+ * it for the file's own target line; a caller does it for the live
+ * targets otherwise.
+ *
+ * Return: 0, or -EINVAL if @c has errors.
+ */
+DAMOS_API int damos_config_check_ops(struct damos_config *c,
+				     enum damos_ops o);
+
+/* ------------------------------------------------------------------------
+ * damon_lru_sort: the kernel's LRU-lists sorting module (built in), driven
+ * through its parameters in <root>/sys/module/damon_lru_sort/parameters.
+ * The enum follows the parameters of mm/damon/lru_sort.c (Linux 6.1);
+ * values are in the kernel's units (the comments say which).
+ */
+enum damos_lru_param {
+	DAMOS_LRU_HOT_THRES_ACCESS_FREQ,	/* per mille of the samples */
+	DAMOS_LRU_COLD_MIN_AGE,			/* us */
+	DAMOS_LRU_QUOTA_MS,			/* ms, halved for each scheme */
+	DAMOS_LRU_QUOTA_RESET_INTERVAL_MS,	/* ms */
+	DAMOS_LRU_WMARKS_INTERVAL,		/* us */
+	DAMOS_LRU_WMARKS_HIGH,			/* per mille of free memory */
+	DAMOS_LRU_WMARKS_MID,
+	DAMOS_LRU_WMARKS_LOW,
+	DAMOS_LRU_SAMPLE_INTERVAL,		/* us */
+	DAMOS_LRU_AGGR_INTERVAL,		/* us */
+	DAMOS_LRU_MIN_NR_REGIONS,
+	DAMOS_LRU_MAX_NR_REGIONS,
+	DAMOS_LRU_MONITOR_REGION_START,		/* physical address; */
+	DAMOS_LRU_MONITOR_REGION_END,		/* 0 0: the biggest System RAM */
+	DAMOS_LRU_NR_PARAMS,
+};
+
+struct damos_lru_sort;
+
+/*
+ * damos_lru_sort_param_name() - the parameter's file name
+ * ("hot_thres_access_freq", ...).
+ *
+ * Return: the name; NULL (errno EINVAL) if @p is not a parameter.
+ */
+DAMOS_API const char *damos_lru_sort_param_name(enum damos_lru_param p);
+
+/*
+ * damos_lru_sort_new() - the module's parameters at their kernel defaults
+ * (50%, 120 s, 10 ms per 1 s, watermarks 5 s 200 150 50, 5 ms, 100 ms, 10
+ * and 1000 regions, the biggest System RAM), disabled, no statistics, no
+ * parameter marked as given.
+ *
+ * Return: the object (free with damos_lru_sort_free()), or NULL.
+ */
+DAMOS_API struct damos_lru_sort *damos_lru_sort_new(void);
+
+/*
+ * damos_lru_sort_free() - free @l; NULL is a no-op.
+ */
+DAMOS_API void damos_lru_sort_free(struct damos_lru_sort *l);
+
+/*
+ * damos_lru_sort_get() - parameter @p in the kernel's unit; 0 if @p is not
+ * a parameter.
+ */
+DAMOS_API uint64_t damos_lru_sort_get(const struct damos_lru_sort *l,
+				      enum damos_lru_param p);
+
+/*
+ * damos_lru_sort_set() - set parameter @p (kernel unit) and mark it given.
+ * Cross-parameter rules are checked by damos_lru_sort_validate().
+ *
+ * Return: 0, -EINVAL (not a parameter) or -ERANGE.
+ */
+DAMOS_API int damos_lru_sort_set(struct damos_lru_sort *l,
+				 enum damos_lru_param p, uint64_t v);
+
+/*
+ * damos_lru_sort_overlay() - copy into @dst the parameters given in @src
+ * (by damos_lru_sort_set() or damos_lru_sort_parse()), marking them given
+ * in @dst.  For "these changes over what the module holds".
+ */
+DAMOS_API void damos_lru_sort_overlay(struct damos_lru_sort *dst,
+				      const struct damos_lru_sort *src);
+
+/*
+ * damos_lru_sort_parse() - apply the keyword grammar of "damoctl lru-sort
+ * set" to @l, in the units of schemes:
+ *
+ *   [hot RATE] [cold TIME] [quota [time MS] [reset MS]]
+ *   [wmarks INTERVAL HIGH MID LOW] [sample TIME] [aggr TIME]
+ *   [regions MIN MAX] [region START END]
+ *
+ * RATE and the watermarks are N% or a bare per-mille number (hot also min
+ * and max); times take us ms s m h (bare: us, ms for quota); START and END
+ * are 0xHEX or sizes.  A keyword may appear once; the parameters given are
+ * marked given.  Cross-parameter rules are not checked here.
+ *
+ * Return: 0 or -EINVAL/-ERANGE with a message naming the keyword and value
+ * (@l may then be partly changed).
+ */
+DAMOS_API int damos_lru_sort_parse(struct damos_lru_sort *l, int argc,
+				   const char *const *argv);
+
+/*
+ * damos_lru_sort_keywords() - the keywords of damos_lru_sort_parse(),
+ * NULL-terminated, for help and completion.
+ */
+DAMOS_API const char *const *damos_lru_sort_keywords(void);
+
+/*
+ * damos_lru_sort_validate() - the rules the kernel and the module need,
+ * checked before anything is written: valid monitoring attributes (as
+ * damos_attrs_validate()), hot threshold <= 100%, cold age < 2^32
+ * aggregation intervals, quota time not 1 ms (halved to 0 = no quota),
+ * watermarks <= 1000 and high >= mid >= low, region start < end (or 0 0).
+ *
+ * Return: 0 or -EINVAL with a message naming the values.
+ */
+DAMOS_API int damos_lru_sort_validate(const struct damos_lru_sort *l);
+
+/*
+ * damos_lru_sort_format() - print every parameter in the grammar of
+ * damos_lru_sort_parse(), with units ("hot 50% cold 2m quota time 10ms
+ * reset 1s wmarks 5s 20% 15% 5% sample 5ms aggr 100ms regions 10 1000
+ * region 0x0 0x0"), like snprintf.
+ *
+ * Return: the length the full text needs, or -ENOMEM.
+ */
+DAMOS_API int damos_lru_sort_format(const struct damos_lru_sort *l,
+				    char *buf, size_t sz);
+
+/*
+ * damos_lru_sort_enabled() / damos_lru_sort_kdamond_pid() - the state read
+ * by damos_lru_sort_read(): whether the module runs, its kdamond's pid
+ * (-1 when off).
+ */
+DAMOS_API bool damos_lru_sort_enabled(const struct damos_lru_sort *l);
+DAMOS_API int damos_lru_sort_kdamond_pid(const struct damos_lru_sort *l);
+
+/*
+ * damos_lru_sort_scheme() - the scheme the module builds from @l for
+ * action @a (DAMOS_ACTION_LRU_PRIO: hot regions, DAMOS_ACTION_LRU_DEPRIO:
+ * cold ones), as the kernel computes it (thresholds truncated, half the
+ * quota time each, weights 0 1 0, free_mem_rate watermarks), with the
+ * module's statistics for it.
+ *
+ * Return: the scheme (free with damos_scheme_free()), or NULL (EINVAL).
+ */
+DAMOS_API struct damos_scheme *
+damos_lru_sort_scheme(const struct damos_lru_sort *l, enum damos_action a);
+
+/*
+ * damos_lru_sort_read() - read the module's parameters, state and
+ * statistics below @opts->root (only .root is used; NULL opts for "/").
+ *
+ * Return: 0 with *@out (free with damos_lru_sort_free()), -ENOENT if the
+ * kernel has no damon_lru_sort (message names the directory), or the errno
+ * of a read.
+ */
+DAMOS_API int damos_lru_sort_read(const struct damos_opts *opts,
+				  struct damos_lru_sort **out);
+
+/*
+ * damos_lru_sort_write() - make the module hold @l: validate @l first
+ * (nothing is written if it fails), then write the parameters that differ
+ * from what the module holds and
+ *   @enable 1: write enabled=Y last, if the module is off;
+ *   @enable 0: write enabled=N first, if it is on;
+ *   any case:  if the module stays on and a parameter changed, write
+ *              commit_inputs=Y (the module takes the inputs at its next
+ *              aggregation; an input it finds invalid disables it).
+ * Honours @opts->root and @opts->dry_run; in a dry run *@script (if
+ * @script is not NULL) gets the writes as a malloc()ed sh script body.
+ *
+ * Return: 0 or a negative errno with a message.
+ */
+DAMOS_API int damos_lru_sort_write(const struct damos_opts *opts,
+				   const struct damos_lru_sort *l, int enable,
+				   char **script);
+
 #ifdef __cplusplus
 }
 #endif

@@ -139,6 +139,9 @@ static int set_nr_accesses(const char *label, const char *value,
 	if (err)
 		return damos_err(err, "%s: '%s' is not an access rate (N%%)",
 				 label, value);
+	if (*v > max_nr)
+		return damos_err(-ERANGE, "%s: '%s' is above 100%%", label,
+				 value);
 	return 0;
 }
 

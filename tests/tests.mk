@@ -5,6 +5,8 @@
 #   make update-golden     regenerate tests/host/golden/ (review the diff)
 
 DEPS += libcmocka-dev bats bats-assert bats-support bats-file strace binutils
+# the interactive shell tests drive damoctl through a pty (tests/host/pty.bash)
+DEPS += expect
 CHECK_HOST_TARGETS += check-unit check-bats check-install
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -41,6 +43,11 @@ check-install: $(ALL_TARGETS)
 	$(MAKE) --no-print-directory install DESTDIR=$(INST) PREFIX=/usr >/dev/null
 	test -x $(INST)/usr/bin/damoctl
 	test -f $(INST)/usr/share/man/man8/damoctl.8
+	test -f $(INST)/usr/share/man/man5/damoctl.conf.5
+	test -f $(INST)/usr/share/man/man3/libdamos.3
+	test -f $(INST)/usr/share/bash-completion/completions/damoctl
+	grep -qx 'ExecStart=/usr/bin/damoctl apply /etc/damoctl.conf' \
+		$(INST)/usr/lib/systemd/system/damoctl.service
 	test -L $(INST)/usr/lib/libdamos.so.0
 	$(CC) $(DAMOS_CFLAGS) -o $(BUILD)/install-smoke tests/install-smoke.c \
 		$$(PKG_CONFIG_SYSROOT_DIR=$(INST) \

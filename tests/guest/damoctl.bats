@@ -26,7 +26,7 @@ sysfs_attrs_5ms_100ms() { sysfs_paddr_setup; }
 	assert_output --partial "$(cat /damos/VERSION)"
 	run man -w damoctl
 	assert_success
-	assert_output --regexp '^/usr/local/share/man/'
+	assert_output --regexp '^/usr/local/(share/)?man/'  # /usr/local/man links to share/man
 	run bash -c 'MANPAGER=cat man damoctl'
 	assert_success
 	assert_output --partial SYNOPSIS
@@ -57,8 +57,8 @@ sysfs_attrs_5ms_100ms() { sysfs_paddr_setup; }
 
 @test "damoctl dbgfs: scheme list shows what the kernel holds" {
 	dbgfs_attrs_5ms_100ms
-	echo "$LRU_PRIO_LINE
-$LRU_DEPRIO_LINE" > "$DBGFS/schemes"
+	write_once "$DBGFS/schemes" "$LRU_PRIO_LINE
+$LRU_DEPRIO_LINE"
 	run "$DAMOCTL" --interface dbgfs scheme list
 	assert_success
 	assert_line --partial lru_prio
@@ -122,13 +122,9 @@ $LRU_DEPRIO_LINE" > "$DBGFS/schemes"
 
 	applied() { [ "$(sed -n 1p "$DBGFS/schemes" | awk '{ print $21 }')" -gt 0 ]; }
 	wait_for 120 applied || { cat "$DBGFS/schemes"; fail "lru_prio not applied"; }
-	run "$DAMOCTL" --interface dbgfs stats
+	run "$DAMOCTL" --interface dbgfs stats show
 	assert_success
 	assert_output --partial lru_prio
-	# the stats damoctl shows are the kernel's
-	local nr_tried
-	nr_tried=$(sed -n 1p "$DBGFS/schemes" | awk '{ print $19 }')
-	[ "$nr_tried" -gt 0 ]
 
 	# dbgfs is locked while monitoring: a clear error, nothing changed
 	local before
@@ -142,6 +138,14 @@ $LRU_DEPRIO_LINE" > "$DBGFS/schemes"
 	assert_success
 	wait_for 10 no_kdamond
 	assert_equal "$(cat "$DBGFS/monitor_on")" off
+
+	# stopped, the stats hold still: damoctl shows the kernel's numbers
+	local k
+	k=$(sed -n 1p "$DBGFS/schemes" | awk '{ print $19 " +" $20 " +" $21 " +" $22 " +" $23 }')
+	[ "$(field 1 "$k")" -gt 0 ]
+	run "$DAMOCTL" --interface dbgfs stats show
+	assert_success
+	assert_line --regexp "^0 +lru_prio +$k\$"
 }
 
 @test "damoctl sysfs: monitor start, online scheme add (commit), stats, stop" {
@@ -163,7 +167,7 @@ $LRU_DEPRIO_LINE" > "$DBGFS/schemes"
 			[ "$(cat "$SYSFS_C/schemes/0/stats/nr_applied")" -gt 0 ]
 	}
 	wait_for 120 applied || fail "lru_prio not applied"
-	run "$DAMOCTL" --interface sysfs stats
+	run "$DAMOCTL" --interface sysfs stats show
 	assert_success
 	assert_output --partial lru_prio
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env bats
 # DAMON's debugfs interface used as a shell script uses it: echo and cat.
+# Scripts are /bin/sh (dash) here: bash line-buffers its builtins' output,
+# which splits a multi-line echo into writes that dbgfs refuses.
 
 load helpers/common
 
@@ -24,8 +26,8 @@ scheme_line() {
 scheme_stat() { sed -n "${1}p" "$DBGFS/schemes" | awk -v f="$2" '{ print $f }'; }
 
 @test "dbgfs: lru_prio (6) and lru_deprio (7) schemes written with echo read back" {
-	echo "$LRU_PRIO_LINE
-$LRU_DEPRIO_LINE" > "$DBGFS/schemes"
+	sh -c 'echo "$1
+$2" > "$3"' _ "$LRU_PRIO_LINE" "$LRU_DEPRIO_LINE" "$DBGFS/schemes"
 	run cat "$DBGFS/schemes"
 	assert_success
 	assert_equal "${#lines[@]}" 2
@@ -56,8 +58,8 @@ $LRU_DEPRIO_LINE" > "$DBGFS/schemes"
 	start_workload -h 64 -c 256
 	dbgfs_paddr_setup
 	# cold after 5 aggregation intervals (0.5 s), so the test needs not wait 120 s
-	echo "$LRU_PRIO_LINE
-$(scheme_line 7 5)" > "$DBGFS/schemes"
+	write_once "$DBGFS/schemes" "$LRU_PRIO_LINE
+$(scheme_line 7 5)"
 	echo on > "$DBGFS/monitor_on"
 	assert_equal "$(cat "$DBGFS/monitor_on")" on
 	local pid
@@ -68,12 +70,14 @@ $(scheme_line 7 5)" > "$DBGFS/schemes"
 	applied() { [ "$(scheme_stat 1 21)" -gt 0 ] && [ "$(scheme_stat 2 21)" -gt 0 ]; }
 	wait_for 120 applied || { cat "$DBGFS/schemes"; fail "lru_prio and lru_deprio were not both applied"; }
 	cat "$DBGFS/schemes"
-	local n
-	for n in 1 2; do
-		[ "$(scheme_stat $n 19)" -ge "$(scheme_stat $n 21)" ]	# nr_tried >= nr_applied
-		[ "$(scheme_stat $n 20)" -gt 0 ]			# sz_tried
-		[ "$(scheme_stat $n 22)" -gt 0 ]			# sz_applied
-	done
+	# one read of schemes is one consistent snapshot of the stats
+	local line
+	while read -r line; do
+		set -- $line
+		[ "${19}" -ge "${21}" ]	# nr_tried >= nr_applied
+		[ "${20}" -gt 0 ]	# sz_tried
+		[ "${22}" -gt 0 ]	# sz_applied
+	done < <(cat "$DBGFS/schemes")
 
 	# while monitoring, the inputs are locked
 	run bash -c "echo '$LRU_PRIO_LINE' > '$DBGFS/schemes'"

@@ -90,9 +90,12 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 		fail "hot and cold regions were not both sorted"
 	}
 	grep . "$P"/*lru_sort* "$P"/*sorted*
-	local hot_tried
+	# each file is read on its own while the counters grow: read the applied
+	# count first, so that the tried count read after it is never behind
+	local hot_sorted hot_tried
+	hot_sorted=$(cat "$P/nr_lru_sorted_hot_regions")
 	hot_tried=$(cat "$P/nr_lru_sort_tried_hot_regions")
-	[ "$hot_tried" -ge "$(cat "$P/nr_lru_sorted_hot_regions")" ]
+	[ "$hot_tried" -ge "$hot_sorted" ]
 	[ "$(cat "$P/bytes_lru_sorted_hot_regions")" -gt 0 ]
 	[ "$(cat "$P/bytes_lru_sorted_cold_regions")" -gt 0 ]
 	# and they keep moving while the pressure lasts

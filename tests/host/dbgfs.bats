@@ -118,7 +118,7 @@ $LRU_DEPRIO"
 		"$ROOT/sys/kernel/debug/damon/monitor_on_DEPRECATED"
 	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on_DEPRECATED"
 	run damoctl monitor status
-	assert_output "on (dbgfs)"
+	assert_line --index 0 "on (dbgfs)"
 	run damoctl scheme add stat
 	assert_failure 1
 	run damoctl monitor stop
@@ -271,9 +271,11 @@ $LRU_PRIO"
 	run damoctl monitor start
 	assert_success
 	run damoctl monitor
-	assert_output "on (dbgfs)"
+	assert_line --index 0 "on (dbgfs)"
+	assert_line --regexp "^targets +paddr"
+	assert_line "schemes   0"
 	run damoctl --json monitor status
-	assert_output '{"interface":"dbgfs","on":true,"pid":-1}'
+	assert_output --partial '{"interface":"dbgfs","on":true,"pid":-1,'
 	run damoctl monitor stop
 	assert_success
 	run cat "$ROOT/sys/kernel/debug/damon/monitor_on"

@@ -12,9 +12,9 @@ CTX() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0"; }
 	make_sysfs off 1
 	make_dbgfs
 	run damoctl monitor status
-	assert_output "off (sysfs)"
+	assert_line --index 0 "off (sysfs)"
 	run damoctl --interface dbgfs monitor status
-	assert_output "off (dbgfs)"
+	assert_line --index 0 "off (dbgfs)"
 }
 
 @test "dry run: add lru_prio next to an existing scheme" {
@@ -115,7 +115,7 @@ CTX() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0"; }
 	assert_success
 	[ "$(cat "$(ADMIN)/kdamonds/0/state")" = on ]
 	run damoctl monitor status
-	assert_output "on (sysfs, kdamond pid 4242)"
+	assert_line --index 0 "on (sysfs, kdamond pid 4242)"
 }
 
 @test "a kdamond index that does not exist is not created over others" {

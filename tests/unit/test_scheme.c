@@ -189,6 +189,8 @@ static void test_parse_errors(void **state)
 			   "max access: '4294967296' is out of range (4294967296 > max 4294967295)");
 	assert_parse_fails("pageout access 0 33%",
 			   "max access: '33%' is not a whole number of samples (20 samples per aggregation interval: use multiples of 5% or a bare number)");
+	assert_parse_fails("pageout access 200% max",
+			   "min access: '200%' is above 100%");
 	assert_parse_fails("pageout sz 1Q 2",
 			   "min size: '1Q' is not a size (units: B K M G T)");
 	assert_parse_fails("pageout sz 1",

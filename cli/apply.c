@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damoctl apply [check] FILE: a damoctl.conf(5) file made the live setup in
+ * one step.  Everything is checked first, against the file and against
+ * what the kernel holds; one bad line and nothing is written.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct apply {
+	struct cli *c;
+	const char *name;
+	struct damos_config *cfg;
+	struct damos *d;		/* when the file has a DAMON part */
+	struct damos_lru_sort *lru;	/* live + the file's, when lru-sort */
+	bool lru_on;			/* what the module does now */
+	bool mon_on;			/* what DAMON monitoring does now */
+	struct damos_scheme *const *schemes;
+	size_t nr_schemes;
+	bool has_schemes;
+};
+
+static char *slurp(FILE *f, size_t *len)
+{
+	char *buf = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	for (;;) {
+		if (*len + 4096 > cap) {
+			char *nb = realloc(buf, cap = cap * 2 + 8192);
+
+			if (!nb) {
+				free(buf);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int report(struct apply *a)
+{
+	size_t n = damos_config_nr_errors(a->cfg), nr_lines = 0;
+	unsigned int last = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned int line;
+		const char *msg = damos_config_error(a->cfg, i, &line);
+
+		cli_error(a->c, EXIT_USAGE, "%s:%u: %s", a->name, line, msg);
+		nr_lines += !i || line != last;
+		last = line;
+	}
+	return cli_error(a->c, EXIT_USAGE, "%s: %zu bad line%s; nothing was changed",
+			 a->name, nr_lines, nr_lines == 1 ? "" : "s");
+}
+
+/* A handle for the checks only: a file already bad needs no other error. */
+static struct damos *open_quiet(struct cli *c)
+{
+	struct damos_opts o = DAMOS_OPTS_INIT;
+
+	o.root = c->root;
+	o.iface = c->iface;
+	o.dry_run = c->dry_run;
+	o.kdamond = c->kdamond;
+	o.dbgfs_ctx = c->dbgfs_ctx;
+	return damos_open(&o);
+}
+
+/* The checks that need the live system; failures become line errors. */
+static int check_live(struct apply *a)
+{
+	const struct damos_targets *t = damos_config_targets(a->cfg);
+	int mon = damos_config_monitor(a->cfg);
+	int lru_en = damos_config_lru_sort_enable(a->cfg);
+	struct damos_attrs live;
+	struct damos_targets lt = { 0 };
+	int err;
+
+	if (a->d) {
+		err = damos_monitor_status(a->d, &a->mon_on, NULL);
+		if (!err)
+			err = damos_attrs_read(a->d, &live);
+		if (err)
+			return cli_lib_error(a->c, err);
+		err = damos_config_schemes(a->cfg, &live, &a->schemes,
+					   &a->nr_schemes);
+		a->has_schemes = !err;
+		if (!t) {
+			err = damos_targets_read(a->d, &lt);
+			if (err) {
+				damos_targets_free(&lt);
+				return cli_lib_error(a->c, err);
+			}
+			if (lt.nr)
+				damos_config_check_ops(a->cfg, lt.ops);
+			if (mon == 1 && !lt.nr)
+				damos_config_add_error(a->cfg,
+						       damos_config_line(a->cfg, "monitor"),
+						       "monitor on: there is no target, here or in the kernel (add a target line)");
+			damos_targets_free(&lt);
+		}
+	}
+	if (damos_config_lru_sort(a->cfg)) {
+		struct damos_opts o = DAMOS_OPTS_INIT;
+		unsigned int line = damos_config_line(a->cfg, "lru-sort");
+
+		o.root = a->c->root;
+		err = damos_lru_sort_read(&o, &a->lru);
+		if (err) {
+			damos_config_add_error(a->cfg, line, damos_errmsg());
+		} else {
+			a->lru_on = damos_lru_sort_enabled(a->lru);
+			damos_lru_sort_overlay(a->lru, damos_config_lru_sort(a->cfg));
+			if (damos_lru_sort_validate(a->lru)) {
+				char msg[600];
+
+				snprintf(msg, sizeof(msg), "lru-sort: %s (with the module's other parameters)",
+					 damos_errmsg());
+				damos_config_add_error(a->cfg, line, msg);
+			}
+			/* DAMON monitoring that stays on keeps the module off */
+			if (lru_en == 1 && mon != 0 && !a->d) {
+				struct damos *d = open_quiet(a->c);
+
+				if (d)
+					damos_monitor_status(d, &a->mon_on, NULL);
+				damos_close(d);
+			}
+			if (lru_en == 1 && mon != 0 && a->mon_on)
+				damos_config_add_error(a->cfg, line,
+						       "lru-sort on: DAMON monitoring is on and stays on (add 'monitor off'): Linux 6.1 runs one DAMON user at a time");
+			if (a->lru_on && lru_en != 0 && mon == 1)
+				damos_config_add_error(a->cfg, line,
+						       "monitor on: damon_lru_sort is on and stays on (make it 'lru-sort off'): Linux 6.1 runs one DAMON user at a time");
+		}
+	} else if (mon == 1) {
+		/* the module, if there is one, must not run */
+		struct damos_opts o = DAMOS_OPTS_INIT;
+		struct damos_lru_sort *l = NULL;
+
+		o.root = a->c->root;
+		if (!damos_lru_sort_read(&o, &l) && damos_lru_sort_enabled(l))
+			damos_config_add_error(a->cfg, damos_config_line(a->cfg, "monitor"),
+					       "monitor on: damon_lru_sort is on (add 'lru-sort off'): Linux 6.1 runs one DAMON user at a time");
+		damos_lru_sort_free(l);
+	}
+	return EXIT_OK;
+}
+
+static int lru_write(struct apply *a, int enable)
+{
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	char *script = NULL;
+	int err;
+
+	o.root = a->c->root;
+	o.dry_run = a->c->dry_run;
+	err = damos_lru_sort_write(&o, a->lru, enable, &script);
+	cli_print_script(a->c, "damon_lru_sort", script);
+	free(script);
+	return err ? cli_lib_error(a->c, err) : EXIT_OK;
+}
+
+/*
+ * The order: the module off if it must go off (it may hold DAMON), DAMON
+ * stopped if it must stop or if dbgfs would refuse the writes, the
+ * attributes, the targets, the schemes, DAMON started, the module's
+ * parameters and the module on.
+ */
+static int write_all(struct apply *a)
+{
+	const struct damos_attrs *at = damos_config_attrs(a->cfg);
+	const struct damos_targets *t = damos_config_targets(a->cfg);
+	int mon = damos_config_monitor(a->cfg);
+	int lru_en = damos_config_lru_sort_enable(a->cfg);
+	bool writes = at || t || a->has_schemes;
+	bool restart = false, lru_done = false;
+	int err = 0, status;
+
+	if (a->lru && a->lru_on && (lru_en == 0 || mon == 1)) {
+		status = lru_write(a, 0);
+		if (status)
+			return status;
+		lru_done = true;
+	}
+	if (a->d) {
+		if (a->mon_on && (mon == 0 || (writes &&
+		    damos_get_iface(a->d) == DAMOS_IFACE_DBGFS))) {
+			err = damos_monitor_stop(a->d);
+			restart = mon != 0;
+		}
+		if (!err && at)
+			err = damos_attrs_write(a->d, at);
+		if (!err && t)
+			err = damos_targets_write(a->d, t);
+		if (!err && a->has_schemes)
+			err = damos_schemes_write(a->d, a->schemes, a->nr_schemes);
+		if (!err && (restart || (mon == 1 && !a->mon_on)))
+			err = damos_monitor_start(a->d);
+		status = cli_close(a->c, a->d, err ? cli_lib_error(a->c, err) : EXIT_OK);
+		a->d = NULL;
+		if (status)
+			return status;
+	}
+	if (a->lru && !lru_done)
+		return lru_write(a, lru_en);
+	return EXIT_OK;
+}
+
+int apply_run(struct cli *c, int argc, char **argv)
+{
+	struct apply a = { .c = c };
+	bool check_only = argc == 2 && !strcmp(argv[0], "check");
+	const char *file = check_only ? argv[1] : argv[0];
+	FILE *f;
+	char *buf;
+	size_t len;
+	int status, err;
+
+	if (argc != 1 && !check_only)
+		return cli_error(c, EXIT_USAGE, "expected [check] FILE");
+	a.name = strcmp(file, "-") ? file : "<stdin>";
+	f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	if (!f)
+		return cli_error(c, EXIT_FAIL, "%s: %s", file, strerror(errno));
+	buf = slurp(f, &len);
+	err = errno;
+	if (f != stdin)
+		fclose(f);
+	if (!buf)
+		return cli_error(c, EXIT_FAIL, "%s: %s", file, strerror(err));
+	err = damos_config_parse(buf, len, &a.cfg);
+	free(buf);
+	if (!a.cfg)
+		return cli_lib_error(c, err);
+	if (damos_config_attrs(a.cfg) || damos_config_targets(a.cfg) ||
+	    damos_config_monitor(a.cfg) >= 0 ||
+	    damos_config_line(a.cfg, "scheme") ||
+	    damos_config_line(a.cfg, "attrs")) {
+		enum damos_iface saved = c->iface;
+
+		if (c->iface == DAMOS_IFACE_AUTO && damos_config_iface(a.cfg) >= 0)
+			c->iface = damos_config_iface(a.cfg);
+		a.d = err ? open_quiet(c) : cli_open(c);
+		c->iface = saved;
+		if (!a.d && !err) {
+			status = EXIT_FAIL;
+			goto out;
+		}
+	}
+	/* the live checks add their errors to those of the file */
+	status = check_live(&a);
+	if (!status && damos_config_nr_errors(a.cfg))
+		status = report(&a);
+	if (!status && !check_only)
+		status = write_all(&a);
+out:
+	if (a.d)
+		damos_close(a.d);
+	damos_lru_sort_free(a.lru);
+	damos_config_free(a.cfg);
+	return status;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The interactive shell: "damoctl" with no command on a terminal.  A thin
+ * readline loop around the dispatcher that argv and -f use: an error is
+ * printed and the shell goes on.  History in ~/.damoctl_history, tab
+ * completion from the command tables (cli_complete_words()).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include "cli.h"
+
+#define HISTORY_MAX	1000
+
+static const char *const shell_words[] = { "quit", "exit", NULL };
+
+static char *history_path(void)
+{
+	const char *home = getenv("HOME");
+	char *p;
+
+	if (!home || !*home)
+		return NULL;
+	if (asprintf(&p, "%s/.damoctl_history", home) < 0)
+		return NULL;
+	return p;
+}
+
+/* The candidates of the completion under way, for the generator. */
+static const char **cands;
+static int cand_idx;
+
+static char *generator(const char *text, int state)
+{
+	size_t len = strlen(text);
+
+	if (!state)
+		cand_idx = 0;
+	while (cands && cands[cand_idx]) {
+		const char *w = cands[cand_idx++];
+
+		if (!strncmp(w, text, len))
+			return strdup(w);
+	}
+	return NULL;
+}
+
+static char **complete(const char *text, int start, int end)
+{
+	char *before = strndup(rl_line_buffer, start);
+	char **argv = NULL, **matches = NULL;
+	int argc = 0;
+
+	(void)end;
+	rl_attempted_completion_over = 1;	/* no file names by default */
+	if (!before || cli_split(before, &argc, &argv)) {
+		free(before);
+		return NULL;
+	}
+	cands = cli_complete_words(argc, argv);
+	if (cands && argc == 0) {	/* the shell's own words (room: 64) */
+		int n = 0;
+
+		while (cands[n])
+			n++;
+		for (int i = 0; shell_words[i] && n < 63; i++)
+			cands[n++] = shell_words[i];
+	}
+	if (argc >= 1 && !strcmp(argv[0], "apply"))
+		rl_attempted_completion_over = 0;	/* apply FILE */
+	matches = rl_completion_matches(text, generator);
+	free(cands);
+	cands = NULL;
+	cli_free_argv(argc, argv);
+	free(before);
+	return matches;
+}
+
+static volatile sig_atomic_t in_readline;
+
+/* Ctrl-C at the prompt drops the line, as in bash; elsewhere it is ignored
+ * here (a --watch loop has its own handler). */
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (!in_readline)
+		return;
+	rl_crlf();
+	rl_replace_line("", 0);
+	rl_on_new_line();
+	rl_redisplay();
+}
+
+static void shell_help(struct cli *c)
+{
+	fprintf(c->out,
+		"Commands are those of damoctl without \"damoctl\"; TAB completes them.\n"
+		"  help [OBJECT [COMMAND]]   the grammar\n"
+		"  quit, exit, Ctrl-D        leave the shell\n\n");
+}
+
+int cli_shell(struct cli *c)
+{
+	struct sigaction sa = { .sa_handler = on_sigint }, old;
+	char *hist = history_path();
+	char *line;
+
+	c->interactive = true;
+	rl_readline_name = "damoctl";
+	rl_attempted_completion_function = complete;
+	rl_completer_word_break_characters = " \t";
+	rl_basic_word_break_characters = " \t";
+	using_history();
+	stifle_history(HISTORY_MAX);
+	/* append_history() needs the file: make it the first time */
+	if (hist && read_history(hist) == ENOENT)
+		write_history(hist);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, &old);
+	fprintf(c->out, "damoctl %s: type help for the commands, quit or Ctrl-D to leave\n",
+		DAMOS_VERSION);
+	fflush(c->out);
+	for (;;) {
+		const char *p;
+
+		in_readline = 1;
+		line = readline("damoctl> ");
+		in_readline = 0;
+		if (!line) {		/* Ctrl-D */
+			fputc('\n', c->out);
+			break;
+		}
+		p = line + strspn(line, " \t");
+		if (*p) {
+			HIST_ENTRY *last = history_length ?
+				history_get(history_base + history_length - 1) : NULL;
+
+			/* like HISTCONTROL=ignoredups */
+			if (!last || strcmp(last->line, line)) {
+				add_history(line);
+				if (hist)
+					append_history(1, hist);
+			}
+		}
+		if (!strncmp(p, "quit", 4) || !strncmp(p, "exit", 4)) {
+			const char *q = p + 4;
+
+			if (!*(q + strspn(q, " \t"))) {
+				free(line);
+				break;
+			}
+		}
+		if (!strcmp(p, "help") || !strncmp(p, "help ", 5) ||
+		    !strncmp(p, "help\t", 5)) {
+			if (!p[4 + strspn(p + 4, " \t")])
+				shell_help(c);
+		}
+		cli_run_line(c, line);
+		fflush(c->out);
+		fflush(c->err);
+		free(line);
+	}
+	sigaction(SIGINT, &old, NULL);
+	/* a history that cannot be kept is not an error */
+	if (hist)
+		history_truncate_file(hist, HISTORY_MAX);
+	free(hist);
+	return EXIT_OK;
+}

@@ -1,0 +1,714 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * damoctl.conf(5): a whole DAMON setup in the grammar of damoctl's
+ * commands, parsed from a buffer (never a path: callers and fuzzers own the
+ * I/O).  Every bad line is recorded with its number; nothing stops at the
+ * first one.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct cfg_scheme {
+	unsigned int line;
+	int argc;
+	char **argv;
+	struct damos_scheme *s;
+	char *err;		/* why it does not convert (again each time) */
+};
+
+struct cfg_error {
+	unsigned int line;
+	char *msg;
+};
+
+struct damos_config {
+	int iface;			/* -1: not given */
+	bool has_attrs;
+	struct damos_attrs attrs;
+	bool has_targets;
+	struct damos_targets targets;
+	bool has_schemes;		/* a scheme line, or "scheme none" */
+	bool schemes_none;
+	size_t nr_schemes;
+	struct cfg_scheme *schemes;
+	struct damos_scheme **scheme_arr;
+	int monitor;			/* -1, 0, 1 */
+	struct damos_lru_sort *lru;	/* NULL: no lru-sort line */
+	int lru_enable;			/* -1, 0, 1 */
+	unsigned int lines[6];		/* where each directive was, 0: absent */
+	size_t nr_errors;
+	struct cfg_error *errors;	/* of the lines, schemes' excepted */
+	size_t nr_all;
+	struct cfg_error *all;		/* those and the schemes', by line */
+};
+
+enum { D_INTERFACE, D_ATTRS, D_TARGET, D_SCHEME, D_MONITOR, D_LRU_SORT };
+
+static const char *const directives[] = {
+	"interface", "attrs", "target", "scheme", "monitor", "lru-sort", NULL,
+};
+
+const char *const *damos_config_directives(void)
+{
+	return directives;
+}
+
+/* Record "LINE: msg" (the library's last message if @fmt is NULL). */
+static int add_error(struct damos_config *c, unsigned int line,
+		     const char *fmt, ...)
+{
+	struct cfg_error *e;
+	char *msg;
+	va_list ap;
+	int n;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		n = vasprintf(&msg, fmt, ap);
+		va_end(ap);
+	} else {
+		n = asprintf(&msg, "%s", damos_errmsg());
+	}
+	if (n < 0)
+		return -ENOMEM;
+	e = realloc(c->errors, (c->nr_errors + 1) * sizeof(*e));
+	if (!e) {
+		free(msg);
+		return -ENOMEM;
+	}
+	c->errors = e;
+	e[c->nr_errors].line = line;
+	e[c->nr_errors++].msg = msg;
+	return 0;
+}
+
+/* Words split on blanks; '...' and "..." quote; # starts a comment. */
+static int split(const char *line, int *argc, char ***argv)
+{
+	char **v = NULL, *w;
+	int n = 0;
+
+	*argc = 0;
+	*argv = NULL;
+	w = malloc(strlen(line) + 1);
+	if (!w)
+		return -ENOMEM;
+	for (const char *p = line;;) {
+		size_t len = 0;
+		char q = 0;
+		char **nv;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p || *p == '#')
+			break;
+		while (*p && (q || !isspace((unsigned char)*p))) {
+			if (!q && (*p == '\'' || *p == '"'))
+				q = *p;
+			else if (q && *p == q)
+				q = 0;
+			else if (q == '"' && *p == '\\' && p[1])
+				w[len++] = *++p;
+			else
+				w[len++] = *p;
+			p++;
+		}
+		nv = realloc(v, (n + 2) * sizeof(*v));
+		if (!nv || !(nv[n] = strndup(w, len))) {
+			free(w);
+			v = nv ? nv : v;
+			for (int i = 0; i < n; i++)
+				free(v[i]);
+			free(v);
+			return -ENOMEM;
+		}
+		v = nv;
+		v[++n] = NULL;
+		if (q) {
+			free(w);
+			for (int i = 0; i < n; i++)
+				free(v[i]);
+			free(v);
+			return -EINVAL;
+		}
+	}
+	free(w);
+	*argc = n;
+	*argv = v;
+	return 0;
+}
+
+static void free_argv(int argc, char **argv)
+{
+	for (int i = 0; argv && i < argc; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+int damos_attrs_parse(struct damos_attrs *a, int argc, const char *const *argv)
+{
+	bool seen[4] = { false };
+	static const char *const kws[] = { "sample", "aggr", "update", "regions" };
+	int err;
+
+	if (!argc)
+		return damos_err(-EINVAL,
+				 "expected [sample TIME] [aggr TIME] [update TIME] [regions MIN MAX]");
+	for (int i = 0; i < argc;) {
+		size_t k;
+
+		for (k = 0; k < ARRAY_SIZE(kws); k++)
+			if (!strcmp(argv[i], kws[k]))
+				break;
+		if (k == ARRAY_SIZE(kws))
+			return damos_err(-EINVAL,
+					 "unknown keyword '%s' (expected sample aggr update regions)",
+					 argv[i]);
+		if (seen[k])
+			return damos_err(-EINVAL, "%s given twice", kws[k]);
+		seen[k] = true;
+		if (k == 3) {
+			if (i + 2 >= argc)
+				return damos_err(-EINVAL, "regions: expected MIN MAX");
+			err = damos_attrs_set_str(a, "min_regions", argv[i + 1]);
+			if (!err)
+				err = damos_attrs_set_str(a, "max_regions", argv[i + 2]);
+			i += 3;
+		} else {
+			if (i + 1 >= argc)
+				return damos_err(-EINVAL, "%s: expected a value", kws[k]);
+			err = damos_attrs_set_str(a, kws[k], argv[i + 1]);
+			i += 2;
+		}
+		if (err)
+			return err;
+	}
+	return damos_attrs_validate(a);
+}
+
+static int parse_addr(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2)) {
+		errno = 0;
+		*v = strtoull(s + 2, &end, 16);
+		if (!errno && !*end && end != s + 2)
+			return 0;
+	} else if (!damos_parse_size(s, v)) {
+		return 0;
+	}
+	return damos_err(-EINVAL, "region: '%s' is not an address (0xHEX or a size)", s);
+}
+
+static int add_target(struct damos_targets *t, int pid)
+{
+	struct damos_target *n = realloc(t->targets, (t->nr + 1) * sizeof(*n));
+
+	if (!n)
+		return damos_err(-ENOMEM, "out of memory");
+	t->targets = n;
+	memset(&n[t->nr], 0, sizeof(*n));
+	n[t->nr++].pid = pid;
+	return 0;
+}
+
+/* The grammar of "damoctl target set" (cli/target.c). */
+int damos_targets_parse(struct damos_targets *t, int argc,
+			const char *const *argv)
+{
+	int i = 1, err;
+
+	memset(t, 0, sizeof(*t));
+	if (argc < 1)
+		return damos_err(-EINVAL, "expected paddr, vaddr or fvaddr");
+	for (t->ops = 0; t->ops < DAMOS_NR_OPS; t->ops++)
+		if (!strcmp(argv[0], damos_ops_name(t->ops)))
+			break;
+	if (t->ops == DAMOS_NR_OPS)
+		return damos_err(-EINVAL,
+				 "unknown operations '%s' (expected paddr vaddr fvaddr)",
+				 argv[0]);
+	if (t->ops != DAMOS_OPS_VADDR && (err = add_target(t, 0)))
+		return err;
+	while (i < argc) {
+		if (!strcmp(argv[i], "pid") && t->ops == DAMOS_OPS_VADDR) {
+			char *end;
+			long pid;
+
+			if (i + 1 >= argc)
+				return damos_err(-EINVAL, "pid: expected PID");
+			errno = 0;
+			pid = strtol(argv[i + 1], &end, 10);
+			if (errno || *end || end == argv[i + 1] || pid <= 0 ||
+			    pid > INT32_MAX)
+				return damos_err(-EINVAL, "pid: '%s' is not a pid",
+						 argv[i + 1]);
+			err = add_target(t, (int)pid);
+			if (err)
+				return err;
+			i += 2;
+		} else if (!strcmp(argv[i], "region")) {
+			struct damos_target *tg;
+			struct damos_region *r;
+			uint64_t start, end;
+
+			if (!t->nr)
+				return damos_err(-EINVAL, "region: give 'pid PID' first");
+			if (i + 2 >= argc)
+				return damos_err(-EINVAL, "region: expected START END");
+			err = parse_addr(argv[i + 1], &start);
+			if (!err)
+				err = parse_addr(argv[i + 2], &end);
+			if (err)
+				return err;
+			tg = &t->targets[t->nr - 1];
+			r = realloc(tg->regions, (tg->nr_regions + 1) * sizeof(*r));
+			if (!r)
+				return damos_err(-ENOMEM, "out of memory");
+			tg->regions = r;
+			r[tg->nr_regions].start = start;
+			r[tg->nr_regions++].end = end;
+			i += 3;
+		} else {
+			return damos_err(-EINVAL,
+					 "unknown keyword '%s' (expected %sregion)",
+					 argv[i],
+					 t->ops == DAMOS_OPS_VADDR ? "pid " : "");
+		}
+	}
+	if (t->ops == DAMOS_OPS_VADDR && !t->nr)
+		return damos_err(-EINVAL, "vaddr: expected pid PID");
+	return damos_targets_validate(t);
+}
+
+static int once(struct damos_config *c, int dir, unsigned int line)
+{
+	if (c->lines[dir])
+		return add_error(c, line, "%s given twice (first on line %u)",
+				 directives[dir], c->lines[dir]);
+	c->lines[dir] = line;
+	return 1;
+}
+
+static int on_off(const char *w)
+{
+	if (!strcmp(w, "on"))
+		return 1;
+	if (!strcmp(w, "off"))
+		return 0;
+	return -1;
+}
+
+/* One directive; errors are recorded, only -ENOMEM is returned. */
+static int directive(struct damos_config *c, unsigned int line, int argc,
+		     char **argv)
+{
+	const char *const *args = (const char *const *)argv + 1;
+	int nargs = argc - 1, d, r;
+
+	for (d = 0; directives[d]; d++)
+		if (!strcmp(argv[0], directives[d]))
+			break;
+	if (!directives[d])
+		return add_error(c, line,
+				 "unknown directive '%s' (expected interface attrs target scheme monitor lru-sort)",
+				 argv[0]);
+	if (d != D_SCHEME && (r = once(c, d, line)) <= 0)
+		return r;
+	switch (d) {
+	case D_INTERFACE:
+		r = nargs == 1 ? damos_iface_from_name(args[0]) : -EINVAL;
+		if (r < 0)
+			return add_error(c, line, "interface: expected auto, sysfs or dbgfs");
+		c->iface = r;
+		return 0;
+	case D_ATTRS:
+		damos_attrs_default(&c->attrs);
+		if (damos_attrs_parse(&c->attrs, nargs, args)) {
+			const char *m = damos_errmsg();
+
+			/* schemes then convert with the defaults, not these */
+			return add_error(c, line, "%s%s",
+					 strncmp(m, "attrs: ", 7) ? "attrs: " : "", m);
+		}
+		c->has_attrs = true;
+		return 0;
+	case D_TARGET:
+		c->has_targets = true;
+		if (damos_targets_parse(&c->targets, nargs, args))
+			return add_error(c, line, "target: %s", damos_errmsg());
+		return 0;
+	case D_MONITOR:
+		c->monitor = nargs == 1 ? on_off(args[0]) : -1;
+		if (c->monitor < 0)
+			return add_error(c, line, "monitor: expected on or off");
+		return 0;
+	case D_LRU_SORT:
+		c->lru = damos_lru_sort_new();
+		if (!c->lru)
+			return -ENOMEM;
+		if (nargs && on_off(args[0]) >= 0) {
+			c->lru_enable = on_off(args[0]);
+			args++;
+			nargs--;
+		}
+		if (!nargs && c->lru_enable < 0)
+			return add_error(c, line, "lru-sort: expected on, off and/or keywords");
+		if (damos_lru_sort_parse(c->lru, nargs, args))
+			return add_error(c, line, "lru-sort: %s", damos_errmsg());
+		return 0;
+	}
+	/* scheme ACTION [KEYWORDS] | scheme none */
+	if (!c->lines[D_SCHEME])
+		c->lines[D_SCHEME] = line;
+	if (nargs == 1 && !strcmp(args[0], "none")) {
+		if (c->has_schemes)
+			return add_error(c, line, "scheme none: there are schemes (line %u)",
+					 c->lines[D_SCHEME]);
+		c->has_schemes = c->schemes_none = true;
+		return 0;
+	}
+	if (c->schemes_none)
+		return add_error(c, line, "scheme: 'scheme none' came first (line %u)",
+				 c->lines[D_SCHEME]);
+	if (!nargs)
+		return add_error(c, line, "scheme: expected an action or none");
+	c->has_schemes = true;
+	struct cfg_scheme *s = realloc(c->schemes, (c->nr_schemes + 1) * sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	c->schemes = s;
+	s = &s[c->nr_schemes++];
+	memset(s, 0, sizeof(*s));
+	s->line = line;
+	s->argc = nargs;
+	s->argv = calloc(nargs + 1, sizeof(char *));
+	if (!s->argv)
+		return -ENOMEM;
+	for (int i = 0; i < nargs; i++) {
+		s->argv[i] = strdup(args[i]);
+		if (!s->argv[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Convert the schemes with @a; each keeps why it does not convert. */
+static int resolve(struct damos_config *c, const struct damos_attrs *a)
+{
+	for (size_t i = 0; i < c->nr_schemes; i++) {
+		struct cfg_scheme *s = &c->schemes[i];
+
+		damos_scheme_free(s->s);
+		free(s->err);
+		s->err = NULL;
+		s->s = damos_scheme_parse(s->argc, (const char *const *)s->argv, a);
+		if (!s->s && errno == ENOMEM)
+			return -ENOMEM;
+		if (!s->s && asprintf(&s->err, "scheme: %s", damos_errmsg()) < 0) {
+			s->err = NULL;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int cmp_errors(const void *a, const void *b)
+{
+	const struct cfg_error *x = a, *y = b;
+
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* All errors by line (a stable merge: a line's errors in their order). */
+static int finish(struct damos_config *c)
+{
+	size_t n = c->nr_errors;
+	struct cfg_error *all;
+
+	for (size_t i = 0; i < c->nr_schemes; i++)
+		n += c->schemes[i].err != NULL;
+	all = malloc((n ? n : 1) * sizeof(*all));
+	if (!all)
+		return damos_err(-ENOMEM, "out of memory");
+	n = 0;
+	for (size_t i = 0; i < c->nr_errors; i++)
+		all[n++] = c->errors[i];
+	for (size_t i = 0; i < c->nr_schemes; i++)
+		if (c->schemes[i].err) {
+			all[n].line = c->schemes[i].line;
+			all[n++].msg = c->schemes[i].err;
+		}
+	/* qsort is not stable: insertion sort, the lists are short */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && cmp_errors(&all[j - 1], &all[j]) > 0; j--) {
+			struct cfg_error t = all[j];
+
+			all[j] = all[j - 1];
+			all[j - 1] = t;
+		}
+	free(c->all);
+	c->all = all;
+	c->nr_all = n;
+	if (n)
+		return damos_err(-EINVAL, "line %u: %s%s", all[0].line,
+				 all[0].msg, n > 1 ? " (and more)" : "");
+	return 0;
+}
+
+bool damos_ops_supports(enum damos_ops o, enum damos_action a)
+{
+	if (a == DAMOS_ACTION_STAT)
+		return (unsigned int)o < DAMOS_NR_OPS;
+	if (o == DAMOS_OPS_PADDR)
+		return a == DAMOS_ACTION_PAGEOUT || a == DAMOS_ACTION_LRU_PRIO ||
+		       a == DAMOS_ACTION_LRU_DEPRIO;
+	if (o == DAMOS_OPS_VADDR || o == DAMOS_OPS_FVADDR)
+		return (unsigned int)a <= DAMOS_ACTION_NOHUGEPAGE;
+	return false;
+}
+
+static int check_ops(struct damos_config *c, enum damos_ops o)
+{
+	int err = 0;
+
+	for (size_t i = 0; !err && i < c->nr_schemes; i++) {
+		const struct damos_scheme *s = c->schemes[i].s;
+
+		if (s && !damos_ops_supports(o, damos_scheme_action(s)))
+			err = add_error(c, c->schemes[i].line,
+					"scheme: %s does nothing on %s targets (Linux 6.1 applies %s there)",
+					damos_action_name(damos_scheme_action(s)),
+					damos_ops_name(o),
+					o == DAMOS_OPS_PADDR ? "pageout, lru_prio, lru_deprio and stat" :
+					"willneed, cold, pageout, hugepage, nohugepage and stat");
+	}
+	return err;
+}
+
+int damos_config_check_ops(struct damos_config *c, enum damos_ops o)
+{
+	int err = check_ops(c, o);
+
+	return err ? damos_err(err, "out of memory") : finish(c);
+}
+
+/* Cross-directive rules that need nothing from the kernel. */
+static int check(struct damos_config *c)
+{
+	if (c->monitor == 1 && c->lru && c->lru_enable == 1)
+		return add_error(c, c->lines[D_LRU_SORT],
+				 "lru-sort on and monitor on (line %u): Linux 6.1 runs one DAMON user at a time",
+				 c->lines[D_MONITOR]);
+	return 0;
+}
+
+int damos_config_parse(const char *buf, size_t len, struct damos_config **out)
+{
+	struct damos_config *c = calloc(1, sizeof(*c));
+	struct damos_attrs def;
+	char *cmd = NULL;
+	size_t cmd_len = 0;
+	unsigned int nr = 0, first = 0;
+	int err = 0;
+
+	*out = NULL;
+	if (!c)
+		return damos_err(-ENOMEM, "out of memory");
+	c->iface = -1;
+	c->monitor = -1;
+	c->lru_enable = -1;
+	for (size_t pos = 0; !err && pos < len;) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+		const char *l = buf + pos;
+		bool more;
+		char *nc;
+
+		pos += n + (nl ? 1 : 0);
+		nr++;
+		if (n && l[n - 1] == '\r')
+			n--;
+		if (!cmd_len)
+			first = nr;
+		if (memchr(l, '\0', n)) {
+			err = add_error(c, nr, "a NUL byte");
+			cmd_len = 0;
+			continue;
+		}
+		more = n && l[n - 1] == '\\';
+		if (more)
+			n--;
+		nc = realloc(cmd, cmd_len + n + 2);
+		if (!nc) {
+			err = -ENOMEM;
+			break;
+		}
+		cmd = nc;
+		memcpy(cmd + cmd_len, l, n);
+		cmd_len += n;
+		cmd[cmd_len++] = ' ';
+		cmd[cmd_len] = '\0';
+		if (more && pos < len)
+			continue;
+		cmd_len = 0;
+
+		int argc;
+		char **argv;
+
+		err = split(cmd, &argc, &argv);
+		if (err == -EINVAL) {
+			err = add_error(c, first, "unterminated quote");
+			continue;
+		}
+		if (!err && argc)
+			err = directive(c, first, argc, argv);
+		free_argv(argc, argv);
+	}
+	free(cmd);
+	if (!err) {
+		damos_attrs_default(&def);
+		err = resolve(c, c->has_attrs ? &c->attrs : &def);
+	}
+	if (!err)
+		err = check(c);
+	if (!err && c->has_targets && c->targets.nr)
+		err = check_ops(c, c->targets.ops);
+	if (err) {
+		damos_config_free(c);
+		return damos_err(err, "out of memory");
+	}
+	*out = c;
+	return finish(c);
+}
+
+void damos_config_free(struct damos_config *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nr_schemes; i++) {
+		free_argv(c->schemes[i].argc, c->schemes[i].argv);
+		damos_scheme_free(c->schemes[i].s);
+		free(c->schemes[i].err);
+	}
+	free(c->all);
+	free(c->schemes);
+	free(c->scheme_arr);
+	damos_targets_free(&c->targets);
+	damos_lru_sort_free(c->lru);
+	for (size_t i = 0; i < c->nr_errors; i++)
+		free(c->errors[i].msg);
+	free(c->errors);
+	free(c);
+}
+
+size_t damos_config_nr_errors(const struct damos_config *c)
+{
+	return c->nr_all;
+}
+
+const char *damos_config_error(const struct damos_config *c, size_t i,
+			       unsigned int *line)
+{
+	if (i >= c->nr_all) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (line)
+		*line = c->all[i].line;
+	return c->all[i].msg;
+}
+
+int damos_config_add_error(struct damos_config *c, unsigned int line,
+			   const char *msg)
+{
+	int err = add_error(c, line, "%s", msg);
+
+	return err ? err : finish(c);
+}
+
+unsigned int damos_config_line(const struct damos_config *c,
+			       const char *directive)
+{
+	for (int d = 0; directives[d]; d++)
+		if (!strcmp(directive, directives[d]))
+			return c->lines[d];
+	return 0;
+}
+
+int damos_config_iface(const struct damos_config *c)
+{
+	return c->iface;
+}
+
+const struct damos_attrs *damos_config_attrs(const struct damos_config *c)
+{
+	return c->has_attrs ? &c->attrs : NULL;
+}
+
+const struct damos_targets *damos_config_targets(const struct damos_config *c)
+{
+	return c->has_targets ? &c->targets : NULL;
+}
+
+int damos_config_schemes(struct damos_config *c,
+			 const struct damos_attrs *live,
+			 struct damos_scheme *const **s, size_t *n)
+{
+	static struct damos_scheme *const none[1];
+	int err;
+
+	if (!c->has_schemes)
+		return -ENOENT;
+	if (!c->has_attrs && live) {
+		err = resolve(c, live);
+		if (err)
+			return damos_err(err, "out of memory");
+	}
+	err = finish(c);
+	if (err)
+		return err;
+	if (c->schemes_none) {
+		*s = none;
+		*n = 0;
+		return 0;
+	}
+	/* the array of schemes, in file order, owned by @c */
+	struct damos_scheme **arr = malloc(c->nr_schemes * sizeof(*arr));
+
+	if (!arr)
+		return damos_err(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < c->nr_schemes; i++)
+		arr[i] = c->schemes[i].s;
+	free(c->scheme_arr);
+	c->scheme_arr = arr;
+	*s = arr;
+	*n = c->nr_schemes;
+	return 0;
+}
+
+unsigned int damos_config_scheme_line(const struct damos_config *c, size_t i)
+{
+	return i < c->nr_schemes ? c->schemes[i].line : 0;
+}
+
+int damos_config_monitor(const struct damos_config *c)
+{
+	return c->monitor;
+}
+
+const struct damos_lru_sort *damos_config_lru_sort(const struct damos_config *c)
+{
+	return c->lru;
+}
+
+int damos_config_lru_sort_enable(const struct damos_config *c)
+{
+	return c->lru_enable;
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bats
+# damoctl lru-sort on the real damon_lru_sort: units, commit_inputs taken
+# by the running module, invalid combinations refused before any write,
+# and no start next to another DAMON user.
+
+load helpers/common
+
+P=$LRU_SORT
+
+setup() {
+	damon_off
+	log_mark
+	# the module keeps its inputs across tests: start from its defaults
+	"$DAMOCTL" lru-sort set hot 50% cold 2m quota time 10ms reset 1s \
+		wmarks 5s 20% 15% 5% sample 5ms aggr 100ms regions 10 1000 region 0 0
+}
+
+teardown() {
+	stop_workload
+	damon_off
+	assert_kernel_log_clean
+}
+
+running() { [ "$(cat "$P/kdamond_pid")" -gt 0 ] 2>/dev/null; }
+stopped() { [ "$(cat "$P/kdamond_pid")" = -1 ]; }
+committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
+
+@test "damoctl lru-sort: status reads the module's parameters in schemes' units" {
+	run "$DAMOCTL" lru-sort status
+	assert_success
+	assert_line --index 0 "damon_lru_sort: off"
+	assert_line --regexp '^hot +50% +hot_thres_access_freq=500$'
+	assert_line --regexp '^wmarks +5s 20% 15% 5% '
+	assert_line "  lru_prio sz 4K max access 10 max age 0 max quota time 5ms size 0 reset 1s weights 0 1 0 wmarks free_mem_rate 5s 200 150 50"
+}
+
+@test "damoctl lru-sort enable/set/disable: the kdamond starts, takes commit_inputs, stops" {
+	run "$DAMOCTL" lru-sort enable hot 30% cold 10s
+	assert_success
+	wait_for 10 running || fail "kdamond_pid stayed $(cat "$P/kdamond_pid")"
+	local pid
+	pid=$(cat "$P/kdamond_pid")
+	assert_equal "$(cat "$P/hot_thres_access_freq")" 300
+	run "$DAMOCTL" lru-sort status
+	assert_line --index 0 "damon_lru_sort: on, kdamond pid $pid"
+	run "$DAMOCTL" lru-sort set hot 40% quota time 20ms
+	assert_success
+	wait_for 30 committed || fail "commit_inputs stayed $(cat "$P/commit_inputs")"
+	assert_equal "$(cat "$P/kdamond_pid")" "$pid"
+	assert_equal "$(cat "$P/hot_thres_access_freq")" 400
+	assert_equal "$(cat "$P/quota_ms")" 20
+	run "$DAMOCTL" lru-sort disable
+	assert_success
+	wait_for 10 stopped || fail "kdamond_pid stayed $(cat "$P/kdamond_pid")"
+}
+
+@test "damoctl lru-sort: an invalid combination is refused and the running module keeps going" {
+	"$DAMOCTL" lru-sort enable
+	wait_for 10 running
+	local pid
+	pid=$(cat "$P/kdamond_pid")
+	# min_nr_regions < 3 would make the kernel stop the module at commit
+	run "$DAMOCTL" lru-sort set regions 2 1000
+	assert_failure 2
+	run "$DAMOCTL" lru-sort set wmarks 5s 10% 15% 5%
+	assert_failure 2
+	run "$DAMOCTL" lru-sort set sample 200ms
+	assert_failure 2
+	assert_equal "$(cat "$P/min_nr_regions") $(cat "$P/wmarks_high") $(cat "$P/sample_interval")" "10 200 5000"
+	assert_equal "$(cat "$P/commit_inputs")" N
+	sleep 2
+	assert_equal "$(cat "$P/kdamond_pid")" "$pid"
+}
+
+@test "damoctl lru-sort enable: refused while sysfs or dbgfs monitoring runs" {
+	sysfs_paddr_setup
+	echo on > "$SYSFS_K/state"
+	run "$DAMOCTL" lru-sort enable
+	assert_failure 1
+	assert_output --partial "does not start next to another DAMON user"
+	assert_equal "$(cat "$P/enabled")" N
+	echo off > "$SYSFS_K/state"
+	wait_for 10 no_kdamond
+	dbgfs_paddr_setup
+	echo on > "$DBGFS/monitor_on"
+	run "$DAMOCTL" lru-sort enable
+	assert_failure 1
+	assert_output --partial "dbgfs monitoring is on"
+	echo off > "$DBGFS/monitor_on"
+}
+
+@test "damoctl lru-sort under memory pressure: the stats move, status and --watch show them" {
+	echo 5000000 > "$P/cold_min_age"
+	start_workload -h 64 -f 100
+	"$DAMOCTL" lru-sort enable cold 5s
+	wait_for 10 running
+	sorted() { [ "$(cat "$P/nr_lru_sorted_hot_regions")" -gt 0 ]; }
+	wait_for 180 sorted || fail "no hot region sorted"
+	run "$DAMOCTL" --json lru-sort status
+	assert_success
+	assert_output --regexp '"nr_applied":[1-9]'
+	run "$DAMOCTL" lru-sort status --watch 100ms --count 2
+	assert_success
+	[ "$(grep -c '^damon_lru_sort: on' <<<"$output")" = 2 ]
+}

@@ -1,0 +1,335 @@
+#!/usr/bin/env bats
+# damoctl apply [check] FILE: damoctl.conf(5) made the live setup in one
+# step, or refused whole with every bad line named and nothing changed.
+
+load helper
+load lru_sort
+
+setup() {
+	ROOT="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$ROOT"
+	make_lru_sort
+	cd "$BATS_TEST_TMPDIR"
+}
+
+DBG() { echo "$ROOT/sys/kernel/debug/damon/$1"; }
+
+LRU_PRIO="4096 18446744073709551615 10 4294967295 0 4294967295 6 5 0 1000 0 1 0 0 0 0 0 0"
+
+good_conf() {
+	cat > damoctl.conf <<-'EOF'
+	# sort the LRU lists of the 4G..8G range with DAMOS schemes
+	attrs sample 5ms aggr 100ms update 1s regions 10 1000
+	target paddr region 4G 8G
+	scheme lru_prio
+	scheme lru_deprio age 60s max   # cold after a minute
+	scheme pageout sz 2M max access 0 0 age 5m max \
+	    quota time 10ms size 1G reset 1s
+	monitor on
+	lru-sort off
+	EOF
+}
+
+@test "a whole setup on dbgfs: attrs, target, schemes (replaced), monitor on" {
+	make_dbgfs
+	echo "0 0 0 0 0 0 5 0 0 0 0 0 0 0 0 0 0 0" > "$(DBG schemes)"
+	good_conf
+	run damoctl apply damoctl.conf
+	assert_success
+	assert_output ""
+	run cat "$(DBG attrs)"
+	assert_output "5000 100000 1000000 10 1000"
+	run cat "$(DBG target_ids)"
+	assert_output paddr
+	run cat "$(DBG init_regions)"
+	assert_output "0 4294967296 8589934592"
+	run cat "$(DBG schemes)"
+	assert_output "$LRU_PRIO
+4096 18446744073709551615 0 0 600 4294967295 7 5 0 1000 0 0 1 0 0 0 0 0
+2097152 18446744073709551615 0 0 3000 4294967295 2 10 1073741824 1000 0 0 0 0 0 0 0 0"
+	run cat "$(DBG monitor_on)"
+	assert_output on
+}
+
+@test "the same file on sysfs, from no kdamond at all" {
+	make_sysfs_empty
+	good_conf
+	run damoctl apply damoctl.conf
+	assert_success
+	local c="$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0"
+	run cat "$c/schemes/nr_schemes" "$c/schemes/0/action" "$c/schemes/1/access_pattern/age/min" \
+		"$c/operations" "$c/targets/0/regions/0/start" \
+		"$c/monitoring_attrs/intervals/update_us" \
+		"$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state"
+	assert_output "3
+lru_prio
+600
+paddr
+4294967296
+1000000
+on"
+}
+
+@test "a bad file: every bad line with its number, status 2, nothing changed" {
+	make_dbgfs
+	echo "$LRU_PRIO" > "$(DBG schemes)"
+	cat > bad.conf <<-'EOF'
+	interface dbgfs
+	attrs sample 5ms aggr 1ms
+	target vaddr pid 12 region 0x1000 0x2000
+	scheme lru_prio
+	scheme pageout age 10s 5s
+	frob
+	monitor maybe
+	scheme stat
+	lru-sort on wmarks 1s 10% 20% 5%
+	scheme 'oops
+	interface sysfs
+	EOF
+	local before
+	before=$(tree_sum)
+	run damoctl apply bad.conf
+	assert_failure 2
+	assert_output "damoctl: apply: bad.conf:2: attrs: aggregation interval 1000us < sample interval 5000us
+damoctl: apply: bad.conf:4: scheme: lru_prio does nothing on vaddr targets (Linux 6.1 applies willneed, cold, pageout, hugepage, nohugepage and stat there)
+damoctl: apply: bad.conf:5: scheme: min age 10s > max age 5s
+damoctl: apply: bad.conf:6: unknown directive 'frob' (expected interface attrs target scheme monitor lru-sort)
+damoctl: apply: bad.conf:7: monitor: expected on or off
+damoctl: apply: bad.conf:9: lru-sort: wmarks: high 10% >= mid 20% >= low 5% does not hold (with the module's other parameters)
+damoctl: apply: bad.conf:10: unterminated quote
+damoctl: apply: bad.conf:11: interface given twice (first on line 1)
+damoctl: apply: bad.conf: 8 bad lines; nothing was changed"
+	[ "$(tree_sum)" = "$before" ]
+	run damoctl apply check bad.conf
+	assert_failure 2
+	[ "$(tree_sum)" = "$before" ]
+}
+
+@test "apply check: a good file passes and nothing is written" {
+	make_dbgfs
+	good_conf
+	local before
+	before=$(tree_sum)
+	run damoctl apply check damoctl.conf
+	assert_success
+	assert_output ""
+	[ "$(tree_sum)" = "$before" ]
+}
+
+@test "--dry-run: the writes in order, one script, none made" {
+	make_dbgfs
+	good_conf
+	local before
+	before=$(tree_sum)
+	run damoctl --dry-run apply damoctl.conf
+	assert_success
+	assert_line --index 0 "#!/bin/sh"
+	assert_line "# damoctl apply damoctl.conf (dbgfs)"
+	assert_line "echo on > $ROOT/sys/kernel/debug/damon/monitor_on"
+	[ "$(tree_sum)" = "$before" ]
+}
+
+@test "what the file does not name stays as it is" {
+	make_dbgfs
+	echo "$LRU_PRIO" > "$(DBG schemes)"
+	echo "5000 200000 1000000 10 1000" > "$(DBG attrs)"
+	echo "lru-sort hot 30%" > lru.conf
+	run damoctl apply lru.conf
+	assert_success
+	[ "$(cat "$(LRU)/hot_thres_access_freq")" = 300 ]
+	[ "$(cat "$(LRU)/enabled")" = N ]
+	run cat "$(DBG schemes)" "$(DBG attrs)"
+	assert_output "$LRU_PRIO
+5000 200000 1000000 10 1000"
+	# only a lru-sort line: no DAMON interface needed at all
+	rm -rf "$ROOT/sys/kernel/debug"
+	run damoctl apply lru.conf
+	assert_success
+}
+
+@test "scheme none removes every scheme; it cannot go with schemes" {
+	make_dbgfs
+	echo "$LRU_PRIO" > "$(DBG schemes)"
+	echo "scheme none" > none.conf
+	run damoctl apply none.conf
+	assert_success
+	run cat "$(DBG schemes)"
+	assert_output ""
+	printf 'scheme stat\nscheme none\n' > both.conf
+	run damoctl apply both.conf
+	assert_failure 2
+	assert_line "damoctl: apply: both.conf:2: scheme none: there are schemes (line 1)"
+}
+
+@test "schemes convert with the file's attrs, else with the kernel's" {
+	make_dbgfs
+	echo "5000 200000 1000000 10 1000" > "$(DBG attrs)"
+	echo "scheme stat age 10s max" > s.conf
+	run damoctl apply s.conf
+	assert_success
+	run cut -d' ' -f5 "$(DBG schemes)"
+	assert_output 50
+	printf 'attrs aggr 100ms\nscheme stat age 10s max\n' > s.conf
+	run damoctl apply s.conf
+	assert_success
+	run cut -d' ' -f5 "$(DBG schemes)"
+	assert_output 100
+	# 10 s is no whole number of 300 ms intervals: the line is bad
+	echo "5000 300000 1000000 10 1000" > "$(DBG attrs)"
+	echo "scheme stat age 10s max" > s.conf
+	run damoctl apply s.conf
+	assert_failure 2
+	assert_line --index 0 --partial "damoctl: apply: s.conf:1: scheme: "
+}
+
+@test "dbgfs while monitoring: stopped for the writes, started again" {
+	make_dbgfs
+	damoctl target set paddr region 4G 8G
+	echo on > "$(DBG monitor_on)"
+	echo "scheme lru_prio" > s.conf
+	run damoctl apply s.conf
+	assert_success
+	run cat "$(DBG schemes)" "$(DBG monitor_on)"
+	assert_output "$LRU_PRIO
+on"
+	printf 'scheme stat\nmonitor off\n' > off.conf
+	run damoctl apply off.conf
+	assert_success
+	run cut -d' ' -f7 "$(DBG schemes)"
+	assert_output 5
+	run cat "$(DBG monitor_on)"
+	assert_output off
+}
+
+@test "live checks: a target for monitor on, one DAMON user at a time, actions the ops apply" {
+	make_dbgfs
+	echo "monitor on" > m.conf
+	run damoctl apply m.conf
+	assert_failure 2
+	assert_output "damoctl: apply: m.conf:1: monitor on: there is no target, here or in the kernel (add a target line)
+damoctl: apply: m.conf: 1 bad line; nothing was changed"
+	damoctl target set vaddr pid 1
+	echo "scheme lru_deprio" > v.conf
+	run damoctl apply v.conf
+	assert_failure 2
+	assert_line --index 0 --partial "v.conf:1: scheme: lru_deprio does nothing on vaddr targets"
+	damoctl target set paddr
+	# the module runs: DAMON cannot start next to it
+	lru_sort_on
+	run damoctl apply m.conf
+	assert_failure 2
+	assert_line --index 0 "damoctl: apply: m.conf:1: monitor on: damon_lru_sort is on (add 'lru-sort off'): Linux 6.1 runs one DAMON user at a time"
+	printf 'monitor on\nlru-sort off\n' > m2.conf
+	run damoctl apply m2.conf
+	assert_success
+	[ "$(cat "$(LRU)/enabled")" = N ]
+	[ "$(cat "$(DBG monitor_on)")" = on ]
+	# DAMON runs: the module cannot start next to it
+	echo "lru-sort on" > l.conf
+	run damoctl apply l.conf
+	assert_failure 2
+	assert_line --index 0 --partial "l.conf:1: lru-sort on: DAMON monitoring is on and stays on (add 'monitor off')"
+	printf 'monitor off\nlru-sort on hot 20%%\n' > l2.conf
+	run damoctl apply l2.conf
+	assert_success
+	[ "$(cat "$(DBG monitor_on)")" = off ]
+	[ "$(cat "$(LRU)/enabled")" = Y ]
+	[ "$(cat "$(LRU)/hot_thres_access_freq")" = 200 ]
+	printf 'monitor on\nlru-sort on\n' > both.conf
+	run damoctl apply check both.conf
+	assert_failure 2
+	assert_line --index 0 "damoctl: apply: both.conf:2: lru-sort on and monitor on (line 1): Linux 6.1 runs one DAMON user at a time"
+}
+
+@test "lru-sort in the file: over the module's parameters, commit when it runs" {
+	lru_sort_on
+	echo "lru-sort quota time 20ms wmarks 2s 50% 40% 10%" > l.conf
+	run damoctl apply l.conf
+	assert_success
+	[ "$(cat "$(LRU)/quota_ms") $(cat "$(LRU)/wmarks_high")" = "20 500" ]
+	[ "$(cat "$(LRU)/commit_inputs")" = Y ]
+	# valid alone, not with what the module holds (aggr 100ms)
+	echo "lru-sort sample 200ms" > l.conf
+	run damoctl apply l.conf
+	assert_failure 2
+	assert_line --index 0 --partial "l.conf:1: lru-sort: attrs: aggregation interval 100000us < sample interval 200000us (with the module's other parameters)"
+	rm -rf "$ROOT/sys/module"
+	echo "lru-sort on" > l.conf
+	run damoctl apply l.conf
+	assert_failure 2
+	assert_line --index 0 "damoctl: apply: l.conf:1: damon_lru_sort is not in this kernel: $ROOT/sys/module/damon_lru_sort/parameters does not exist"
+}
+
+@test "the file's interface, unless --interface says otherwise" {
+	make_dbgfs
+	make_sysfs off 0
+	printf 'interface dbgfs\nscheme stat\n' > i.conf
+	run damoctl apply i.conf
+	assert_success
+	run cut -d' ' -f7 "$(DBG schemes)"
+	assert_output 5
+	[ "$(cat "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/nr_schemes")" = 0 ]
+	run damoctl --interface sysfs apply i.conf
+	assert_success
+	[ "$(cat "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/nr_schemes")" = 1 ]
+}
+
+@test "file syntax: CRLF, quotes, continued lines, comments; - for stdin" {
+	make_dbgfs
+	printf 'attrs aggr "100ms" \\\r\n   sample 5ms # comment\r\nscheme stat\r\n' > crlf.conf
+	run damoctl apply crlf.conf
+	assert_success
+	run cut -d' ' -f7 "$(DBG schemes)"
+	assert_output 5
+	run damoctl apply - <<<"scheme cold age 10s 5s"
+	assert_failure 2
+	assert_line --index 0 "damoctl: apply: <stdin>:1: scheme: min age 10s > max age 5s"
+}
+
+@test "applying the same file again changes nothing" {
+	make_dbgfs
+	good_conf
+	damoctl apply damoctl.conf
+	local once
+	once=$(tree_sum)
+	run damoctl apply damoctl.conf
+	assert_success
+	[ "$(tree_sum)" = "$once" ]
+}
+
+@test "usage and I/O errors; --json" {
+	run damoctl apply
+	assert_failure 2
+	assert_output "damoctl: apply: expected [check] FILE"
+	run damoctl apply a b
+	assert_failure 2
+	run damoctl apply nope.conf
+	assert_failure 1
+	assert_output "damoctl: apply: nope.conf: No such file or directory"
+	echo "frob" > f.conf
+	run damoctl --json apply f.conf
+	assert_failure 2
+	assert_output '{"error":"apply: f.conf:1: unknown directive '"'frob'"' (expected interface attrs target scheme monitor lru-sort)"}
+{"error":"apply: f.conf: 1 bad line; nothing was changed"}'
+}
+
+@test "the config grammar and the commands agree: target and attrs lines make the trees of target set and attrs set" {
+	make_dbgfs
+	local args
+	for args in "paddr region 4G 8G" "vaddr pid 42 region 0x1000 0x2000 pid 43"; do
+		# shellcheck disable=SC2086
+		damoctl target set $args
+		local want
+		want=$(tree_sum)
+		damoctl target clear
+		echo "target $args" > t.conf
+		damoctl apply t.conf
+		[ "$(tree_sum)" = "$want" ]
+	done
+	damoctl attrs set sample 10ms aggr 200ms regions 20 2000
+	want=$(tree_sum)
+	echo "5000 100000 60000000 10 1000" > "$(DBG attrs)"
+	echo "attrs sample 10ms aggr 200ms regions 20 2000" > a.conf
+	damoctl apply a.conf
+	[ "$(tree_sum)" = "$want" ]
+}

@@ -1,0 +1,148 @@
+#!/usr/bin/env bats
+# damoctl -f FILE and -f -: the command lines of argv, one a line; the first
+# failure stops the batch and is reported as FILE:LINE; --force goes on and
+# reports them all.
+
+load helper
+
+setup() {
+	ROOT="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$ROOT"
+	make_dbgfs
+	cd "$BATS_TEST_TMPDIR"
+}
+
+SCHEMES() { echo "$ROOT/sys/kernel/debug/damon/schemes"; }
+
+@test "-f FILE: comments, blank lines, quotes, continued lines" {
+	cat > setup.damoctl <<-'EOF'
+	# LRU sorting, as damon_lru_sort does it
+	attrs set sample 5ms aggr 100ms
+
+	scheme add lru_prio   # the hot scheme
+	scheme add lru_deprio \
+	    age 2m max
+	scheme add "stat"
+	EOF
+	run damoctl -f setup.damoctl
+	assert_success
+	assert_output ""
+	run cut -d' ' -f5,7 "$(SCHEMES)"
+	assert_output "0 6
+1200 7
+0 5"
+}
+
+@test "the first failure stops the batch: FILE:LINE, its status, nothing after it" {
+	printf '%s\n' "scheme add lru_prio" "" "scheme add pageout age 10s 5s" \
+		"scheme add stat" > b
+	run damoctl -f b
+	assert_failure 2
+	assert_output "damoctl: b:3: scheme add: min age 10s > max age 5s"
+	run cut -d' ' -f7 "$(SCHEMES)"
+	assert_output 6
+}
+
+@test "a kernel failure stops it too, with status 1" {
+	printf '%s\n' "scheme add stat" "monitor start" "scheme add cold" > b
+	run damoctl -f b
+	assert_failure 1
+	assert_output "damoctl: b:2: monitor start: no monitoring target: set one first (damoctl target set ...)"
+	run wc -l < "$(SCHEMES)"
+	assert_output 1
+}
+
+@test "--force goes on: every failure with its line, a count, the first status" {
+	cat > b <<-'EOF'
+	scheme add stat
+	frob
+	scheme add pageout sz 8K 4K
+	scheme add cold \
+	    access 0 'x
+	monitor start
+	scheme add willneed
+	EOF
+	run damoctl --force -f b
+	assert_failure 2
+	assert_output "damoctl: b:2: unknown object 'frob' (objects: $(objects))
+damoctl: b:3: scheme add: min size 8K > max size 4K
+damoctl: b:4: unterminated quote
+damoctl: b:6: monitor start: no monitoring target: set one first (damoctl target set ...)
+damoctl: b: 4 of 6 commands failed"
+	run cut -d' ' -f7 "$(SCHEMES)"
+	assert_output "5
+0"
+}
+
+objects() { "$DAMOCTL" --complete -- "" | grep -v '^-' | tr '\n' ' ' | sed 's/ $//'; }
+
+@test "-f -: commands from stdin, reported as <stdin>:LINE" {
+	run damoctl -f - <<-'EOF'
+	scheme add stat
+	scheme rm 7
+	EOF
+	assert_failure 1
+	assert_output --regexp '^damoctl: <stdin>:2: scheme rm: '
+}
+
+@test "quit and exit end a batch early" {
+	printf '%s\n' "scheme add stat" "quit" "scheme add cold" > b
+	run damoctl -f b
+	assert_success
+	run wc -l < "$(SCHEMES)"
+	assert_output 1
+}
+
+@test "usage: --force without -f, a command after -f, options inside the file" {
+	run damoctl --force scheme list
+	assert_failure 2
+	assert_output "damoctl: --force goes with -f FILE"
+	echo "scheme list" > b
+	run damoctl -f b scheme list
+	assert_failure 2
+	assert_output "damoctl: -f FILE runs the commands of FILE: no command after it"
+	echo "--interface sysfs scheme list" > b
+	run damoctl -f b
+	assert_failure 2
+	assert_output "damoctl: b:1: '--interface': options go on the damoctl command line, not in a command"
+	run damoctl -f
+	assert_failure 2
+	run damoctl -f does-not-exist
+	assert_failure 1
+	assert_output "damoctl: does-not-exist: No such file or directory"
+}
+
+@test "--json: errors carry FILE:LINE too" {
+	printf '%s\n' "scheme add stat" "scheme add pageout age 10s 5s" > b
+	run damoctl --json -f b
+	assert_failure 2
+	assert_output '{"index":0}
+{"error":"b:2: scheme add: min age 10s > max age 5s"}'
+}
+
+@test "--dry-run: one script for the whole batch, a comment per command" {
+	printf '%s\n' "scheme add lru_prio" "scheme add lru_deprio" > b
+	run damoctl --dry-run -f b
+	assert_success
+	assert_line --index 0 "#!/bin/sh"
+	[ "$(grep -c '^#!/bin/sh' <<<"$output")" = 1 ]
+	assert_line "# damoctl scheme add lru_prio (dbgfs)"
+	assert_line "# damoctl scheme add lru_deprio (dbgfs)"
+	run cat "$(SCHEMES)"
+	assert_output ""
+}
+
+@test "the same lines one-shot, from -f and in the shell make the same tree" {
+	local lines=("attrs set aggr 200ms" "scheme add lru_prio" "scheme add pageout sz 4K 2M age 10s max quota time 5ms reset 1s")
+	local l
+	for l in "${lines[@]}"; do
+		# shellcheck disable=SC2086
+		damoctl $l
+	done
+	local oneshot
+	oneshot=$(tree_sum)
+	rm -rf "$ROOT" && mkdir -p "$ROOT" && make_dbgfs
+	printf '%s\n' "${lines[@]}" > b
+	damoctl -f b
+	[ "$(tree_sum)" = "$oneshot" ]
+}

@@ -1,0 +1,159 @@
+#!/usr/bin/env bats
+# One grammar, four descriptions: damoctl --help, the SYNOPSIS of
+# damoctl(8), the bash completion (cli/damoctl.bash-completion, which asks
+# damoctl) and the man pages.  These tests keep them naming the same things.
+
+load helper
+
+SRC="$BATS_TEST_DIRNAME/../.."
+
+# Complete the words given (the last one is being typed) as bash would.
+complete_words() {
+	bash -c 'source "$1"; shift
+		COMP_WORDS=(damoctl "$@"); COMP_CWORD=$#
+		_damoctl
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$SRC/cli/damoctl.bash-completion" "$@"
+}
+
+# "OBJECT COMMAND" pairs: the first word after the object, brackets dropped.
+pairs() { awk '{ w = $3; gsub(/[][]/, "", w); print $2, w }' | sort -u; }
+
+help_pairs() {
+	"$DAMOCTL" --help | sed -n 's/^  \(damoctl [a-z].*\)$/\1/p' | grep -v '^damoctl help' | pairs
+}
+
+man_pairs() {
+	sed -n '/^\.SH SYNOPSIS/,/^\.SH/p' "$SRC/man/damoctl.8" |
+		grep '^\\fBdamoctl [a-z]' | sed -e 's/\\f[BIR]//g' -e 's/\\-/-/g' |
+		grep -v '^damoctl help' | pairs
+}
+
+completion_pairs() {
+	local o c
+	for o in $(complete_words ""); do
+		[ "$o" = help ] && continue
+		for c in $(complete_words "$o" ""); do
+			case $c in -*) continue ;; esac
+			echo "damoctl $o $c"
+		done
+	done | pairs
+}
+
+setup() {
+	ROOT="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$ROOT"
+	export PATH="$(dirname "$DAMOCTL"):$PATH"
+	cd "$BATS_TEST_TMPDIR"	# no file names among the candidates
+}
+
+@test "help, the man page SYNOPSIS and the bash completion name the same commands" {
+	mkdir empty
+	help_pairs > help
+	man_pairs > man
+	(cd empty && completion_pairs) > completion
+	[ "$(wc -l < help)" -ge 19 ]
+	run diff -u help man
+	assert_success
+	run diff -u help completion
+	assert_success
+}
+
+@test "the objects: help, completion, the unknown-object message" {
+	run complete_words ""
+	local objs
+	objs=$(tr '\n' ' ' <<<"$output" | sed 's/ $//')
+	run "$DAMOCTL" frob
+	assert_output "damoctl: unknown object 'frob' (objects: $objs)"
+	for o in $objs; do
+		[ "$o" = help ] && continue
+		"$DAMOCTL" --help | grep -q "^  damoctl $o " || fail "--help lacks $o"
+		"$DAMOCTL" help "$o" >/dev/null || fail "help $o fails"
+	done
+}
+
+@test "completion: global options and their values, actions, files after apply" {
+	run complete_words --int
+	assert_output --interface
+	run complete_words --interface ""
+	assert_output "auto
+sysfs
+dbgfs"
+	run complete_words scheme add ""
+	assert_output "$(for a in willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat; do echo $a; done)"
+	touch my.conf
+	run complete_words apply m
+	assert_output my.conf
+	run complete_words --root . stats show ""
+	assert_output "--watch
+--count"
+}
+
+@test "every keyword the completion offers is one the commands take" {
+	local kw
+	# scheme add: the library's keywords
+	for kw in $(complete_words scheme add pageout ""); do
+		"$DAMOCTL" scheme encode pageout "$kw" 2>&1 | grep -q "unknown keyword" &&
+			fail "scheme add does not take $kw"
+	done
+	for kw in $(complete_words lru-sort set ""); do
+		"$DAMOCTL" --root . lru-sort set "$kw" 2>&1 | grep -q "unknown keyword" &&
+			fail "lru-sort set does not take $kw"
+	done
+	for kw in $(complete_words attrs set ""); do
+		"$DAMOCTL" --root . attrs set "$kw" 2>&1 | grep -q "unknown" &&
+			fail "attrs set does not take $kw"
+	done
+	# and every keyword of the commands' error messages is offered
+	run "$DAMOCTL" lru-sort set frob 1
+	for kw in $(sed -n 's/.*(expected \(.*\))$/\1/p' <<<"$output"); do
+		complete_words lru-sort set "" | grep -qx "$kw" || fail "completion lacks lru-sort $kw"
+	done
+	run "$DAMOCTL" scheme encode pageout frob 1
+	for kw in $(sed -n 's/.*(expected \(.*\))$/\1/p' <<<"$output"); do
+		complete_words scheme add pageout "" | grep -qx "$kw" || fail "completion lacks scheme $kw"
+	done
+}
+
+@test "the man pages: mandoc -Tlint clean" {
+	command -v mandoc >/dev/null || skip "mandoc not installed"
+	run mandoc -Tlint -Wwarning "$SRC/man/damoctl.8" "$SRC/man/damoctl.conf.5" "$SRC/man/libdamos.3"
+	assert_success
+	assert_output ""
+}
+
+@test "damoctl(8) documents every command, EXIT STATUS, FILES, SEE ALSO and the examples asked for" {
+	local page="$SRC/man/damoctl.8" sec
+	for sec in SYNOPSIS OPTIONS "EXIT STATUS" FILES EXAMPLES "SEE ALSO" \
+		"INTERACTIVE SHELL" "BATCH FILES" WATCHING "LRU\\\\-SORT" APPLY; do
+		grep -q "^\.SH \"\?$sec\"\?$" "$page" || fail "no section $sec"
+	done
+	grep -q 'damoctl \\-\\-interface dbgfs scheme add lru_prio$' "$page"
+	grep -q "^# echo '4096 18446744073709551615 10 4294967295 0 4294967295 6 5 0 1000 0 1 0 0 0 0 0 0'" "$page"
+	# that echo is what damoctl writes
+	make_dbgfs
+	run damoctl --dry-run --interface dbgfs scheme add lru_prio
+	assert_line "echo '4096 18446744073709551615 10 4294967295 0 4294967295 6 5 0 1000 0 1 0 0 0 0 0 0' > $ROOT/sys/kernel/debug/damon/schemes"
+	grep -q 'BR damoctl.conf (5)' "$page"
+	grep -q 'BR libdamos (3)' "$page"
+}
+
+@test "libdamos(3) names every function of damos.h" {
+	tr '\n' ' ' < "$SRC/lib/damos.h" | grep -o 'DAMOS_API[^;]*;' |
+		grep -o 'damos_[a-z0-9_]*(' | tr -d '(' | sort -u > header
+	grep -o '\\fBdamos_[a-z0-9_]*\\fR(' "$SRC/man/libdamos.3" |
+		sed 's/\\fB\(.*\)\\fR(/\1/' | sort -u > man
+	run diff -u header man
+	assert_success
+}
+
+@test "damoctl.conf(5) documents the directives the parser takes" {
+	run "$DAMOCTL" --root . apply - <<<"frob"
+	local d
+	for d in $(sed -n "s/.*(expected \(.*\))$/\1/p" <<<"${lines[0]}"); do
+		local re="^\\\\fB${d/-/\\\\\\-}[ \\\\]"
+		sed -n '/^\.SH SYNOPSIS/,/^\.SH/p' "$SRC/man/damoctl.conf.5" | grep -q "$re" ||
+			fail "damoctl.conf(5) lacks $d in its SYNOPSIS"
+		sed -n '/^\.SH DIRECTIVES/,/^\.SH RULES/p' "$SRC/man/damoctl.conf.5" | grep -q "$re" ||
+			fail "damoctl.conf(5) lacks $d in DIRECTIVES"
+	done
+}

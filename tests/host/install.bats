@@ -1,0 +1,154 @@
+#!/usr/bin/env bats
+# make install (PREFIX, DESTDIR) into a scratch tree: the shared library
+# with its soname, the static one, the header, libdamos.pc, damoctl, the man
+# pages, the bash completion and the systemd unit; then programs built
+# against the installed tree with pkg-config.
+
+load helper
+
+SRC="$BATS_TEST_DIRNAME/../.."
+
+setup_file() {
+	export BUILD_DIR INST
+	BUILD_DIR=$(cd "$(dirname "$DAMOCTL")" && pwd)
+	INST="$BATS_FILE_TMPDIR/destdir"
+	make -C "$SRC" --no-print-directory -j2 BUILD="$BUILD_DIR" install \
+		DESTDIR="$INST" PREFIX=/usr >"$BATS_FILE_TMPDIR/install.log" 2>&1 ||
+		{ cat "$BATS_FILE_TMPDIR/install.log" >&3; return 1; }
+}
+
+# A sanitized build (make check-sanitize) needs the runtime in the programs.
+san_flags() {
+	if ldd "$INST/usr/lib/libdamos.so.0" 2>/dev/null | grep -q libasan; then
+		echo "-fsanitize=address,undefined"
+	fi
+}
+
+pc() {
+	PKG_CONFIG_SYSROOT_DIR="$INST" PKG_CONFIG_LIBDIR="$INST/usr/lib/pkgconfig" \
+		pkg-config "$@" libdamos
+}
+
+@test "the files, where PREFIX=/usr puts them" {
+	local f
+	for f in usr/bin/damoctl usr/include/damos.h usr/lib/libdamos.a \
+		usr/lib/pkgconfig/libdamos.pc usr/share/man/man8/damoctl.8 \
+		usr/share/man/man5/damoctl.conf.5 usr/share/man/man3/libdamos.3 \
+		usr/share/bash-completion/completions/damoctl \
+		usr/lib/systemd/system/damoctl.service; do
+		[ -f "$INST/$f" ] || fail "missing $f"
+	done
+	[ -x "$INST/usr/bin/damoctl" ]
+	run "$INST/usr/bin/damoctl" --version
+	assert_success
+}
+
+@test "the shared library: libdamos.so -> .so.0 -> .so.VERSION, soname libdamos.so.0" {
+	[ "$(readlink "$INST/usr/lib/libdamos.so")" = libdamos.so.0 ]
+	[ "$(readlink "$INST/usr/lib/libdamos.so.0")" = "libdamos.so.$(cat "$SRC/VERSION")" ]
+	command -v objdump >/dev/null || skip "objdump not installed"
+	run objdump -p "$INST/usr/lib/libdamos.so.0"
+	assert_line --regexp 'SONAME +libdamos\.so\.0$'
+}
+
+@test "pkg-config: the EXAMPLES program of libdamos(3), shared and static" {
+	run pc --modversion
+	assert_output "$(cat "$SRC/VERSION")"
+	# the first example of the man page, as written there
+	sed -n '/^\.SH EXAMPLES/,/^\.SH FILES/p' "$SRC/man/libdamos.3" |
+		sed -n '/^#include <stdio.h>/,/^}/p' | sed 's/\\e/\\/g' > "$BATS_TEST_TMPDIR/lru.c"
+	grep -q 'int main' "$BATS_TEST_TMPDIR/lru.c"
+	# shellcheck disable=SC2046
+	cc -Wall -Werror $(san_flags) -o "$BATS_TEST_TMPDIR/lru" "$BATS_TEST_TMPDIR/lru.c" $(pc --cflags --libs)
+	LD_LIBRARY_PATH="$INST/usr/lib" run "$BATS_TEST_TMPDIR/lru"
+	assert_success
+	assert_output "$("$DAMOCTL" scheme encode lru_prio age 0 5s)"
+	[ -z "$(san_flags)" ] || skip "static link of a sanitized libdamos.a"
+	# shellcheck disable=SC2046
+	cc -Wall -Werror -static -o "$BATS_TEST_TMPDIR/lru-static" "$BATS_TEST_TMPDIR/lru.c" \
+		$(pc --cflags) "$INST/usr/lib/libdamos.a"
+	run "$BATS_TEST_TMPDIR/lru-static"
+	assert_success
+}
+
+@test "a program parses damoctl.conf and drives damon_lru_sort through the installed library" {
+	cat > "$BATS_TEST_TMPDIR/conf.c" <<-'EOF'
+	#include <stdio.h>
+	#include <string.h>
+	#include <damos.h>
+
+	int main(void)
+	{
+		const char *text = "scheme lru_prio\nmonitor maybe\nlru-sort on hot 30%\n";
+		struct damos_config *c;
+		struct damos_lru_sort *l = damos_lru_sort_new();
+		const char *argv[] = { "hot", "30%" };
+		unsigned int line = 0;
+		char buf[256];
+
+		if (damos_config_parse(text, strlen(text), &c) != -22 ||
+		    damos_config_nr_errors(c) != 1 || !damos_config_error(c, 0, &line))
+			return 1;
+		printf("%u %s\n", line, damos_config_error(c, 0, NULL));
+		if (damos_lru_sort_parse(l, 2, argv) || damos_lru_sort_validate(l) ||
+		    damos_lru_sort_format(l, buf, sizeof(buf)) < 0)
+			return 2;
+		printf("%s\n", buf);
+		damos_lru_sort_free(l);
+		damos_config_free(c);
+		return 0;
+	}
+	EOF
+	# shellcheck disable=SC2046
+	cc -Wall -Werror $(san_flags) -o "$BATS_TEST_TMPDIR/conf" "$BATS_TEST_TMPDIR/conf.c" $(pc --cflags --libs)
+	LD_LIBRARY_PATH="$INST/usr/lib" run "$BATS_TEST_TMPDIR/conf"
+	assert_success
+	assert_line --index 0 "2 monitor: expected on or off"
+	assert_line --index 1 --partial "hot 30% cold 2m quota time 10ms reset 1s"
+}
+
+@test "the man pages: installed where man finds them, and they render" {
+	local page
+	for page in damoctl damoctl.conf libdamos; do
+		run env MANPATH="$INST/usr/share/man" man -w "$page"
+		assert_success
+		assert_output --partial "$INST/usr/share/man/"
+		MANPATH="$INST/usr/share/man" MANWIDTH=80 man "$page" 2>/dev/null |
+			grep -q '^SYNOPSIS' || fail "man $page does not render"
+	done
+}
+
+@test "the unit: ExecStart with the installed damoctl, systemd-analyze verify" {
+	run grep '^ExecStart=' "$INST/usr/lib/systemd/system/damoctl.service"
+	assert_output "ExecStart=/usr/bin/damoctl apply /etc/damoctl.conf"
+	command -v systemd-analyze >/dev/null || skip "systemd-analyze not installed"
+	mkdir -p "$BATS_TEST_TMPDIR/unit"
+	sed "s|/usr/bin/damoctl|$INST/usr/bin/damoctl|" \
+		"$INST/usr/lib/systemd/system/damoctl.service" > "$BATS_TEST_TMPDIR/unit/damoctl.service"
+	run systemd-analyze verify --man=no "$BATS_TEST_TMPDIR/unit/damoctl.service"
+	assert_success
+	assert_output ""
+}
+
+@test "the installed completion with the installed damoctl" {
+	run env PATH="$INST/usr/bin:$PATH" bash -c '
+		source "$1"
+		COMP_WORDS=(damoctl lru-sort s); COMP_CWORD=2
+		_damoctl
+		echo "${COMPREPLY[*]}"' _ "$INST/usr/share/bash-completion/completions/damoctl"
+	assert_success
+	assert_output "status set"
+}
+
+@test "another PREFIX: the pc file and the unit follow it" {
+	local other="$BATS_TEST_TMPDIR/other"
+	make -C "$SRC" --no-print-directory BUILD="$BUILD_DIR" install DESTDIR="$other" \
+		PREFIX=/opt/damos >/dev/null 2>&1
+	run grep -E '^(prefix|libdir|includedir)=' "$other/opt/damos/lib/pkgconfig/libdamos.pc"
+	assert_output "prefix=/opt/damos
+libdir=/opt/damos/lib
+includedir=/opt/damos/include"
+	run grep '^ExecStart=' "$other/opt/damos/lib/systemd/system/damoctl.service"
+	assert_output "ExecStart=/opt/damos/bin/damoctl apply /etc/damoctl.conf"
+	[ -f "$other/opt/damos/share/bash-completion/completions/damoctl" ]
+}

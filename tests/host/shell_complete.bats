@@ -1,0 +1,127 @@
+#!/usr/bin/env bats
+# Tab completion and history in the interactive shell (through a pty).
+
+load helper
+load pty
+
+setup() {
+	ROOT="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$ROOT"
+	pty_setup
+	make_dbgfs
+}
+
+@test "TAB completes objects, commands and actions; the line then runs" {
+	session <<'EOF'
+expect "damoctl> "
+send "sch\t"
+expect "scheme "
+send "ad\t"
+expect "add "
+send "lru_d\t"
+expect "lru_deprio "
+send "\r"
+expect "damoctl> "
+send "quit\r"
+EOF
+	assert_success
+	run cut -d' ' -f7 "$ROOT/sys/kernel/debug/damon/schemes"
+	assert_output 7
+}
+
+@test "TAB TAB lists the candidates: objects (and quit), actions" {
+	session <<'EOF'
+expect "damoctl> "
+send "\t\t"
+expect "damoctl> "
+send "scheme add lru_\t\t"
+expect -re "lru_deprio +lru_prio"
+expect "damoctl> scheme add lru_"
+send "\x03"
+expect "damoctl> "
+send "quit\r"
+EOF
+	assert_success
+	for w in apply attrs help lru-sort monitor quit exit scheme stats target; do
+		assert_line --regexp "(^| )$w( |\$)"
+	done
+}
+
+@test "keywords and their fixed values: unused keywords, quota words, metrics, min/max" {
+	session <<'EOF'
+expect "damoctl> "
+send "scheme add pageout sz 4K 8K \t\t"
+expect "damoctl> scheme add pageout sz 4K 8K "
+send "quota \t\t"
+expect -re "reset +size +time"
+expect "damoctl> scheme add pageout sz 4K 8K quota "
+send "\x03"
+expect "damoctl> "
+send "scheme add pageout wmarks fr\t"
+expect "free_mem_rate "
+send "\x03"
+expect "damoctl> "
+send "scheme add cold age 10s m\t\t"
+expect -re "max +min"
+send "\x03"
+expect "damoctl> "
+send "target set pa\t"
+expect "paddr "
+send "\x03"
+expect "damoctl> "
+send "help sch\t"
+expect "help scheme "
+send "en\t"
+expect "encode "
+send "\r"
+expect "print the dbgfs schemes line"
+expect "damoctl> "
+send "quit\r"
+EOF
+	assert_success
+	# after "sz 4K 8K": the keywords not used yet, and no sz
+	assert_line --regexp '^access +age +quota +weights +wmarks *$'
+}
+
+@test "history: kept in ~/.damoctl_history, recalled with the up arrow" {
+	session <<'EOF'
+expect "damoctl> "
+send "scheme add stat\r"
+expect "damoctl> "
+send "scheme add stat\r"
+expect "damoctl> "
+send "scheme list\r"
+expect "damoctl> "
+send "quit\r"
+EOF
+	assert_success
+	# consecutive duplicates are kept once
+	run cat "$HOME/.damoctl_history"
+	assert_output "scheme add stat
+scheme list
+quit"
+	# a new session recalls the last commands
+	session <<'EOF'
+expect "damoctl> "
+send "\033\[A\033\[A\033\[A\r"
+expect "damoctl> "
+send "scheme list\r"
+expect "2: stat"
+expect "damoctl> "
+send "\x04"
+EOF
+	assert_success
+	run wc -l < "$ROOT/sys/kernel/debug/damon/schemes"
+	assert_output 3
+}
+
+@test "without HOME the shell still works, with no history" {
+	HOME= session <<'EOF'
+expect "damoctl> "
+send "scheme list\r"
+expect "damoctl> "
+send "quit\r"
+EOF
+	assert_success
+	[ ! -e "$BATS_TEST_TMPDIR/home/.damoctl_history" ]
+}

@@ -1,0 +1,146 @@
+#!/usr/bin/env bats
+# The interactive shell, driven through a pseudo-terminal against fake trees:
+# prompt, errors that do not end it, help, quit and Ctrl-D, Ctrl-C, dry runs.
+
+load helper
+load pty
+
+setup() {
+	ROOT="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$ROOT"
+	pty_setup
+	make_dbgfs
+}
+
+@test "no command on a terminal: the shell, its prompt, quit" {
+	session <<'EOF'
+expect "damoctl> "
+send "quit\r"
+EOF
+	assert_success
+	assert_line --partial "type help for the commands"
+}
+
+@test "Ctrl-D leaves the shell with status 0" {
+	session <<'EOF'
+expect "damoctl> "
+send "\x04"
+EOF
+	assert_success
+}
+
+@test "an error prints and the shell goes on; the next command works" {
+	session <<'EOF'
+expect "damoctl> "
+send "scheme add pageout age 10s 5s\r"
+expect "damoctl: scheme add: min age 10s > max age 5s"
+expect "damoctl> "
+send "frob\r"
+expect "unknown object 'frob'"
+expect "damoctl> "
+send "scheme add 'unterminated\r"
+expect "unterminated quote"
+expect "damoctl> "
+send -- "--json scheme list\r"
+expect "options go on the damoctl command line"
+expect "damoctl> "
+send "scheme add lru_prio\r"
+expect "damoctl> "
+send "scheme list\r"
+expect "0: lru_prio sz 4K max access 10 max"
+expect "damoctl> "
+send "exit\r"
+EOF
+	assert_success
+	run cat "$ROOT/sys/kernel/debug/damon/schemes"
+	assert_output "4096 18446744073709551615 10 4294967295 0 4294967295 6 5 0 1000 0 1 0 0 0 0 0 0"
+}
+
+@test "a kernel refusal (monitoring on) does not end the shell either" {
+	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
+	session <<'EOF'
+expect "damoctl> "
+send "scheme add stat\r"
+expect "stop it first"
+expect "damoctl> "
+send "monitor status\r"
+expect "on (dbgfs)"
+expect "damoctl> "
+send "quit\r"
+EOF
+	assert_success
+}
+
+@test "help, help OBJECT, help OBJECT COMMAND" {
+	session <<'EOF'
+expect "damoctl> "
+send "help\r"
+expect "quit, exit, Ctrl-D"
+expect "damoctl scheme add ACTION"
+expect "damoctl> "
+send "help target\r"
+expect "damoctl target: monitoring targets and regions"
+expect "damoctl> "
+send "help scheme rm\r"
+expect "damoctl scheme rm INDEX"
+expect "remove the scheme at INDEX"
+expect "damoctl> "
+send "help scheme frob\r"
+expect "help: scheme has no command 'frob'"
+expect "damoctl> "
+send "quit\r"
+EOF
+	assert_success
+}
+
+@test "Ctrl-C drops the line being typed, not the shell" {
+	session <<'EOF'
+expect "damoctl> "
+send "scheme add wil"
+send "\x03"
+expect "damoctl> "
+send "scheme list\r"
+expect "damoctl> "
+send "quit\r"
+EOF
+	assert_success
+	run cat "$ROOT/sys/kernel/debug/damon/schemes"
+	assert_output ""
+}
+
+@test "global options hold for the whole session (--dry-run: one script)" {
+	session --dry-run <<'EOF'
+expect "damoctl> "
+send "scheme add lru_prio\r"
+expect "#!/bin/sh"
+expect "# damoctl scheme add lru_prio (dbgfs)"
+expect "damoctl> "
+send "scheme add lru_deprio\r"
+expect "# damoctl scheme add lru_deprio (dbgfs)"
+expect "damoctl> "
+send "quit\r"
+EOF
+	assert_success
+	[ "$(grep -c '^#!/bin/sh' <<<"$output")" = 1 ]
+	run cat "$ROOT/sys/kernel/debug/damon/schemes"
+	assert_output ""
+}
+
+@test "stats --watch in the shell: Ctrl-C goes back to the prompt" {
+	session <<'EOF'
+expect "damoctl> "
+send "stats --watch 100ms\r"
+expect "nr_tried"
+expect "nr_tried"
+send "\x03"
+expect "damoctl> "
+send "quit\r"
+EOF
+	assert_success
+}
+
+@test "not a terminal: no shell, the usage" {
+	run "$DAMOCTL" --root "$ROOT" </dev/null
+	assert_failure 2
+	assert_line --index 0 "Usage: damoctl [OPTIONS] OBJECT COMMAND [ARGS]"
+}
