@@ -8,7 +8,8 @@
  * Properties: no crash, leak or UB; a line that splits gives words that,
  * quoted again, split back to the same words; cli_run returns 0, 1 or 2.
  * Safety: the input never sets --root, --context or --dry-run: every run
- * is a dry run below a private fake tree, so nothing is written anywhere.
+ * is a dry run below a private fake tree, so nothing is written anywhere;
+ * --watch runs once.
  */
 #include <errno.h>
 
@@ -58,6 +59,42 @@ static void split_round_trip(int argc, char **argv, size_t len)
 	free(b.s);
 }
 
+/*
+ * --watch repeats a command until interrupted: let it run once ("--count
+ * 1", which never sleeps), so that its parsing is fuzzed but no input
+ * hangs.  Return false if argv cannot be extended.
+ */
+static bool watch_once(int *argc, char ***argv)
+{
+	bool watch = false;
+	char **v = *argv, **nv;
+
+	for (int i = 0; i < *argc; i++) {
+		if (!strcmp(v[i], "--watch") || !strcmp(v[i], "-w"))
+			watch = true;
+		if (!strcmp(v[i], "--count") && i + 1 < *argc) {
+			free(v[i + 1]);
+			v[i + 1] = strdup("1");
+			if (!v[i + 1])
+				abort();
+			return true;
+		}
+	}
+	if (!watch)
+		return true;
+	nv = realloc(v, (*argc + 3) * sizeof(*nv));
+	if (!nv)
+		return false;
+	nv[*argc] = strdup("--count");
+	nv[*argc + 1] = strdup("1");
+	nv[*argc + 2] = NULL;
+	if (!nv[*argc] || !nv[*argc + 1])
+		abort();
+	*argc += 2;
+	*argv = nv;
+	return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum damos_iface ifaces[] = {
@@ -79,6 +116,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	split_round_trip(argc, argv, strlen(line));
+	if (!watch_once(&argc, &argv)) {
+		cli_free_argv(argc, argv);
+		free(line);
+		return 0;
+	}
 
 	cli_init(&c);
 	c.root = fake_tree();
