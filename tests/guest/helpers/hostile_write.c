@@ -137,7 +137,7 @@ static struct content slurp(int fd)
 
 	for (;;) {
 		if (c.len == cap) {
-			cap = cap ? cap * 2 : 65536;
+			cap = cap ? cap * 2 : 1 << 20;	/* dbgfs: one read */
 			c.buf = realloc(c.buf, cap);
 			if (!c.buf)
 				die("out of memory");
