@@ -72,13 +72,9 @@ static int report(struct apply *a)
 /* A handle for the checks only: a file already bad needs no other error. */
 static struct damos *open_quiet(struct cli *c)
 {
-	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_opts o;
 
-	o.root = c->root;
-	o.iface = c->iface;
-	o.dry_run = c->dry_run;
-	o.kdamond = c->kdamond;
-	o.dbgfs_ctx = c->dbgfs_ctx;
+	cli_opts(c, &o);
 	return damos_open(&o);
 }
 
@@ -117,10 +113,10 @@ static int check_live(struct apply *a)
 		}
 	}
 	if (damos_config_lru_sort(a->cfg)) {
-		struct damos_opts o = DAMOS_OPTS_INIT;
+		struct damos_opts o;
 		unsigned int line = damos_config_line(a->cfg, "lru-sort");
 
-		o.root = a->c->root;
+		cli_opts(a->c, &o);
 		err = damos_lru_sort_read(&o, &a->lru);
 		if (err) {
 			damos_config_add_error(a->cfg, line, damos_errmsg());
@@ -151,10 +147,10 @@ static int check_live(struct apply *a)
 		}
 	} else if (mon == 1) {
 		/* the module, if there is one, must not run */
-		struct damos_opts o = DAMOS_OPTS_INIT;
+		struct damos_opts o;
 		struct damos_lru_sort *l = NULL;
 
-		o.root = a->c->root;
+		cli_opts(a->c, &o);
 		if (!damos_lru_sort_read(&o, &l) && damos_lru_sort_enabled(l))
 			damos_config_add_error(a->cfg, damos_config_line(a->cfg, "monitor"),
 					       "monitor on: damon_lru_sort is on (add 'lru-sort off'): Linux 6.1 runs one DAMON user at a time");
@@ -165,12 +161,11 @@ static int check_live(struct apply *a)
 
 static int lru_write(struct apply *a, int enable)
 {
-	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_opts o;
 	char *script = NULL;
 	int err;
 
-	o.root = a->c->root;
-	o.dry_run = a->c->dry_run;
+	cli_opts(a->c, &o);
 	err = damos_lru_sort_write(&o, a->lru, enable, &script);
 	cli_print_script(a->c, "damon_lru_sort", script);
 	free(script);

@@ -88,10 +88,10 @@ void cli_help_command(struct cli *c, const struct cli_object *o,
 	if (k->flags & CLI_WATCH)
 		fprintf(f, "    --watch SECONDS: print it again every SECONDS (times take units:\n"
 			"    500ms, 2s), in place on a terminal, until Ctrl-C or --count N times\n");
-	if (k->keywords) {
+	if (k->grammar) {
 		fprintf(f, "Keywords:");
-		for (const char *const *w = k->keywords; *w; w++)
-			fprintf(f, " %s", *w);
+		for (const struct kw_spec *w = k->grammar->kws; w->kw; w++)
+			fprintf(f, " %s", w->kw);
 		fprintf(f, "\n");
 	}
 }
@@ -170,16 +170,31 @@ int cli_lib_error(struct cli *c, int err)
 	return cli_error(c, EXIT_FAIL, "%s", msg);
 }
 
+/* A grammar the library parses: bad words are the user's, ENOMEM is not. */
+int cli_parse_error(struct cli *c, int err)
+{
+	return err == -ENOMEM ? cli_lib_error(c, err) :
+	       cli_error(c, EXIT_USAGE, "%s", damos_errmsg());
+}
+
+void cli_opts(struct cli *c, struct damos_opts *o)
+{
+	struct damos_opts def = DAMOS_OPTS_INIT;
+
+	*o = def;
+	o->root = c->root;
+	o->iface = c->iface;
+	o->dry_run = c->dry_run;
+	o->kdamond = c->kdamond;
+	o->dbgfs_ctx = c->dbgfs_ctx;
+}
+
 struct damos *cli_open(struct cli *c)
 {
-	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_opts o;
 	struct damos *d;
 
-	o.root = c->root;
-	o.iface = c->iface;
-	o.dry_run = c->dry_run;
-	o.kdamond = c->kdamond;
-	o.dbgfs_ctx = c->dbgfs_ctx;
+	cli_opts(c, &o);
 	d = damos_open(&o);
 	if (!d)
 		cli_lib_error(c, -errno);
@@ -416,6 +431,9 @@ static int cli_run_cmd(struct cli *c, const struct cli_object *o,
 		n += snprintf(c->line + n, sizeof(c->line) - n, " %s", argv[i]);
 	if (k->flags & CLI_WATCH)
 		status = cli_watch_args(c, &argc, argv, &watch_us, &count);
+	if (!status && !*k->args && argc)
+		status = cli_error(c, EXIT_USAGE, "no arguments expected, got '%s'",
+				   argv[0]);
 	if (!status && watch_us)
 		status = cli_watch(c, k, argc, argv, watch_us, count);
 	else if (!status)
@@ -424,64 +442,6 @@ static int cli_run_cmd(struct cli *c, const struct cli_object *o,
 	c->object = NULL;
 	c->command = NULL;
 	return status;
-}
-
-/* Words split on blanks; '...' and "..." quote; # starts a comment. */
-int cli_split(const char *line, int *argc, char ***argv)
-{
-	char **v = NULL, *w;
-	int n = 0;
-
-	*argc = 0;
-	*argv = NULL;
-	w = malloc(strlen(line) + 1);
-	if (!w)
-		return -ENOMEM;
-	for (const char *p = line;;) {
-		size_t len = 0;
-		char q = 0;
-
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!*p || *p == '#')
-			break;
-		while (*p && (q || !isspace((unsigned char)*p))) {
-			if (!q && (*p == '\'' || *p == '"'))
-				q = *p;
-			else if (q && *p == q)
-				q = 0;
-			else if (q == '"' && *p == '\\' && p[1])
-				w[len++] = *++p;
-			else
-				w[len++] = *p;
-			p++;
-		}
-		if (q) {
-			free(w);
-			cli_free_argv(n, v);
-			return -EINVAL;
-		}
-		char **nv = realloc(v, (n + 2) * sizeof(*v));
-
-		if (!nv || !(nv[n] = strndup(w, len))) {
-			free(w);
-			cli_free_argv(n, nv ? nv : v);
-			return -ENOMEM;
-		}
-		v = nv;
-		v[++n] = NULL;
-	}
-	free(w);
-	*argc = n;
-	*argv = v;
-	return 0;
-}
-
-void cli_free_argv(int argc, char **argv)
-{
-	for (int i = 0; argv && i < argc; i++)
-		free(argv[i]);
-	free(argv);
 }
 
 /*
@@ -533,11 +493,9 @@ const char **cli_complete_words(int argc, char **argv)
 	k = cmd_select(o->cmds, argv[1]);
 	if (!k)
 		return out;
-	if (cli_complete_grammar(o->name, k->name, argc - 2, argv + 2, out, &n))
-		return out;
-	for (const char *const *w = k->keywords; w && *w && n < 61; w++)
-		out[n++] = *w;
-	if (k->flags & CLI_WATCH) {
+	if (k->grammar) {
+		cli_complete_grammar(k->grammar, argc - 2, argv + 2, out, &n);
+	} else if (k->flags & CLI_WATCH) {
 		out[n++] = "--watch";
 		out[n++] = "--count";
 	}

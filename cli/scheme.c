@@ -55,9 +55,8 @@ static int do_list(struct cli *c, int argc, char **argv)
 	size_t n;
 	int err;
 
+	(void)argc;
 	(void)argv;
-	if (argc)
-		return cli_error(c, EXIT_USAGE, "no arguments expected");
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
@@ -118,9 +117,8 @@ static int do_clear(struct cli *c, int argc, char **argv)
 	struct damos *d;
 	int err;
 
+	(void)argc;
 	(void)argv;
-	if (argc)
-		return cli_error(c, EXIT_USAGE, "no arguments expected");
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
@@ -161,9 +159,19 @@ static int do_encode(struct cli *c, int argc, char **argv)
 	return d ? cli_close(c, d, status) : status;
 }
 
-static const char *const scheme_keywords[] = {
-	"sz", "access", "age", "quota", "weights", "wmarks", "min", "max",
-	"none", "free_mem_rate", NULL,
+static const char *const min_max[] = { "min", "max", NULL };
+static const char *const metrics[] = { "none", "free_mem_rate", NULL };
+static const char *const quota_words[] = { "time", "size", "reset", NULL };
+
+static const struct cli_grammar scheme_grammar = {
+	.kws = (const struct kw_spec[]){
+		{ "sz", 2, min_max, .every = true },
+		{ "access", 2, min_max, .every = true },
+		{ "age", 2, min_max, .every = true },
+		{ "quota", 0, NULL, quota_words }, { "weights", 3 },
+		{ "wmarks", 5, metrics }, { NULL },
+	},
+	.actions_first = true,
 };
 
 #define SCHEME_ARGS "ACTION [sz MIN MAX] [access MIN MAX] [age MIN MAX] " \
@@ -173,12 +181,12 @@ static const char *const scheme_keywords[] = {
 const struct cli_cmd scheme_cmds[] = {
 	{ "add", do_add, SCHEME_ARGS,
 	  "append a scheme, keeping those there (lru_prio and lru_deprio alone take damon_lru_sort's defaults)",
-	  scheme_keywords },
+	  &scheme_grammar },
 	{ "list", do_list, "", "print the schemes, one a line, in the add grammar", NULL },
 	{ "rm", do_rm, "INDEX", "remove the scheme at INDEX", NULL },
 	{ "clear", do_clear, "", "remove every scheme", NULL },
 	{ "encode", do_encode, SCHEME_ARGS,
 	  "print the dbgfs schemes line of a scheme, writing nothing",
-	  scheme_keywords },
+	  &scheme_grammar },
 	{ NULL },
 };

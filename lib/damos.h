@@ -767,6 +767,25 @@ DAMOS_API const char *damos_dry_run_script(struct damos *d);
  */
 
 /*
+ * damos_words_split() - split one line into words the way damoctl's
+ * command lines, batch files, shell and damoctl.conf(5) all do: blanks
+ * separate words; '...' and "..." quote (inside "...", a backslash takes
+ * the next character as it is); a '#' that starts a word starts a comment
+ * that runs to the end of the line.
+ *
+ * Return: 0 with a malloc()ed, NULL-terminated array of malloc()ed words
+ * in *@argv (free with damos_words_free(); NULL for a blank line) and
+ * their number in *@argc; -EINVAL for an unterminated quote, -ENOMEM.
+ */
+DAMOS_API int damos_words_split(const char *line, int *argc, char ***argv);
+
+/*
+ * damos_words_free() - free what damos_words_split() returned; NULL is a
+ * no-op.
+ */
+DAMOS_API void damos_words_free(int argc, char **argv);
+
+/*
  * damos_attrs_parse() - apply "[sample TIME] [aggr TIME] [update TIME]
  * [regions MIN MAX]" (the grammar of "damoctl attrs set") to @a, then
  * damos_attrs_validate() it.

@@ -129,18 +129,6 @@ int damos_lru_sort_kdamond_pid(const struct damos_lru_sort *l)
 	return l->pid;
 }
 
-static int parse_addr(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2)) {
-		errno = 0;
-		*v = strtoull(s + 2, &end, 16);
-		return errno || *end || end == s + 2 ? -EINVAL : 0;
-	}
-	return damos_parse_size(s, v) ? -EINVAL : 0;
-}
-
 /* One value in the user's units; @kw names it in messages. */
 static int set_value(struct damos_lru_sort *l, enum damos_lru_param p,
 		     const char *kw, const char *s)
@@ -185,10 +173,8 @@ static int set_value(struct damos_lru_sort *l, enum damos_lru_param p,
 		break;
 	case L_ADDR:
 	default:
-		if (parse_addr(s, &v))
-			return damos_err(-EINVAL,
-					 "%s: '%s' is not an address (0xHEX or a size)",
-					 kw, s);
+		if (damos_parse_addr(s, &v))
+			return damos_err_prefix(-EINVAL, "%s: ", kw);
 		break;
 	}
 	if (v > DAMOS_ULONG_MAX)

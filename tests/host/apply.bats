@@ -313,23 +313,58 @@ damoctl: apply: m.conf: 1 bad line; nothing was changed"
 {"error":"apply: f.conf: 1 bad line; nothing was changed"}'
 }
 
-@test "the config grammar and the commands agree: target and attrs lines make the trees of target set and attrs set" {
-	make_dbgfs
-	local args
-	for args in "paddr region 4G 8G" "vaddr pid 42 region 0x1000 0x2000 pid 43"; do
-		# shellcheck disable=SC2086
-		damoctl target set $args
-		local want
-		want=$(tree_sum)
-		damoctl target clear
-		echo "target $args" > t.conf
-		damoctl apply t.conf
-		[ "$(tree_sum)" = "$want" ]
+# The tree "OBJECT set ARGS" makes, then the one "apply" of the line "DIRECTIVE
+# ARGS" makes from the same start: they must be equal and differ from the
+# start.  For bad ARGS both must refuse with the same message, writing nothing.
+same_as_set() {	# OBJECT DIRECTIVE ARGS...
+	local obj=$1 dir=$2 start set_out set_tree
+	shift 2
+	start=$(tree_sum)
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/start"
+	run damoctl "$obj" set "$@"
+	local set_status=$status
+	set_out=${output#"damoctl: $obj set: "}
+	set_tree=$(tree_sum)
+	rm -rf "$ROOT" && cp -a "$BATS_TEST_TMPDIR/start" "$ROOT"
+	printf '%s' "$dir" > line.conf
+	printf " '%s'" "$@" >> line.conf
+	run damoctl apply line.conf
+	if [ "$set_status" = 0 ]; then
+		assert_success
+		[ "$set_tree" != "$start" ] || fail "$obj set $* changed nothing"
+	elif [ "$set_status" = 2 ]; then	# the grammar's error, on its line
+		assert_failure 2
+		assert_line --index 0 "damoctl: apply: line.conf:1: $dir: ${set_out#"$dir: "}"
+		[ "$set_tree" = "$start" ] || fail "a failed $obj set $* wrote"
+	else					# the kernel's (the library's) refusal
+		assert_failure "$set_status"
+		assert_output "damoctl: apply: $set_out"
+	fi
+	[ "$(tree_sum)" = "$set_tree" ] || fail "$dir $*: apply made another tree than $obj set"
+	rm -rf "$ROOT" "$BATS_TEST_TMPDIR/start" && cp -a "$BATS_TEST_TMPDIR/fresh" "$ROOT"
+}
+
+@test "one grammar: target and attrs lines make the trees and errors of target set and attrs set" {
+	local make args
+	for make in make_dbgfs "make_sysfs off"; do
+		rm -rf "$ROOT" "$BATS_TEST_TMPDIR/fresh" && mkdir -p "$ROOT" && $make
+		# attrs set changes the live attributes, an attrs line the
+		# kernel's defaults (damoctl.conf(5)): start from the defaults
+		[ "$make" = make_dbgfs ] ||
+			echo 60000000 > "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/monitoring_attrs/intervals/update_us"
+		cp -a "$ROOT" "$BATS_TEST_TMPDIR/fresh"
+		for args in "paddr region 1G 3G" "paddr" "fvaddr region 0x1000 0x2000" \
+			    "vaddr pid 42 region 0x1000 0x2000 pid 43" \
+			    "vaddr pid 42 region 0x2000 0x1000" "paddr region 0xzz 1G" \
+			    "vaddr region 1 2" "paddr pid 1" "kaddr" "vaddr pid -1"; do
+			# shellcheck disable=SC2086
+			same_as_set target target $args
+		done
+		for args in "sample 10ms aggr 200ms regions 20 2000" "update 2s" \
+			    "sample 1s" "aggr 5x" "regions 2 10" "regions 20" \
+			    "sample 1ms sample 2ms" "frob 1"; do
+			# shellcheck disable=SC2086
+			same_as_set attrs attrs $args
+		done
 	done
-	damoctl attrs set sample 10ms aggr 200ms regions 20 2000
-	want=$(tree_sum)
-	echo "5000 100000 60000000 10 1000" > "$(DBG attrs)"
-	echo "attrs sample 10ms aggr 200ms regions 20 2000" > a.conf
-	damoctl apply a.conf
-	[ "$(tree_sum)" = "$want" ]
 }

@@ -94,7 +94,7 @@ load helper
 	make_dbgfs
 	run damoctl scheme list 1
 	assert_failure 2
-	assert_output "damoctl: scheme list: no arguments expected"
+	assert_output "damoctl: scheme list: no arguments expected, got '1'"
 	run damoctl monitor start now
 	assert_failure 2
 	run damoctl scheme rm
@@ -102,4 +102,20 @@ load helper
 	run damoctl scheme add
 	assert_failure 2
 	assert_output "damoctl: scheme add: expected an action (see damoctl help scheme)"
+}
+
+@test "every command without arguments refuses one, naming it, and writes nothing" {
+	make_dbgfs
+	local before cmds
+	before=$(tree_sum)
+	# the commands --help lists with nothing after them (or only --watch)
+	cmds=$("$DAMOCTL" --help | sed -n 's/^  damoctl \([a-z-]* [a-z]*\)\( \[--watch.*\)\{0,1\}$/\1/p')
+	[ "$(wc -l <<<"$cmds")" -ge 10 ]
+	while read -r cmd; do
+		# shellcheck disable=SC2086
+		run damoctl $cmd frob
+		assert_failure 2
+		assert_output "damoctl: $cmd: no arguments expected, got 'frob'"
+	done <<<"$cmds"
+	[ "$(tree_sum)" = "$before" ]
 }

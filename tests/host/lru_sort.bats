@@ -168,10 +168,14 @@ echo Y > $ROOT/sys/module/damon_lru_sort/parameters/commit_inputs"
 	run damoctl lru-sort set quota time 1500us
 	assert_failure 2
 	assert_output --partial "not a whole number of milliseconds"
+	run damoctl lru-sort set region 0x1000 0x-1
+	assert_failure 2
+	assert_output "damoctl: lru-sort set: region: '0x-1' is not an address (0xHEX or a size)"
 	run damoctl lru-sort set
 	assert_failure 2
 	run damoctl lru-sort disable now
 	assert_failure 2
+	assert_output "damoctl: lru-sort disable: no arguments expected, got 'now'"
 }
 
 @test "enable writes the parameters first and enabled last; disable writes N first" {
