@@ -659,4 +659,9 @@ for c in $classes; do
 		fi
 	done
 done
+# leave DAMON as the other suites expect it: off, nothing set
+damon_off
+echo 0 > "$SYSFS/kdamonds/nr_kdamonds"
+echo > "$DBGFS/schemes"
+echo > "$DBGFS/target_ids"
 exit $rc
