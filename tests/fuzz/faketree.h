@@ -20,6 +20,7 @@
 #define SYSFS_C SYSFS_K "/contexts/0"
 #define SYSFS_S SYSFS_C "/schemes/0"
 #define DBGFS "sys/kernel/debug/damon"
+#define LRU "sys/module/damon_lru_sort/parameters"
 
 /* path relative to the tree, default content */
 static const char *const fake_files[][2] = {
@@ -73,6 +74,33 @@ static const char *const fake_files[][2] = {
 	{ DBGFS "/mk_contexts", "" },
 	{ DBGFS "/rm_contexts", "" },
 	{ DBGFS "/.max_action", "7\n" },
+	{ LRU "/enabled", "N\n" },
+	{ LRU "/kdamond_pid", "-1\n" },
+	{ LRU "/hot_thres_access_freq", "500\n" },
+	{ LRU "/cold_min_age", "120000000\n" },
+	{ LRU "/quota_ms", "10\n" },
+	{ LRU "/quota_reset_interval_ms", "1000\n" },
+	{ LRU "/wmarks_interval", "5000000\n" },
+	{ LRU "/wmarks_high", "200\n" },
+	{ LRU "/wmarks_mid", "150\n" },
+	{ LRU "/wmarks_low", "50\n" },
+	{ LRU "/sample_interval", "5000\n" },
+	{ LRU "/aggr_interval", "100000\n" },
+	{ LRU "/min_nr_regions", "10\n" },
+	{ LRU "/max_nr_regions", "1000\n" },
+	{ LRU "/monitor_region_start", "0\n" },
+	{ LRU "/monitor_region_end", "0\n" },
+	{ LRU "/commit_inputs", "N\n" },
+	{ LRU "/nr_lru_sort_tried_hot_regions", "0\n" },
+	{ LRU "/bytes_lru_sort_tried_hot_regions", "0\n" },
+	{ LRU "/nr_lru_sorted_hot_regions", "0\n" },
+	{ LRU "/bytes_lru_sorted_hot_regions", "0\n" },
+	{ LRU "/nr_hot_quota_exceeds", "0\n" },
+	{ LRU "/nr_lru_sort_tried_cold_regions", "0\n" },
+	{ LRU "/bytes_lru_sort_tried_cold_regions", "0\n" },
+	{ LRU "/nr_lru_sorted_cold_regions", "0\n" },
+	{ LRU "/bytes_lru_sorted_cold_regions", "0\n" },
+	{ LRU "/nr_cold_quota_exceeds", "0\n" },
 };
 #define NR_FAKE_FILES (sizeof(fake_files) / sizeof(fake_files[0]))
 

@@ -3,11 +3,12 @@
  * Reading a DAMON tree: the values the library reads from sysfs files
  * (numbers, action and metric names, state words, nr_* counts that size
  * loops) and from dbgfs files (schemes, attrs, target_ids, init_regions,
- * kdamond_pid, monitor_on), as a kernel, an older or newer kernel or a
- * hand-made fake tree may hold them.
+ * kdamond_pid, monitor_on) and from damon_lru_sort's module parameters, as
+ * a kernel, an older or newer kernel or a hand-made fake tree may hold
+ * them.
  *
  * Input: one byte picking the interface, then the contents of the tree's
- * files in the order of faketree.h (sysfs files first, dbgfs files after),
+ * files in the order of faketree.h (sysfs, dbgfs, module parameters),
  * separated by 0x01 bytes; files left out keep their default content.
  * Properties: no crash, leak, UB or hang; a failure has a message; the
  * schemes read have every field within its bounds.
@@ -59,6 +60,30 @@ static void read_all(enum damos_iface iface)
 	damos_close(d);
 }
 
+static void read_lru_sort(void)
+{
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_lru_sort *l;
+	struct damos_scheme *s;
+
+	o.root = fake_root;
+	if (damos_lru_sort_read(&o, &l)) {
+		fuzz_check_msg("damos_lru_sort_read");
+		return;
+	}
+	damos_lru_sort_enabled(l);
+	damos_lru_sort_kdamond_pid(l);
+	if (!damos_lru_sort_validate(l))
+		for (int a = DAMOS_ACTION_LRU_PRIO; a <= DAMOS_ACTION_LRU_DEPRIO; a++) {
+			s = damos_lru_sort_scheme(l, a);
+			FUZZ_CHECK(s && !damos_scheme_validate(s),
+				   "read lru-sort parameters are valid, their %s scheme is not",
+				   damos_action_name(a));
+			damos_scheme_free(s);
+		}
+	damos_lru_sort_free(l);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *p = (const char *)data + 1, *end = (const char *)data + size;
@@ -81,5 +106,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = sep + 1;
 	}
 	read_all(data[0] & 1 ? DAMOS_IFACE_DBGFS : DAMOS_IFACE_SYSFS);
+	read_lru_sort();
 	return 0;
 }

@@ -428,6 +428,16 @@ static void worker(int idx, long count, double seconds)
 					err ? strerror(err) : "ok");
 			if (!ref)
 				continue;
+			/*
+			 * A split write whose first piece is valid (or may be)
+			 * was taken by the kernel up to there: a new state,
+			 * not a lost one.
+			 */
+			if (oracle && chunk && chunk < c->len && cls != INVALID) {
+				free(ref);
+				ref = snapshot();
+				continue;
+			}
 			if (err || cls == INVALID) {
 				char *now_s = snapshot();
 
