@@ -228,6 +228,9 @@ int apply_run(struct cli *c, int argc, char **argv)
 	size_t len;
 	int status, err;
 
+	if (argc > 2 || (argc == 2 && !check_only))
+		return cli_error(c, EXIT_USAGE, "'%s' after FILE %s (expected [check] FILE)",
+				 argv[argc - 1], argv[argc - 2]);
 	if (argc != 1 && !check_only)
 		return cli_error(c, EXIT_USAGE, "expected [check] FILE");
 	a.name = strcmp(file, "-") ? file : "<stdin>";

@@ -62,7 +62,14 @@ static int do_set(struct cli *c, int argc, char **argv)
 
 static const struct cli_grammar attrs_grammar = {
 	.kws = (const struct kw_spec[]){
-		{ "sample", 1 }, { "aggr", 1 }, { "update", 1 }, { "regions", 2 },
+		{ "sample", 1, .args = "TIME",
+		  .help = "sampling interval (us ms s m h; bare: us)" },
+		{ "aggr", 1, .args = "TIME",
+		  .help = "aggregation interval: ages count these" },
+		{ "update", 1, .args = "TIME",
+		  .help = "interval of the operations' updates (vaddr: mappings)" },
+		{ "regions", 2, .args = "MIN MAX",
+		  .help = "number of monitoring regions (MIN at least 3)" },
 		{ NULL },
 	},
 };

@@ -52,8 +52,9 @@ struct cli {
  * A keyword grammar, for completing a value or the keywords not used yet,
  * and for help.  Each keyword takes @nr values; @values are the fixed words
  * its first value (@every: each value) may be; @sub are the sub-keywords it
- * takes (quota), each with one value.  tests/host/completion.bats checks
- * these against what the commands take.
+ * takes (quota), each with one value.  @args and @help describe it in
+ * "help OBJECT COMMAND".  tests/host/completion.bats checks these against
+ * what the commands take.
  */
 struct kw_spec {
 	const char *kw;
@@ -61,11 +62,14 @@ struct kw_spec {
 	const char *const *values;
 	const char *const *sub;
 	bool every;
+	const char *args;
+	const char *help;
 };
 
 struct cli_grammar {
 	const struct kw_spec *kws;	/* terminated by { NULL } */
 	const char *const *first;	/* the fixed words before the keywords */
+	const char *first_help;
 	bool actions_first;		/* an action name before the keywords */
 	bool repeat;			/* keywords may come again */
 };
@@ -108,9 +112,8 @@ void cli_fini(struct cli *c);
 int cli_parse_globals(struct cli *c, int argc, char **argv, int *next);
 int cli_run(struct cli *c, int argc, char **argv);
 const char **cli_complete_words(int argc, char **argv);
-void cli_usage(struct cli *c, FILE *f);
-void cli_help_command(struct cli *c, const struct cli_object *o,
-		      const struct cli_cmd *k, FILE *f);
+void cli_help(struct cli *c, const struct cli_object *o,
+	      const struct cli_cmd *k);
 const struct cli_object *cli_object_find(const char *name);
 
 /* front ends: cli/shell.c, cli/batch.c, cli/complete.c, cli/watch.c */
@@ -136,7 +139,6 @@ struct damos *cli_open(struct cli *c);
 int cli_close(struct cli *c, struct damos *d, int status);
 void cli_print_script(struct cli *c, const char *what, const char *script);
 int cli_attrs(struct cli *c, struct damos *d, struct damos_attrs *a);
-void cli_help_object(struct cli *c, const struct cli_object *o, FILE *f);
 
 /* attrs and targets in the grammar of "set" (text) or as a JSON object */
 void cli_print_attrs(struct cli *c, const struct damos_attrs *a);

@@ -36,9 +36,17 @@ void cli_fini(struct cli *c)
 	fflush(c->out);
 }
 
-void cli_usage(struct cli *c, FILE *f)
+/* "damoctl OBJECT COMMAND ARGS", as --help, help and damoctl(8) show it. */
+static void synopsis(FILE *f, const struct cli_object *o,
+		     const struct cli_cmd *k)
 {
-	(void)c;
+	fprintf(f, "damoctl %s %s%s%s%s", o->name, k->name,
+		*k->args ? " " : "", k->args,
+		k->flags & CLI_WATCH ? " [--watch SECONDS [--count N]]" : "");
+}
+
+static void usage(FILE *f)
+{
 	fprintf(f,
 		"Usage: damoctl [OPTIONS] OBJECT COMMAND [ARGS]\n"
 		"       damoctl [OPTIONS] help [OBJECT [COMMAND]]\n"
@@ -61,10 +69,11 @@ void cli_usage(struct cli *c, FILE *f)
 	for (const struct cli_object *o = cli_objects; o->name; o++) {
 		if (o->run)
 			fprintf(f, "  damoctl %s %s\n", o->name, o->run_args);
-		for (const struct cli_cmd *k = o->cmds; k->name; k++)
-			fprintf(f, "  damoctl %s %s%s%s%s\n", o->name, k->name,
-				*k->args ? " " : "", k->args,
-				k->flags & CLI_WATCH ? " [--watch SECONDS [--count N]]" : "");
+		for (const struct cli_cmd *k = o->cmds; k->name; k++) {
+			fprintf(f, "  ");
+			synopsis(f, o, k);
+			fprintf(f, "\n");
+		}
 	}
 	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage error.\n");
 }
@@ -77,36 +86,74 @@ const struct cli_object *cli_object_find(const char *name)
 	return NULL;
 }
 
-void cli_help_command(struct cli *c, const struct cli_object *o,
-		      const struct cli_cmd *k, FILE *f)
+/* "  WORDS  HELP", HELP wrapped in its column (from the next line if WORDS are long). */
+static void help_row(FILE *f, const char *words, const char *help)
 {
-	(void)c;
-	fprintf(f, "damoctl %s %s%s%s%s\n    %s\n", o->name, k->name,
-		*k->args ? " " : "", k->args,
-		k->flags & CLI_WATCH ? " [--watch SECONDS [--count N]]" : "",
-		k->help);
-	if (k->flags & CLI_WATCH)
-		fprintf(f, "    --watch SECONDS: print it again every SECONDS (times take units:\n"
-			"    500ms, 2s), in place on a terminal, until Ctrl-C or --count N times\n");
-	if (k->grammar) {
-		fprintf(f, "Keywords:");
-		for (const struct kw_spec *w = k->grammar->kws; w->kw; w++)
-			fprintf(f, " %s", w->kw);
+	int col = fprintf(f, "  %-22s", words);
+
+	if (col > 24) {
 		fprintf(f, "\n");
+		col = 0;
+	}
+	while (*help) {
+		int len = strcspn(help, " ");
+
+		if (col > 25 && col + 1 + len > 78) {
+			fprintf(f, "\n");
+			col = 0;
+		}
+		col += fprintf(f, "%*s%.*s", col ? 1 : 25, "", len, help);
+		help += len + (help[len] == ' ');
+	}
+	fprintf(f, "\n");
+}
+
+static void help_grammar(FILE *f, const struct cli_grammar *g)
+{
+	char words[128];
+	size_t n = 0;
+
+	fprintf(f, "\n");
+	if (g->actions_first) {
+		for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
+			n += snprintf(words + n, sizeof(words) - n, "%s%s",
+				      a ? " " : "", damos_action_name(a));
+		fprintf(f, "  ACTION: %s\n  (damoctl help scheme says what each does)\n",
+			words);
+	}
+	for (const char *const *w = g->first; w && *w; w++)
+		n += snprintf(words + n, sizeof(words) - n, "%s%s",
+			      n ? "|" : "", *w);
+	if (g->first)
+		help_row(f, words, g->first_help);
+	for (const struct kw_spec *w = g->kws; w->kw; w++) {
+		snprintf(words, sizeof(words), "%s %s", w->kw, w->args);
+		help_row(f, words, w->help);
 	}
 }
 
-void cli_help_object(struct cli *c, const struct cli_object *o, FILE *f)
+static void help_command(FILE *f, const struct cli_object *o,
+			 const struct cli_cmd *k)
 {
-	(void)c;
+	synopsis(f, o, k);
+	fprintf(f, "\n    %s\n", k->help);
+	if (k->flags & CLI_WATCH)
+		fprintf(f, "    --watch SECONDS: print it again every SECONDS (times take units:\n"
+			"    500ms, 2s), in place on a terminal, until Ctrl-C or --count N times\n");
+	if (k->grammar)
+		help_grammar(f, k->grammar);
+}
+
+static void help_object(FILE *f, const struct cli_object *o)
+{
 	fprintf(f, "damoctl %s: %s\n\n", o->name, o->help);
 	if (o->run)
 		fprintf(f, "  damoctl %s %s\n", o->name, o->run_args);
-	for (const struct cli_cmd *k = o->cmds; k->name; k++)
-		fprintf(f, "  damoctl %s %s%s%s%s\n      %s\n", o->name, k->name,
-			*k->args ? " " : "", k->args,
-			k->flags & CLI_WATCH ? " [--watch SECONDS [--count N]]" : "",
-			k->help);
+	for (const struct cli_cmd *k = o->cmds; k->name; k++) {
+		fprintf(f, "  ");
+		synopsis(f, o, k);
+		fprintf(f, "\n      %s\n", k->help);
+	}
 	if (!strcmp(o->name, "scheme")) {
 		fprintf(f, "\nActions:\n");
 		for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
@@ -116,6 +163,36 @@ void cli_help_object(struct cli *c, const struct cli_object *o, FILE *f)
 			"\nValues: sizes 4K 2M 1G (B K M G T), times us ms s m h,\n"
 			"access rates N%% of the samples per aggregation interval,\n"
 			"min/max (the field's bounds); a bare number is the kernel's unit.\n");
+	}
+}
+
+/*
+ * The usage (@o NULL), an object's help or a command's (@k), on c->out;
+ * with --json as {"help": TEXT}, so that every output parses.
+ */
+void cli_help(struct cli *c, const struct cli_object *o,
+	      const struct cli_cmd *k)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *f = c->json ? open_memstream(&text, &len) : c->out;
+
+	if (!f) {
+		cli_error(c, EXIT_FAIL, "out of memory");
+		return;
+	}
+	if (!o)
+		usage(f);
+	else if (!k)
+		help_object(f, o);
+	else
+		help_command(f, o, k);
+	if (c->json) {
+		fclose(f);
+		fprintf(c->out, "{\"help\":");
+		json_str(c->out, text);
+		fprintf(c->out, "}\n");
+		free(text);
 	}
 }
 
@@ -261,8 +338,12 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 	long v;
 	int opt;
 
-	optind = 0;
+	/* --json first, so that every message is JSON wherever it stands */
 	opterr = 0;
+	for (optind = 0; (opt = getopt_long(argc, argv, "+i:r:njk:c:f:Vh",
+					    opts, NULL)) != -1;)
+		c->json |= opt == 'j';
+	optind = 0;
 	while ((opt = getopt_long(argc, argv, "+i:r:njk:c:f:Vh", opts,
 				  NULL)) != -1) {
 		switch (opt) {
@@ -301,12 +382,14 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 			c->force = true;
 			break;
 		case 'V':
-			fprintf(c->out, "damoctl %s (libdamos %s)\n",
+			fprintf(c->out, c->json ?
+				"{\"version\":\"%s\",\"libdamos\":\"%s\"}\n" :
+				"damoctl %s (libdamos %s)\n",
 				DAMOS_VERSION, damos_version());
 			*next = argc;
 			return -1;
 		case 'h':
-			cli_usage(c, c->out);
+			cli_help(c, NULL, NULL);
 			*next = argc;
 			return -1;
 		default:
@@ -336,7 +419,10 @@ int cli_run(struct cli *c, int argc, char **argv)
 	c->object = NULL;
 	c->command = NULL;
 	if (argc < 1) {
-		cli_usage(c, c->err);
+		if (c->json)
+			return cli_error(c, EXIT_USAGE,
+					 "expected OBJECT COMMAND (see damoctl --help)");
+		usage(c->err);
 		return EXIT_USAGE;
 	}
 	o = cli_object_find(argv[0]);
@@ -353,7 +439,7 @@ int cli_run(struct cli *c, int argc, char **argv)
 	}
 	if (!strcmp(o->name, "help")) {
 		if (argc < 2) {
-			cli_usage(c, c->out);
+			cli_help(c, NULL, NULL);
 			return EXIT_OK;
 		}
 		o = cli_object_find(argv[1]);
@@ -361,21 +447,25 @@ int cli_run(struct cli *c, int argc, char **argv)
 			return cli_error(c, EXIT_USAGE,
 					 "help: unknown object '%s'", argv[1]);
 		if (argc < 3) {
-			cli_help_object(c, o, c->out);
+			cli_help(c, o, NULL);
 			return EXIT_OK;
 		}
 		k = cmd_select(o->cmds, argv[2]);
-		if (!k || argc > 3)
+		if (!k)
 			return cli_error(c, EXIT_USAGE,
 					 "help: %s has no command '%s'",
 					 o->name, argv[2]);
-		cli_help_command(c, o, k, c->out);
+		if (argc > 3)
+			return cli_error(c, EXIT_USAGE,
+					 "help: '%s' after %s %s (expected help [OBJECT [COMMAND]])",
+					 argv[3], o->name, k->name);
+		cli_help(c, o, k);
 		return EXIT_OK;
 	}
 	c->object = o->name;
 	if (o->run) {
 		if (argc > 1 && !strcmp(argv[1], "help")) {
-			cli_help_object(c, o, c->out);
+			cli_help(c, o, NULL);
 			return EXIT_OK;
 		}
 		snprintf(c->line, sizeof(c->line), "%s", o->name);
@@ -396,7 +486,7 @@ int cli_run(struct cli *c, int argc, char **argv)
 	}
 	name = argc > 1 ? argv[1] : o->default_cmd;
 	if (!strcmp(name, "help")) {
-		cli_help_object(c, o, c->out);
+		cli_help(c, o, NULL);
 		return EXIT_OK;
 	}
 	k = cmd_select(o->cmds, name);

@@ -219,10 +219,21 @@ static int do_set(struct cli *c, int argc, char **argv)
 
 static const struct cli_grammar lru_sort_grammar = {
 	.kws = (const struct kw_spec[]){
-		{ "hot", 1 }, { "cold", 1 },
-		{ "quota", 0, NULL, (const char *const[]){ "time", "reset", NULL } },
-		{ "wmarks", 4 }, { "sample", 1 }, { "aggr", 1 }, { "regions", 2 },
-		{ "region", 2 }, { NULL },
+		{ "hot", 1, .args = "RATE",
+		  .help = "access rate from which a region is hot: N% or per mille; min, max" },
+		{ "cold", 1, .args = "TIME",
+		  .help = "how long a region must go unaccessed to be cold (bare: us)" },
+		{ "quota", 0, NULL, (const char *const[]){ "time", "reset", NULL },
+		  .args = "[time MS] [reset MS]",
+		  .help = "CPU time per reset interval (bare: ms), half of it for each scheme" },
+		{ "wmarks", 4, .args = "INTERVAL HIGH MID LOW",
+		  .help = "free memory in N% or per mille, checked every INTERVAL: works between LOW and MID" },
+		{ "sample", 1, .args = "TIME", .help = "sampling interval (bare: us)" },
+		{ "aggr", 1, .args = "TIME", .help = "aggregation interval (bare: us)" },
+		{ "regions", 2, .args = "MIN MAX", .help = "number of monitoring regions" },
+		{ "region", 2, .args = "START END",
+		  .help = "physical address range: 0xHEX or sizes; 0 0 is the biggest System RAM" },
+		{ NULL },
 	},
 };
 

@@ -98,8 +98,15 @@ static int do_clear(struct cli *c, int argc, char **argv)
 }
 
 static const struct cli_grammar target_grammar = {
-	.kws = (const struct kw_spec[]){ { "pid", 1 }, { "region", 2 }, { NULL } },
+	.kws = (const struct kw_spec[]){
+		{ "pid", 1, .args = "PID",
+		  .help = "vaddr: a process; the regions after it are its own" },
+		{ "region", 2, .args = "START END",
+		  .help = "an initial region: 0xHEX or sizes, in order, not overlapping" },
+		{ NULL },
+	},
 	.first = (const char *const[]){ "paddr", "vaddr", "fvaddr", NULL },
+	.first_help = "the operations: physical memory, processes' virtual memory, fixed virtual ranges (sysfs only)",
 	.repeat = true,
 };
 

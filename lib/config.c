@@ -308,13 +308,9 @@ static int directive(struct damos_config *c, unsigned int line, int argc,
 		return 0;
 	case D_ATTRS:
 		damos_attrs_default(&c->attrs);
-		if (damos_attrs_parse(&c->attrs, nargs, args)) {
-			const char *m = damos_errmsg();
-
-			/* schemes then convert with the defaults, not these */
-			return add_error(c, line, "%s%s",
-					 strncmp(m, "attrs: ", 7) ? "attrs: " : "", m);
-		}
+		/* on failure schemes convert with the defaults, not these */
+		if (damos_attrs_parse(&c->attrs, nargs, args))
+			return add_error(c, line, "attrs: %s", damos_errmsg());
 		c->has_attrs = true;
 		return 0;
 	case D_TARGET:

@@ -277,11 +277,16 @@ int damos_monitor_status(struct damos *d, bool *on, int *pid)
 	return d->ops->status(d, on, pid);
 }
 
+/* Linux 6.1 refuses "on" when on (EBUSY) and "off" when off (EINVAL, EPERM). */
 int damos_monitor_start(struct damos *d)
 {
 	struct damos_targets t;
+	bool on;
 	int err;
 
+	err = damos_monitor_status(d, &on, NULL);
+	if (err || on)
+		return err;
 	if (!d->dry_run) {
 		err = damos_targets_read(d, &t);
 		if (err)
@@ -298,7 +303,10 @@ int damos_monitor_start(struct damos *d)
 
 int damos_monitor_stop(struct damos *d)
 {
-	return d->ops->turn(d, false);
+	bool on;
+	int err = damos_monitor_status(d, &on, NULL);
+
+	return err || !on ? err : d->ops->turn(d, false);
 }
 
 const char *damos_dry_run_script(struct damos *d)

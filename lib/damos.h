@@ -237,7 +237,8 @@ DAMOS_API void damos_attrs_default(struct damos_attrs *a);
  * need: non-zero sample interval, aggregation >= sample interval, min
  * regions >= 3 and <= max regions.
  *
- * Return: 0 or -EINVAL with a message naming the value.
+ * Return: 0 or -EINVAL with a message naming the values in the words of
+ * damos_attrs_parse() ("aggr 1ms < sample 5ms").
  */
 DAMOS_API int damos_attrs_validate(const struct damos_attrs *a);
 
@@ -724,6 +725,8 @@ DAMOS_API int damos_monitor_status(struct damos *d, bool *on, int *pid);
  * damos_monitor_start() / damos_monitor_stop() - turn monitoring on or off.
  * dbgfs: monitor_on (monitor_on_DEPRECATED on 6.9+ kernels) for all
  * contexts; sysfs: the kdamond's state.  Starting needs at least a target.
+ * Monitoring already in that state is left alone and 0 returned (the
+ * kernel would refuse the write: EBUSY, EINVAL or EPERM).
  */
 DAMOS_API int damos_monitor_start(struct damos *d);
 DAMOS_API int damos_monitor_stop(struct damos *d);

@@ -90,7 +90,7 @@ on"
 	before=$(tree_sum)
 	run damoctl apply bad.conf
 	assert_failure 2
-	assert_output "damoctl: apply: bad.conf:2: attrs: aggregation interval 1000us < sample interval 5000us
+	assert_output "damoctl: apply: bad.conf:2: attrs: aggr 1ms < sample 5ms
 damoctl: apply: bad.conf:4: scheme: lru_prio does nothing on vaddr targets (Linux 6.1 applies willneed, cold, pageout, hugepage, nohugepage and stat there)
 damoctl: apply: bad.conf:5: scheme: min age 10s > max age 5s
 damoctl: apply: bad.conf:6: unknown directive 'frob' (expected interface attrs target scheme monitor lru-sort)
@@ -252,7 +252,7 @@ damoctl: apply: m.conf: 1 bad line; nothing was changed"
 	echo "lru-sort sample 200ms" > l.conf
 	run damoctl apply l.conf
 	assert_failure 2
-	assert_line --index 0 --partial "l.conf:1: lru-sort: attrs: aggregation interval 100000us < sample interval 200000us (with the module's other parameters)"
+	assert_line --index 0 --partial "l.conf:1: lru-sort: aggr 100ms < sample 200ms (with the module's other parameters)"
 	rm -rf "$ROOT/sys/module"
 	echo "lru-sort on" > l.conf
 	run damoctl apply l.conf
@@ -303,6 +303,10 @@ damoctl: apply: m.conf: 1 bad line; nothing was changed"
 	assert_output "damoctl: apply: expected [check] FILE"
 	run damoctl apply a b
 	assert_failure 2
+	assert_output "damoctl: apply: 'b' after FILE a (expected [check] FILE)"
+	run damoctl apply check a b
+	assert_failure 2
+	assert_output "damoctl: apply: 'b' after FILE a (expected [check] FILE)"
 	run damoctl apply nope.conf
 	assert_failure 1
 	assert_output "damoctl: apply: nope.conf: No such file or directory"

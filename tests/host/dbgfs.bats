@@ -228,9 +228,13 @@ $LRU_PRIO"
 	assert_output "5000 200000 60000000 20 2000"
 	run damoctl attrs set sample 1s
 	assert_failure 2
-	assert_output "damoctl: attrs set: attrs: aggregation interval 200000us < sample interval 1000000us"
+	assert_output "damoctl: attrs set: aggr 200ms < sample 1s"
 	run damoctl attrs set regions 2 10
 	assert_failure 2
+	assert_output "damoctl: attrs set: min regions 2 < 3"
+	run damoctl attrs set sample 0
+	assert_failure 2
+	assert_output "damoctl: attrs set: sample: 0 (the sampling interval must be at least 1us)"
 	local before
 	before=$(tree_sum)
 	run damoctl attrs set frob 1

@@ -164,3 +164,23 @@ CTX() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0"; }
 	run damoctl monitor stop
 	[ "$(cat "$(ADMIN)/kdamonds/0/state")" = off ]
 }
+
+@test "monitor start when on, stop when off: nothing to write, status 0" {
+	# Linux 6.1 refuses "on" while on (EBUSY) and "off" while off (EINVAL)
+	make_sysfs on 0
+	run damoctl --dry-run monitor start
+	assert_success
+	assert_output ""
+	echo off > "$(ADMIN)/kdamonds/0/state"
+	run damoctl --dry-run monitor stop
+	assert_success
+	assert_output ""
+	make_dbgfs
+	run damoctl --interface dbgfs --dry-run monitor stop
+	assert_success
+	assert_output ""
+	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
+	run damoctl --interface dbgfs --dry-run monitor start
+	assert_success
+	assert_output ""
+}

@@ -197,7 +197,7 @@ static void test_attrs(void **state)
 	assert_int_equal(a.aggr_us, 100);
 	assert_int_equal(damos_attrs_validate(&a), -EINVAL);
 	assert_string_equal(damos_errmsg(),
-			    "attrs: aggregation interval 100us < sample interval 5000us");
+			    "aggr 100us < sample 5ms");
 	assert_int_equal(damos_attrs_set_str(&a, "aggr", "1x"), -EINVAL);
 	assert_string_equal(damos_errmsg(),
 			    "aggr: '1x' is not a time (units: us ms s m h)");
@@ -205,7 +205,7 @@ static void test_attrs(void **state)
 	damos_attrs_default(&a);
 	a.min_nr_regions = 2;
 	assert_int_equal(damos_attrs_validate(&a), -EINVAL);
-	assert_string_equal(damos_errmsg(), "attrs: min regions 2 < 3");
+	assert_string_equal(damos_errmsg(), "min regions 2 < 3");
 }
 
 static void test_words(void **state)
