@@ -42,7 +42,7 @@ include kernel/kernel.mk
 include guest-image/guest.mk
 include tests/perf/perf.mk
 
-.PHONY: all deps check-host check install clean help
+.PHONY: all deps check-host check run install clean help
 
 all: $(ALL_TARGETS)
 
@@ -64,6 +64,12 @@ check-host: $(CHECK_HOST_TARGETS)
 check: deps
 	$(MAKE) check-host
 	$(MAKE) check-guest
+
+# The main job: set the machine up, then boot the guest (guest-run in
+# guest-image/guest.mk); CMD='...' reaches the sub-make on its command line.
+run: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory guest-run
 
 install: $(INSTALL_TARGETS)
 

@@ -88,8 +88,13 @@ shell)
 	exit "$(cat "$out/results/rc" 2>/dev/null || echo 1)"
 	;;
 cmd)
+	# In the background, so that the trap below can end QEMU when this
+	# script is interrupted: timeout puts QEMU in a process group of its own.
 	timeout -k 5 "$tmo" "${qemu[@]}" -append "$append ignore_loglevel" \
-		-serial "file:$out/console.log" -serial stdio </dev/null
+		-serial "file:$out/console.log" -serial stdio </dev/null &
+	qpid=$!
+	trap 'kill $qpid 2>/dev/null' EXIT INT TERM
+	wait $qpid
 	qrc=$?
 	[ $qrc = 124 ] && die "guest timed out after $tmo s (console: $out/console.log)"
 	results || die "no results from the guest (console: $out/console.log)"
@@ -139,6 +144,7 @@ echo "guest: booting $(basename "$kernel") ($accel_name, $mem, $cpus CPUs, timeo
 timeout -k 5 "$tmo" "${qemu[@]}" -append "$append ignore_loglevel" \
 	-serial "file:$out/console.log" -serial "file:$out/progress.log" </dev/null &
 qpid=$!
+trap 'kill $qpid 2>/dev/null' EXIT INT TERM
 tail -s 0.5 -n +1 -f --pid=$qpid "$out/progress.log" 2>/dev/null |
 	while IFS= read -r line; do
 		line=${line%$'\r'}
@@ -160,7 +166,14 @@ else
 fi
 
 tap=$out/results/guest.tap
-if results && [ -s "$tap" ]; then
+if ! results || [ ! -s "$out/results/rc" ]; then
+	# The guest did not finish (hang, panic): its TAP stream was mirrored on
+	# the progress channel; count what it got to.
+	tr -d '\r' < "$out/progress.log" > "$out/guest-partial.tap"
+	tap=$out/guest-partial.tap
+	fail "the guest finished its run and wrote its results"
+fi
+if [ -s "$tap" ]; then
 	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tap" | head -n 1)
 	ok=$(grep -c '^ok ' "$tap")
 	nok=$(grep -c '^not ok ' "$tap")
@@ -177,7 +190,7 @@ if results && [ -s "$tap" ]; then
 		failed=$((failed + (missing > 0 ? missing : 0)))
 	fi
 else
-	fail "the guest wrote its test results (console: $out/console.log)"
+	fail "the guest ran the suites (console: $out/console.log)"
 fi
 
 if grep -nE "$bad_kernel_log" "$out/console.log" > "$out/kernel-reports.txt"; then

@@ -146,12 +146,13 @@ static int io_err(const struct damos *d, int err, const char *verb,
 }
 
 /*
- * dbgfs formats a file into a buffer of the read() count and fails when it
- * does not fit, so read in large chunks.
+ * dbgfs formats a file into a buffer of the read() count and fails with
+ * ENOMEM when it does not fit, so read in large chunks, and a larger one
+ * when the first read fails so (256 schemes of wide numbers take 125 KiB).
  */
 int damos_read(struct damos *d, const char *path, char **out)
 {
-	const size_t chunk = 1 << 16;
+	size_t chunk = 1 << 16;
 	struct damos_buf b = { 0 };
 	char *buf = malloc(chunk);
 	ssize_t n = 0;
@@ -164,8 +165,19 @@ int damos_read(struct damos *d, const char *path, char **out)
 		free(buf);
 		return io_err(d, -errno, "read", path);
 	}
-	while ((n = read(fd, buf, chunk)) > 0)
-		damos_buf_printf(&b, "%.*s", (int)n, buf);
+	while ((n = read(fd, buf, chunk)) > 0 ||
+	       (n < 0 && errno == ENOMEM && !b.len && chunk < (4 << 20))) {
+		if (n > 0) {
+			damos_buf_printf(&b, "%.*s", (int)n, buf);
+			continue;
+		}
+		char *big = realloc(buf, chunk * 4);
+
+		if (!big)
+			break;
+		buf = big;
+		chunk *= 4;
+	}
 	if (n < 0)
 		err = io_err(d, -errno, "read", path);
 	close(fd);

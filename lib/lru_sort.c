@@ -278,6 +278,7 @@ int damos_lru_sort_validate(const struct damos_lru_sort *l)
 		.max_nr_regions = v[DAMOS_LRU_MAX_NR_REGIONS],
 	};
 	int err = damos_attrs_validate(&a);
+	uint64_t hot;
 
 	if (err)
 		return err;
@@ -285,6 +286,14 @@ int damos_lru_sort_validate(const struct damos_lru_sort *l)
 		return damos_err(-EINVAL,
 				 "hot: %llu per mille is more than 100%%",
 				 (unsigned long long)v[DAMOS_LRU_HOT_THRES_ACCESS_FREQ]);
+	/* the module stores both thresholds in unsigned ints, truncating */
+	if (__builtin_mul_overflow(damos_attrs_max_nr_accesses(&a),
+				   v[DAMOS_LRU_HOT_THRES_ACCESS_FREQ], &hot) ||
+	    hot / 1000 > DAMOS_UINT_MAX)
+		return damos_err(-EINVAL,
+				 "hot: %llu per mille of %llu samples per aggregation interval is more than 2^32 samples",
+				 (unsigned long long)v[DAMOS_LRU_HOT_THRES_ACCESS_FREQ],
+				 (unsigned long long)damos_attrs_max_nr_accesses(&a));
 	if (v[DAMOS_LRU_COLD_MIN_AGE] / a.aggr_us > DAMOS_UINT_MAX)
 		return damos_err(-EINVAL,
 				 "cold: %lluus is more than 2^32 aggregation intervals",

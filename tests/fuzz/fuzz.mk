@@ -40,8 +40,9 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE $(FUZZ_SAN) \
 	-DDAMOS_VERSION='"$(VERSION)"' -Ilib
 
-# Per-target damoctl sources (cli/*.c without main()).
-FUZZ_SRCS_cmdline :=
+# Per-target damoctl sources (cli/*.c without main()) and libraries.
+FUZZ_SRCS_cmdline := $(filter-out cli/main.c,$(CLI_SRCS))
+FUZZ_LIBS_cmdline := $(CLI_LIBS)
 FUZZ_SRCS_config :=
 
 FUZZ_NAMES := $(sort $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)))
@@ -59,16 +60,19 @@ $(FUZZ_BUILD)/lib/%.o: lib/%.c lib/damos.h lib/internal.h tests/fuzz/fuzz.mk
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(FUZZ_BUILD)/cli/%.o: cli/%.c lib/damos.h tests/fuzz/fuzz.mk
+$(FUZZ_BUILD)/cli/%.o: cli/%.c cli/cli.h lib/damos.h tests/fuzz/fuzz.mk
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Icli -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(CLI_CFLAGS) -Icli -fsanitize=fuzzer-no-link \
+		-c -o $@ $<
 
 define FUZZ_template
 $(FUZZ_BUILD)/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz.h \
-		$(FUZZ_LIB_OBJS) $(FUZZ_SRCS_$(1):%.c=$(FUZZ_BUILD)/%.o)
+		tests/fuzz/faketree.h $(FUZZ_LIB_OBJS) \
+		$(FUZZ_SRCS_$(1):%.c=$(FUZZ_BUILD)/%.o)
 	@mkdir -p $$(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Icli -Itests/fuzz -fsanitize=fuzzer \
-		-o $$@ $$< $(FUZZ_LIB_OBJS) $(FUZZ_SRCS_$(1):%.c=$(FUZZ_BUILD)/%.o)
+		-o $$@ $$< $(FUZZ_LIB_OBJS) \
+		$(FUZZ_SRCS_$(1):%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_LIBS_$(1))
 endef
 $(foreach t,$(FUZZ_NAMES),$(eval $(call FUZZ_template,$(t))))
 

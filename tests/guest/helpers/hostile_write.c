@@ -137,7 +137,7 @@ static struct content slurp(int fd)
 
 	for (;;) {
 		if (c.len == cap) {
-			cap = cap ? cap * 2 : 65536;
+			cap = cap ? cap * 2 : 1 << 20;	/* dbgfs: one read */
 			c.buf = realloc(c.buf, cap);
 			if (!c.buf)
 				die("out of memory");
@@ -428,6 +428,16 @@ static void worker(int idx, long count, double seconds)
 					err ? strerror(err) : "ok");
 			if (!ref)
 				continue;
+			/*
+			 * A split write whose first piece is valid (or may be)
+			 * was taken by the kernel up to there: a new state,
+			 * not a lost one.
+			 */
+			if (oracle && chunk && chunk < c->len && cls != INVALID) {
+				free(ref);
+				ref = snapshot();
+				continue;
+			}
 			if (err || cls == INVALID) {
 				char *now_s = snapshot();
 

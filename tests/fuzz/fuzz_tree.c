@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Reading a DAMON tree: the values the library reads from sysfs files
+ * (numbers, action and metric names, state words, nr_* counts that size
+ * loops) and from dbgfs files (schemes, attrs, target_ids, init_regions,
+ * kdamond_pid, monitor_on) and from damon_lru_sort's module parameters, as
+ * a kernel, an older or newer kernel or a hand-made fake tree may hold
+ * them.
+ *
+ * Input: one byte picking the interface, then the contents of the tree's
+ * files in the order of faketree.h (sysfs, dbgfs, module parameters),
+ * separated by 0x01 bytes; files left out keep their default content.
+ * Properties: no crash, leak, UB or hang; a failure has a message; the
+ * schemes read have every field within its bounds.
+ */
+#include <errno.h>
+
+#include "faketree.h"
+
+static void read_all(enum damos_iface iface)
+{
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_scheme **s = NULL;
+	struct damos_targets t = { 0 };
+	struct damos_attrs a;
+	struct damos *d;
+	size_t n = 0;
+	bool on;
+	int pid;
+
+	o.root = fake_root;
+	o.iface = iface;
+	o.emulate = 1;
+	d = damos_open(&o);
+	if (!d) {
+		fuzz_check_msg("damos_open");
+		return;
+	}
+	if (!damos_schemes_read(d, &s, &n)) {
+		for (size_t i = 0; i < n; i++)
+			for (int f = 0; f < DAMOS_NR_FIELDS; f++)
+				FUZZ_CHECK(damos_scheme_get(s[i], f) <=
+					   damos_field_max(f),
+					   "scheme %zu: %s beyond its max", i,
+					   damos_field_name(f));
+		damos_schemes_free(s, n);
+	} else {
+		fuzz_check_msg("damos_schemes_read");
+	}
+	if (damos_attrs_read(d, &a))
+		fuzz_check_msg("damos_attrs_read");
+	if (!damos_targets_read(d, &t))
+		damos_targets_free(&t);
+	else
+		fuzz_check_msg("damos_targets_read");
+	if (damos_monitor_status(d, &on, &pid))
+		fuzz_check_msg("damos_monitor_status");
+	if (iface == DAMOS_IFACE_DBGFS)
+		damos_dbgfs_lru_supported(d);
+	damos_close(d);
+}
+
+static void read_lru_sort(void)
+{
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_lru_sort *l;
+	struct damos_scheme *s;
+
+	o.root = fake_root;
+	if (damos_lru_sort_read(&o, &l)) {
+		fuzz_check_msg("damos_lru_sort_read");
+		return;
+	}
+	damos_lru_sort_enabled(l);
+	damos_lru_sort_kdamond_pid(l);
+	if (!damos_lru_sort_validate(l))
+		for (int a = DAMOS_ACTION_LRU_PRIO; a <= DAMOS_ACTION_LRU_DEPRIO; a++) {
+			s = damos_lru_sort_scheme(l, a);
+			FUZZ_CHECK(s && !damos_scheme_validate(s),
+				   "read lru-sort parameters are valid, their %s scheme is not",
+				   damos_action_name(a));
+			damos_scheme_free(s);
+		}
+	damos_lru_sort_free(l);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *p = (const char *)data + 1, *end = (const char *)data + size;
+	size_t i;
+
+	if (size < 1)
+		return 0;
+	fake_tree();
+	for (i = 0; i < NR_FAKE_FILES; i++) {
+		const char *sep = p < end ? memchr(p, 0x01, (size_t)(end - p)) : NULL;
+
+		if (p >= end) {
+			fake_put(fake_files[i][0], fake_files[i][1],
+				 strlen(fake_files[i][1]));
+			continue;
+		}
+		if (!sep)
+			sep = end;
+		fake_put(fake_files[i][0], p, (size_t)(sep - p));
+		p = sep + 1;
+	}
+	read_all(data[0] & 1 ? DAMOS_IFACE_DBGFS : DAMOS_IFACE_SYSFS);
+	read_lru_sort();
+	return 0;
+}
