@@ -706,6 +706,8 @@ DAMOS_API int damos_attrs_write(struct damos *d, const struct damos_attrs *a);
 
 /*
  * damos_targets_read() - the context's operations, targets and regions.
+ * *@t is set in every case: free it with damos_targets_free() even after
+ * a failure.
  * dbgfs reports paddr when target_ids reads "42" and init_regions can be
  * read only while monitoring is off (else targets have no regions).
  */
