@@ -423,6 +423,38 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 static int cli_run_cmd(struct cli *c, const struct cli_object *o,
 		       const struct cli_cmd *k, int argc, char **argv);
 
+static bool is_help(const char *w)
+{
+	return !strcmp(w, "help") || !strcmp(w, "--help") || !strcmp(w, "-h");
+}
+
+/*
+ * A global option among a command's words: --help is the command's help,
+ * the others belong before the object.
+ */
+static int misplaced_option(struct cli *c, const struct cli_object *o,
+			    const struct cli_cmd *k, int argc, char **argv)
+{
+	static const char *const globals[] = {
+		"--interface", "--root", "--dry-run", "--json", "--kdamond",
+		"--context", "--file", "--force", "--version", NULL,
+	};
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			cli_help(c, o, k);
+			return -1;
+		}
+		for (const char *const *g = globals; *g; g++)
+			if (!strncmp(argv[i], *g, strlen(*g)) &&
+			    (!argv[i][strlen(*g)] || argv[i][strlen(*g)] == '='))
+				return cli_error(c, EXIT_USAGE,
+						 "'%s' is an option of damoctl: put it before '%s' (damoctl [OPTIONS] %s %s ...)",
+						 argv[i], o->name, o->name, k->name);
+	}
+	return EXIT_OK;
+}
+
 static int run(struct cli *c, int argc, char **argv)
 {
 	const struct cli_object *o;
@@ -476,7 +508,7 @@ static int run(struct cli *c, int argc, char **argv)
 	}
 	c->object = o->name;
 	if (o->run) {
-		if (argc > 1 && !strcmp(argv[1], "help")) {
+		if (argc > 1 && is_help(argv[1])) {
 			cli_help(c, o, NULL);
 			return EXIT_OK;
 		}
@@ -489,6 +521,10 @@ static int run(struct cli *c, int argc, char **argv)
 		fflush(c->out);
 		return status;
 	}
+	if (argc > 1 && is_help(argv[1])) {
+		cli_help(c, o, NULL);
+		return EXIT_OK;
+	}
 	/* "stats --watch 2": options go to the default command */
 	if (argc > 1 && argv[1][0] == '-' && o->default_cmd) {
 		k = cmd_select(o->cmds, o->default_cmd);
@@ -496,10 +532,6 @@ static int run(struct cli *c, int argc, char **argv)
 			return cli_run_cmd(c, o, k, argc - 1, argv + 1);
 	}
 	name = argc > 1 ? argv[1] : o->default_cmd;
-	if (!strcmp(name, "help")) {
-		cli_help(c, o, NULL);
-		return EXIT_OK;
-	}
 	k = cmd_select(o->cmds, name);
 	if (!k) {
 		char list[256] = "";
@@ -543,6 +575,9 @@ static int cli_run_cmd(struct cli *c, const struct cli_object *o,
 	for (int i = 0, n = strlen(c->line); i < argc &&
 	     n < (int)sizeof(c->line); i++)
 		n += snprintf(c->line + n, sizeof(c->line) - n, " %s", argv[i]);
+	status = misplaced_option(c, o, k, argc, argv);
+	if (status)
+		return status < 0 ? EXIT_OK : status;
 	if (k->flags & CLI_WATCH)
 		status = cli_watch_args(c, &argc, argv, &watch_us, &count);
 	if (!status && !*k->args && argc)

@@ -125,6 +125,33 @@ for line in sys.stdin:
 	assert_line --regexp "^  paddr\|vaddr\|fvaddr +the operations: "
 }
 
+@test "--help after the words is their help; other options there are named" {
+	make_dbgfs
+	local before
+	before=$(tree_sum)
+	run damoctl scheme add --help
+	assert_success
+	assert_line --index 0 --partial "damoctl scheme add ACTION"
+	run damoctl scheme add pageout sz 4K 8K -h
+	assert_success
+	assert_line --index 0 --partial "damoctl scheme add ACTION"
+	run damoctl monitor --help
+	assert_success
+	assert_line --index 0 "damoctl monitor: turn monitoring on and off"
+	run damoctl apply --help
+	assert_success
+	# these said only "unknown keyword '--dry-run'" or "no arguments expected"
+	run damoctl scheme add stat --dry-run
+	assert_failure 2
+	assert_output "damoctl: scheme add: '--dry-run' is an option of damoctl: put it before 'scheme' (damoctl [OPTIONS] scheme add ...)"
+	run damoctl scheme list --json
+	assert_failure 2
+	assert_output "damoctl: scheme list: '--json' is an option of damoctl: put it before 'scheme' (damoctl [OPTIONS] scheme list ...)"
+	run damoctl target set paddr --root=/
+	assert_failure 2
+	[ "$(tree_sum)" = "$before" ]
+}
+
 @test "help OBJECT COMMAND with more words names the extra one" {
 	run "$DAMOCTL" help scheme add extra
 	assert_failure 2
