@@ -402,6 +402,20 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 					 argv[optind - 1]);
 		}
 	}
+	/* damos_open() refuses these too, but they are usage errors */
+	if (c->dbgfs_ctx && !*c->dbgfs_ctx)
+		c->dbgfs_ctx = NULL;
+	if (c->dbgfs_ctx && c->kdamond)
+		return cli_error(c, EXIT_USAGE,
+				 "--context is dbgfs's and --kdamond sysfs's: not both");
+	if (c->dbgfs_ctx && c->iface == DAMOS_IFACE_SYSFS)
+		return cli_error(c, EXIT_USAGE,
+				 "--context %s: a dbgfs context, not with --interface sysfs",
+				 c->dbgfs_ctx);
+	if (c->kdamond && c->iface == DAMOS_IFACE_DBGFS)
+		return cli_error(c, EXIT_USAGE,
+				 "--kdamond %d: a sysfs kdamond, not with --interface dbgfs",
+				 c->kdamond);
 	*next = optind;
 	return 0;
 }

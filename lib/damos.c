@@ -83,6 +83,7 @@ struct damos *damos_open(const struct damos_opts *opts)
 	struct damos_opts o;
 	struct damos *d;
 	unsigned int mask;
+	bool ctx;
 	int err = 0;
 
 	get_opts(opts, &o);
@@ -106,8 +107,28 @@ struct damos *damos_open(const struct damos_opts *opts)
 	}
 	mask = damos_detect(d->root[0] ? d->root : "/");
 	d->iface = o.iface;
+	/*
+	 * A context is dbgfs's and a kdamond index sysfs's: either picks its
+	 * interface, and is refused on the other rather than ignored.
+	 */
+	ctx = o.dbgfs_ctx && *o.dbgfs_ctx;
+	if (ctx && o.kdamond)
+		err = damos_err(-EINVAL, "dbgfs context '%s' and sysfs kdamond %d: one interface at a time",
+				o.dbgfs_ctx, o.kdamond);
+	else if (ctx && d->iface == DAMOS_IFACE_SYSFS)
+		err = damos_err(-EINVAL, "dbgfs context '%s' on the sysfs interface",
+				o.dbgfs_ctx);
+	else if (o.kdamond && d->iface == DAMOS_IFACE_DBGFS)
+		err = damos_err(-EINVAL, "sysfs kdamond %d on the dbgfs interface",
+				o.kdamond);
+	if (err) {
+		damos_close(d);
+		errno = -err;
+		return NULL;
+	}
 	if (d->iface == DAMOS_IFACE_AUTO)
-		d->iface = mask & (1U << DAMOS_IFACE_SYSFS) ? DAMOS_IFACE_SYSFS :
+		d->iface = ctx ? DAMOS_IFACE_DBGFS : o.kdamond ? DAMOS_IFACE_SYSFS :
+			   mask & (1U << DAMOS_IFACE_SYSFS) ? DAMOS_IFACE_SYSFS :
 			   DAMOS_IFACE_DBGFS;
 	if (!(mask & (1U << d->iface))) {
 		const char *hidden = denied(d->dbgfs) ? d->dbgfs :

@@ -583,7 +583,7 @@ DAMOS_API unsigned int damos_detect(const char *root);
 struct damos_opts {
 	size_t sz;
 	const char *root;	/* NULL or "" = "/" */
-	enum damos_iface iface;	/* AUTO: sysfs if present, else dbgfs */
+	enum damos_iface iface;	/* AUTO: see damos_open() */
 	bool dry_run;		/* record writes as a script, make none */
 	int kdamond;		/* sysfs: kdamonds/<kdamond>, context 0 */
 	const char *dbgfs_ctx;	/* dbgfs: context directory, NULL = root */
@@ -610,8 +610,10 @@ struct damos;
 
 /*
  * damos_open() - a handle on the DAMON context chosen by @opts (NULL for
- * the defaults).  Nothing is written.  With DAMOS_IFACE_AUTO it picks sysfs
- * if present, else dbgfs.
+ * the defaults).  Nothing is written.  With DAMOS_IFACE_AUTO it picks dbgfs
+ * if .dbgfs_ctx names a context, sysfs if .kdamond is not 0, else sysfs if
+ * present, else dbgfs.  A context on sysfs, or a kdamond other than 0 on
+ * dbgfs, is refused (EINVAL) rather than ignored.
  *
  * Return: the handle (close with damos_close()), or NULL with errno ENOENT
  * (no such interface below the root, message says where it looked),
