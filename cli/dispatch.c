@@ -423,15 +423,13 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 static int cli_run_cmd(struct cli *c, const struct cli_object *o,
 		       const struct cli_cmd *k, int argc, char **argv);
 
-int cli_run(struct cli *c, int argc, char **argv)
+static int run(struct cli *c, int argc, char **argv)
 {
 	const struct cli_object *o;
 	const struct cli_cmd *k;
 	const char *name;
 	int status;
 
-	c->object = NULL;
-	c->command = NULL;
 	if (argc < 1) {
 		if (c->json)
 			return cli_error(c, EXIT_USAGE,
@@ -489,7 +487,6 @@ int cli_run(struct cli *c, int argc, char **argv)
 				      argv[i]);
 		status = o->run(c, argc - 1, argv + 1);
 		fflush(c->out);
-		c->object = NULL;
 		return status;
 	}
 	/* "stats --watch 2": options go to the default command */
@@ -519,6 +516,19 @@ int cli_run(struct cli *c, int argc, char **argv)
 			   argc > 1 ? argv + 2 : argv + 1);
 }
 
+/* The error prefix "OBJECT COMMAND: " holds for this command only. */
+int cli_run(struct cli *c, int argc, char **argv)
+{
+	int status;
+
+	c->object = NULL;
+	c->command = NULL;
+	status = run(c, argc, argv);
+	c->object = NULL;
+	c->command = NULL;
+	return status;
+}
+
 /* Run command @k of @o with its arguments @argv. */
 static int cli_run_cmd(struct cli *c, const struct cli_object *o,
 		       const struct cli_cmd *k, int argc, char **argv)
@@ -543,8 +553,6 @@ static int cli_run_cmd(struct cli *c, const struct cli_object *o,
 	else if (!status)
 		status = k->fn(c, argc, argv);
 	fflush(c->out);
-	c->object = NULL;
-	c->command = NULL;
 	return status;
 }
 

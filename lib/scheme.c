@@ -133,9 +133,9 @@ static int set_nr_accesses(const char *label, const char *value,
 	err = damos_parse_percent(value, max_nr, v);
 	if (err == -EDOM)
 		return damos_err(-EINVAL,
-				 "%s: '%s' is not a whole number of samples (%llu samples per aggregation interval: use multiples of %g%% or a bare number)",
+				 "%s: '%s' is not a whole number of samples (%llu sample%s per aggregation interval: use multiples of %g%% or a bare number)",
 				 label, value, (unsigned long long)max_nr,
-				 100.0 / (double)max_nr);
+				 max_nr == 1 ? "" : "s", 100.0 / (double)max_nr);
 	if (err)
 		return damos_err(err, "%s: '%s' is not an access rate (N%%)",
 				 label, value);

@@ -358,3 +358,14 @@ $LRU_PRIO"
 	assert_failure 1
 	assert_output "damoctl: scheme list: no dbgfs context $ROOT/sys/kernel/debug/damon/bar"
 }
+
+@test "access rates that do not convert say how many samples there are" {
+	make_dbgfs
+	echo "5000 5000 60000000 10 1000" > "$ROOT/sys/kernel/debug/damon/attrs"
+	run damoctl scheme add lru_prio
+	assert_failure 2
+	assert_output "damoctl: scheme add: lru_prio default: min access: '50%' is not a whole number of samples (1 sample per aggregation interval: use multiples of 100% or a bare number)"
+	run damoctl scheme add pageout access 3% max
+	assert_failure 2
+	assert_output --partial "(1 sample per aggregation interval"
+}

@@ -133,7 +133,10 @@ echo Y > $ROOT/sys/module/damon_lru_sort/parameters/commit_inputs"
 	assert_failure 2
 	run damoctl lru-sort set hot 120%
 	assert_failure 2
-	assert_output --partial "hot: 1200 per mille is more than 100%"
+	assert_output "damoctl: lru-sort set: hot 120% is more than 100%; nothing was written"
+	run damoctl lru-sort set wmarks 5s 1500 40% 10%
+	assert_failure 2
+	assert_output "damoctl: lru-sort set: wmarks: high 150% is more than 100%; nothing was written"
 	run damoctl lru-sort set region 8G 4G
 	assert_failure 2
 	assert_output --partial "region: 0x200000000 0x100000000 is empty"
