@@ -78,6 +78,39 @@ static struct damos *open_quiet(struct cli *c)
 	return damos_open(&o);
 }
 
+/*
+ * What dbgfs cannot take, found before the first write: else the attrs
+ * would be written and the targets or schemes refused.
+ */
+static void check_dbgfs(struct apply *a, const struct damos_targets *t)
+{
+	bool lru = false;
+
+	if (t && t->ops == DAMOS_OPS_FVADDR)
+		damos_config_add_error(a->cfg, damos_config_line(a->cfg, "target"),
+				       "target: dbgfs has no fvaddr monitoring: use --interface sysfs");
+	for (size_t i = 0; a->has_schemes && i < a->nr_schemes; i++) {
+		enum damos_action act = damos_scheme_action(a->schemes[i]);
+
+		lru |= act == DAMOS_ACTION_LRU_PRIO || act == DAMOS_ACTION_LRU_DEPRIO;
+	}
+	/* 0: known not to (probed, or a fake tree says so); -EAGAIN: unknown */
+	if (!lru || damos_dbgfs_lru_supported(a->d) != 0)
+		return;
+	for (size_t i = 0; i < a->nr_schemes; i++) {
+		enum damos_action act = damos_scheme_action(a->schemes[i]);
+		char msg[256];
+
+		if (act != DAMOS_ACTION_LRU_PRIO && act != DAMOS_ACTION_LRU_DEPRIO)
+			continue;
+		snprintf(msg, sizeof(msg),
+			 "scheme: %s: this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series): use --interface sysfs",
+			 damos_action_name(act));
+		damos_config_add_error(a->cfg, damos_config_scheme_line(a->cfg, i),
+				       msg);
+	}
+}
+
 /* The checks that need the live system; failures become line errors. */
 static int check_live(struct apply *a)
 {
@@ -97,6 +130,8 @@ static int check_live(struct apply *a)
 		err = damos_config_schemes(a->cfg, &live, &a->schemes,
 					   &a->nr_schemes);
 		a->has_schemes = !err;
+		if (damos_get_iface(a->d) == DAMOS_IFACE_DBGFS)
+			check_dbgfs(a, t);
 		if (!t) {
 			err = damos_targets_read(a->d, &lt);
 			if (err) {
@@ -252,11 +287,15 @@ int apply_run(struct cli *c, int argc, char **argv)
 	    damos_config_line(a.cfg, "scheme") ||
 	    damos_config_line(a.cfg, "attrs")) {
 		enum damos_iface saved = c->iface;
+		bool dry_run = c->dry_run;
 
 		if (c->iface == DAMOS_IFACE_AUTO && damos_config_iface(a.cfg) >= 0)
 			c->iface = damos_config_iface(a.cfg);
+		/* check writes nothing, not even the dbgfs probe's context */
+		c->dry_run |= check_only;
 		a.d = err ? open_quiet(c) : cli_open(c);
 		c->iface = saved;
+		c->dry_run = dry_run;
 		if (!a.d && !err) {
 			status = EXIT_FAIL;
 			goto out;
