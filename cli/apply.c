@@ -72,14 +72,43 @@ static int report(struct apply *a)
 /* A handle for the checks only: a file already bad needs no other error. */
 static struct damos *open_quiet(struct cli *c)
 {
-	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_opts o;
 
-	o.root = c->root;
-	o.iface = c->iface;
-	o.dry_run = c->dry_run;
-	o.kdamond = c->kdamond;
-	o.dbgfs_ctx = c->dbgfs_ctx;
+	cli_opts(c, &o);
 	return damos_open(&o);
+}
+
+/*
+ * What dbgfs cannot take, found before the first write: else the attrs
+ * would be written and the targets or schemes refused.
+ */
+static void check_dbgfs(struct apply *a, const struct damos_targets *t)
+{
+	bool lru = false;
+
+	if (t && t->ops == DAMOS_OPS_FVADDR)
+		damos_config_add_error(a->cfg, damos_config_line(a->cfg, "target"),
+				       "target: dbgfs has no fvaddr monitoring: use --interface sysfs");
+	for (size_t i = 0; a->has_schemes && i < a->nr_schemes; i++) {
+		enum damos_action act = damos_scheme_action(a->schemes[i]);
+
+		lru |= act == DAMOS_ACTION_LRU_PRIO || act == DAMOS_ACTION_LRU_DEPRIO;
+	}
+	/* 0: known not to (probed, or a fake tree says so); -EAGAIN: unknown */
+	if (!lru || damos_dbgfs_lru_supported(a->d) != 0)
+		return;
+	for (size_t i = 0; i < a->nr_schemes; i++) {
+		enum damos_action act = damos_scheme_action(a->schemes[i]);
+		char msg[256];
+
+		if (act != DAMOS_ACTION_LRU_PRIO && act != DAMOS_ACTION_LRU_DEPRIO)
+			continue;
+		snprintf(msg, sizeof(msg),
+			 "scheme: %s: this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series): use --interface sysfs",
+			 damos_action_name(act));
+		damos_config_add_error(a->cfg, damos_config_scheme_line(a->cfg, i),
+				       msg);
+	}
 }
 
 /* The checks that need the live system; failures become line errors. */
@@ -101,6 +130,8 @@ static int check_live(struct apply *a)
 		err = damos_config_schemes(a->cfg, &live, &a->schemes,
 					   &a->nr_schemes);
 		a->has_schemes = !err;
+		if (damos_get_iface(a->d) == DAMOS_IFACE_DBGFS)
+			check_dbgfs(a, t);
 		if (!t) {
 			err = damos_targets_read(a->d, &lt);
 			if (err) {
@@ -117,10 +148,10 @@ static int check_live(struct apply *a)
 		}
 	}
 	if (damos_config_lru_sort(a->cfg)) {
-		struct damos_opts o = DAMOS_OPTS_INIT;
+		struct damos_opts o;
 		unsigned int line = damos_config_line(a->cfg, "lru-sort");
 
-		o.root = a->c->root;
+		cli_opts(a->c, &o);
 		err = damos_lru_sort_read(&o, &a->lru);
 		if (err) {
 			damos_config_add_error(a->cfg, line, damos_errmsg());
@@ -151,10 +182,10 @@ static int check_live(struct apply *a)
 		}
 	} else if (mon == 1) {
 		/* the module, if there is one, must not run */
-		struct damos_opts o = DAMOS_OPTS_INIT;
+		struct damos_opts o;
 		struct damos_lru_sort *l = NULL;
 
-		o.root = a->c->root;
+		cli_opts(a->c, &o);
 		if (!damos_lru_sort_read(&o, &l) && damos_lru_sort_enabled(l))
 			damos_config_add_error(a->cfg, damos_config_line(a->cfg, "monitor"),
 					       "monitor on: damon_lru_sort is on (add 'lru-sort off'): Linux 6.1 runs one DAMON user at a time");
@@ -165,12 +196,11 @@ static int check_live(struct apply *a)
 
 static int lru_write(struct apply *a, int enable)
 {
-	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_opts o;
 	char *script = NULL;
 	int err;
 
-	o.root = a->c->root;
-	o.dry_run = a->c->dry_run;
+	cli_opts(a->c, &o);
 	err = damos_lru_sort_write(&o, a->lru, enable, &script);
 	cli_print_script(a->c, "damon_lru_sort", script);
 	free(script);
@@ -233,6 +263,9 @@ int apply_run(struct cli *c, int argc, char **argv)
 	size_t len;
 	int status, err;
 
+	if (argc > 2 || (argc == 2 && !check_only))
+		return cli_error(c, EXIT_USAGE, "'%s' after FILE %s (expected [check] FILE)",
+				 argv[argc - 1], argv[argc - 2]);
 	if (argc != 1 && !check_only)
 		return cli_error(c, EXIT_USAGE, "expected [check] FILE");
 	a.name = strcmp(file, "-") ? file : "<stdin>";
@@ -254,11 +287,15 @@ int apply_run(struct cli *c, int argc, char **argv)
 	    damos_config_line(a.cfg, "scheme") ||
 	    damos_config_line(a.cfg, "attrs")) {
 		enum damos_iface saved = c->iface;
+		bool dry_run = c->dry_run;
 
 		if (c->iface == DAMOS_IFACE_AUTO && damos_config_iface(a.cfg) >= 0)
 			c->iface = damos_config_iface(a.cfg);
+		/* check writes nothing, not even the dbgfs probe's context */
+		c->dry_run |= check_only;
 		a.d = err ? open_quiet(c) : cli_open(c);
 		c->iface = saved;
+		c->dry_run = dry_run;
 		if (!a.d && !err) {
 			status = EXIT_FAIL;
 			goto out;

@@ -1,37 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <string.h>
-
 #include "cli.h"
+
+void cli_print_attrs(struct cli *c, const struct damos_attrs *a)
+{
+	char s[32], g[32], u[32];
+
+	if (c->json)
+		fprintf(c->out,
+			"{\"sample_us\":%llu,\"aggr_us\":%llu,\"update_us\":%llu,\"min_nr_regions\":%llu,\"max_nr_regions\":%llu}",
+			(unsigned long long)a->sample_us,
+			(unsigned long long)a->aggr_us,
+			(unsigned long long)a->update_us,
+			(unsigned long long)a->min_nr_regions,
+			(unsigned long long)a->max_nr_regions);
+	else
+		fprintf(c->out, "sample %s aggr %s update %s regions %llu %llu",
+			damos_format_time_us(a->sample_us, s, sizeof(s)),
+			damos_format_time_us(a->aggr_us, g, sizeof(g)),
+			damos_format_time_us(a->update_us, u, sizeof(u)),
+			(unsigned long long)a->min_nr_regions,
+			(unsigned long long)a->max_nr_regions);
+}
 
 static int do_show(struct cli *c, int argc, char **argv)
 {
 	struct damos_attrs a;
 	struct damos *d;
-	char s[32], g[32], u[32];
 	int status;
 
+	(void)argc;
 	(void)argv;
-	if (argc)
-		return cli_error(c, EXIT_USAGE, "no arguments expected");
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
 	status = cli_attrs(c, d, &a);
-	if (!status && c->json)
-		fprintf(c->out,
-			"{\"sample_us\":%llu,\"aggr_us\":%llu,\"update_us\":%llu,\"min_nr_regions\":%llu,\"max_nr_regions\":%llu}\n",
-			(unsigned long long)a.sample_us,
-			(unsigned long long)a.aggr_us,
-			(unsigned long long)a.update_us,
-			(unsigned long long)a.min_nr_regions,
-			(unsigned long long)a.max_nr_regions);
-	else if (!status)
-		fprintf(c->out, "sample %s aggr %s update %s regions %llu %llu\n",
-			damos_format_time_us(a.sample_us, s, sizeof(s)),
-			damos_format_time_us(a.aggr_us, g, sizeof(g)),
-			damos_format_time_us(a.update_us, u, sizeof(u)),
-			(unsigned long long)a.min_nr_regions,
-			(unsigned long long)a.max_nr_regions);
+	if (!status) {
+		cli_print_attrs(c, &a);
+		fputc('\n', c->out);
+	}
 	return cli_close(c, d, status);
 }
 
@@ -39,50 +45,38 @@ static int do_set(struct cli *c, int argc, char **argv)
 {
 	struct damos_attrs a;
 	struct damos *d;
-	int status, err = 0;
+	int status, err;
 
-	if (!argc)
-		return cli_error(c, EXIT_USAGE,
-				 "expected [sample T] [aggr T] [update T] [regions MIN MAX]");
+	/* the values given apply over the live ones: read them first */
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
 	status = cli_attrs(c, d, &a);
-	for (int i = 0; !status && i < argc; i += 2) {
-		if (!strcmp(argv[i], "regions")) {
-			if (i + 2 >= argc) {
-				status = cli_error(c, EXIT_USAGE,
-						   "regions: expected MIN MAX");
-				break;
-			}
-			err = damos_attrs_set_str(&a, "min_regions", argv[i + 1]);
-			if (!err)
-				err = damos_attrs_set_str(&a, "max_regions",
-							  argv[i + 2]);
-			i++;
-		} else if (i + 1 >= argc) {
-			status = cli_error(c, EXIT_USAGE, "%s: expected a value",
-					   argv[i]);
-		} else {
-			err = damos_attrs_set_str(&a, argv[i], argv[i + 1]);
-		}
-		if (err)
-			status = cli_error(c, EXIT_USAGE, "%s", damos_errmsg());
-	}
-	if (!status && damos_attrs_validate(&a))
-		status = cli_error(c, EXIT_USAGE, "%s", damos_errmsg());
+	if (!status && (err = damos_attrs_parse(&a, argc,
+						 (const char *const *)argv)))
+		status = cli_parse_error(c, err);
 	if (!status && (err = damos_attrs_write(d, &a)))
 		status = cli_lib_error(c, err);
 	return cli_close(c, d, status);
 }
 
-static const char *const attrs_keywords[] = {
-	"sample", "aggr", "update", "regions", NULL,
+static const struct cli_grammar attrs_grammar = {
+	.kws = (const struct kw_spec[]){
+		{ "sample", 1, .args = "TIME",
+		  .help = "sampling interval (us ms s m h; bare: us)" },
+		{ "aggr", 1, .args = "TIME",
+		  .help = "aggregation interval: ages count these" },
+		{ "update", 1, .args = "TIME",
+		  .help = "interval of the operations' updates (vaddr: mappings)" },
+		{ "regions", 2, .args = "MIN MAX",
+		  .help = "number of monitoring regions (MIN at least 3)" },
+		{ NULL },
+	},
 };
 
 const struct cli_cmd attrs_cmds[] = {
 	{ "show", do_show, "", "print the monitoring attributes", NULL },
 	{ "set", do_set, "[sample TIME] [aggr TIME] [update TIME] [regions MIN MAX]",
-	  "change the given attributes, keeping the others", attrs_keywords },
+	  "change the given attributes, keeping the others", &attrs_grammar },
 	{ NULL },
 };

@@ -15,7 +15,7 @@ int cli_run_line(struct cli *c, const char *line)
 	char **argv;
 	int argc, err, status;
 
-	err = cli_split(line, &argc, &argv);
+	err = damos_words_split(line, &argc, &argv);
 	if (err == -EINVAL)
 		return cli_error(c, EXIT_USAGE, "unterminated quote");
 	if (err)
@@ -28,7 +28,7 @@ int cli_run_line(struct cli *c, const char *line)
 				   argv[0]);
 	else
 		status = cli_run(c, argc, argv);
-	cli_free_argv(argc, argv);
+	damos_words_free(argc, argv);
 	return status;
 }
 

@@ -6,7 +6,7 @@
  * Entry points for a front end (argv, -f FILE, the readline shell):
  *   cli_init() / cli_fini()      the session: global options, JSON state
  *   cli_parse_globals()          --root, --interface, ... (argv only)
- *   cli_split()                  one input line -> argv (quotes, # comments)
+ *   damos_words_split()          one input line -> argv (the library's)
  *   cli_run()                    run "OBJECT COMMAND ARGS"; returns an exit
  *                                status (0 ok, 1 failure, 2 usage), never
  *                                exits, prints its own errors
@@ -48,12 +48,38 @@ struct cli {
 	bool interactive;		/* the readline shell runs the commands */
 };
 
+/*
+ * A keyword grammar, for completing a value or the keywords not used yet,
+ * and for help.  Each keyword takes @nr values; @values are the fixed words
+ * its first value (@every: each value) may be; @sub are the sub-keywords it
+ * takes (quota), each with one value.  @args and @help describe it in
+ * "help OBJECT COMMAND".  tests/host/completion.bats checks these against
+ * what the commands take.
+ */
+struct kw_spec {
+	const char *kw;
+	int nr;
+	const char *const *values;
+	const char *const *sub;
+	bool every;
+	const char *args;
+	const char *help;
+};
+
+struct cli_grammar {
+	const struct kw_spec *kws;	/* terminated by { NULL } */
+	const char *const *first;	/* the fixed words before the keywords */
+	const char *first_help;
+	bool actions_first;		/* an action name before the keywords */
+	bool repeat;			/* keywords may come again */
+};
+
 struct cli_cmd {
 	const char *name;
 	int (*fn)(struct cli *c, int argc, char **argv);
 	const char *args;		/* usage after "OBJECT COMMAND" */
 	const char *help;
-	const char *const *keywords;	/* argument keywords, for completion */
+	const struct cli_grammar *grammar;	/* its keywords, or NULL */
 	unsigned int flags;		/* CLI_WATCH */
 };
 
@@ -85,12 +111,9 @@ void cli_init(struct cli *c);
 void cli_fini(struct cli *c);
 int cli_parse_globals(struct cli *c, int argc, char **argv, int *next);
 int cli_run(struct cli *c, int argc, char **argv);
-int cli_split(const char *line, int *argc, char ***argv);
-void cli_free_argv(int argc, char **argv);
 const char **cli_complete_words(int argc, char **argv);
-void cli_usage(struct cli *c, FILE *f);
-void cli_help_command(struct cli *c, const struct cli_object *o,
-		      const struct cli_cmd *k, FILE *f);
+void cli_help(struct cli *c, const struct cli_object *o,
+	      const struct cli_cmd *k);
 const struct cli_object *cli_object_find(const char *name);
 
 /* front ends: cli/shell.c, cli/batch.c, cli/complete.c, cli/watch.c */
@@ -98,8 +121,8 @@ int cli_shell(struct cli *c);
 int cli_batch(struct cli *c, const char *file);
 int cli_run_line(struct cli *c, const char *line);
 int cli_complete_print(int argc, char **argv, FILE *f);
-bool cli_complete_grammar(const char *object, const char *command, int argc,
-			  char **argv, const char **out, int *n);
+void cli_complete_grammar(const struct cli_grammar *g, int argc, char **argv,
+			  const char **out, int *n);
 int cli_watch_args(struct cli *c, int *argc, char **argv, uint64_t *us,
 		   long *count);
 int cli_watch(struct cli *c, const struct cli_cmd *k, int argc, char **argv,
@@ -110,11 +133,16 @@ const struct cli_cmd *cmd_select(const struct cli_cmd *cmds, const char *name);
 int cli_error(struct cli *c, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int cli_lib_error(struct cli *c, int err);
+int cli_parse_error(struct cli *c, int err);
+void cli_opts(struct cli *c, struct damos_opts *o);
 struct damos *cli_open(struct cli *c);
 int cli_close(struct cli *c, struct damos *d, int status);
 void cli_print_script(struct cli *c, const char *what, const char *script);
 int cli_attrs(struct cli *c, struct damos *d, struct damos_attrs *a);
-void cli_help_object(struct cli *c, const struct cli_object *o, FILE *f);
+
+/* attrs and targets in the grammar of "set" (text) or as a JSON object */
+void cli_print_attrs(struct cli *c, const struct damos_attrs *a);
+void cli_print_targets(struct cli *c, const struct damos_targets *t);
 
 /* JSON output, bpftool style: one document per command on c->out */
 void json_str(FILE *f, const char *s);

@@ -11,61 +11,6 @@
 
 #include "cli.h"
 
-/*
- * The keyword grammars, for completing a value or the keywords not used
- * yet.  Each keyword takes @nr values; @values are the fixed words its
- * first value may be; @sub are the sub-keywords it takes (quota), each with
- * one value.  tests/host/complete.bats checks these against the commands'
- * keyword lists and the library's.
- */
-struct kw_spec {
-	const char *kw;
-	int nr;
-	const char *const *values;
-	const char *const *sub;
-};
-
-static const char *const min_max[] = { "min", "max", NULL };
-static const char *const metrics[] = { "none", "free_mem_rate", NULL };
-static const char *const scheme_quota[] = { "time", "size", "reset", NULL };
-static const char *const lru_quota[] = { "time", "reset", NULL };
-static const char *const ops[] = { "paddr", "vaddr", "fvaddr", NULL };
-
-static const struct kw_spec scheme_grammar[] = {
-	{ "sz", 2, min_max }, { "access", 2, min_max }, { "age", 2, min_max },
-	{ "quota", 0, NULL, scheme_quota }, { "weights", 3 },
-	{ "wmarks", 5, metrics }, { NULL },
-};
-
-static const struct kw_spec attrs_grammar[] = {
-	{ "sample", 1 }, { "aggr", 1 }, { "update", 1 }, { "regions", 2 },
-	{ NULL },
-};
-
-static const struct kw_spec lru_sort_grammar[] = {
-	{ "hot", 1 }, { "cold", 1 }, { "quota", 0, NULL, lru_quota },
-	{ "wmarks", 4 }, { "sample", 1 }, { "aggr", 1 }, { "regions", 2 },
-	{ "region", 2 }, { NULL },
-};
-
-static const struct kw_spec target_grammar[] = {
-	{ "pid", 1 }, { "region", 2 }, { NULL },
-};
-
-static const struct {
-	const char *object, *command;
-	const struct kw_spec *grammar;
-	const char *const *first;	/* the fixed word before the keywords */
-	bool repeat;			/* keywords may come again */
-} grammars[] = {
-	{ "scheme", "add", scheme_grammar, NULL },
-	{ "scheme", "encode", scheme_grammar, NULL },
-	{ "attrs", "set", attrs_grammar },
-	{ "lru-sort", "set", lru_sort_grammar },
-	{ "lru-sort", "enable", lru_sort_grammar },
-	{ "target", "set", target_grammar, ops, true },
-};
-
 static const struct kw_spec *spec_find(const struct kw_spec *g, const char *w)
 {
 	for (; g->kw; g++)
@@ -90,37 +35,21 @@ static void add(const char **out, int *n, const char *w)
 
 /*
  * The words after "OBJECT COMMAND" typed so far are @argv[0..argc-1]: add
- * to @out what may come next.  Returns false if @o/@k has no grammar here.
+ * to @out what grammar @gr lets come next.
  */
-bool cli_complete_grammar(const char *object, const char *command, int argc,
-			  char **argv, const char **out, int *n)
+void cli_complete_grammar(const struct cli_grammar *gr, int argc, char **argv,
+			  const char **out, int *n)
 {
-	const struct kw_spec *g = NULL, *sp = NULL, *quota = NULL;
-	const char *const *first = NULL;
-	bool repeat = false;
+	const struct kw_spec *g = gr->kws, *sp = NULL, *quota = NULL;
 	int i = 0;
 
-	for (size_t j = 0; j < ARRAY_SIZE(grammars); j++)
-		if (!strcmp(grammars[j].object, object) &&
-		    !strcmp(grammars[j].command, command)) {
-			g = grammars[j].grammar;
-			first = grammars[j].first;
-			repeat = grammars[j].repeat;
-		}
-	if (!g)
-		return false;
-	if (!strcmp(object, "scheme")) {
+	if (gr->actions_first || gr->first) {
 		if (argc == 0) {
-			for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
+			for (int a = 0; gr->actions_first && a < DAMOS_NR_ACTIONS; a++)
 				add(out, n, damos_action_name(a));
-			return true;
-		}
-		i = 1;		/* the action */
-	} else if (first) {
-		if (argc == 0) {
-			for (; *first; first++)
-				add(out, n, *first);
-			return true;
+			for (const char *const *f = gr->first; f && *f; f++)
+				add(out, n, *f);
+			return;
 		}
 		i = 1;
 	}
@@ -128,26 +57,23 @@ bool cli_complete_grammar(const char *object, const char *command, int argc,
 		sp = spec_find(g, argv[i]);
 		if (quota && in_list(quota->sub, argv[i])) {
 			if (i + 1 == argc)	/* the value of a quota word */
-				return true;
+				return;
 			i += 2;
 			continue;
 		}
 		quota = NULL;
 		if (!sp)
-			return true;	/* not the grammar: nothing to offer */
+			return;	/* not the grammar: nothing to offer */
 		if (sp->sub) {
 			quota = sp;
 			i++;
 			continue;
 		}
 		if (i + sp->nr >= argc) {	/* completing a value */
-			if (i + 1 == argc && sp->values)
+			if (sp->values && (i + 1 == argc || sp->every))
 				for (const char *const *v = sp->values; *v; v++)
 					add(out, n, *v);
-			else if (sp->values == min_max)
-				for (const char *const *v = min_max; *v; v++)
-					add(out, n, *v);
-			return true;
+			return;
 		}
 		i += 1 + sp->nr;
 	}
@@ -160,15 +86,17 @@ bool cli_complete_grammar(const char *object, const char *command, int argc,
 			if (!used)
 				add(out, n, *q);
 		}
-	for (; g->kw; g++) {
-		bool used = false;
+	/* target set: only vaddr has pids (damos_targets_parse()) */
+	bool no_pid = gr->first && strcmp(argv[0], "vaddr");
 
-		for (int j = 0; !repeat && j < argc; j++)
+	for (; g->kw; g++) {
+		bool used = no_pid && !strcmp(g->kw, "pid");
+
+		for (int j = 0; !gr->repeat && j < argc; j++)
 			used |= !strcmp(argv[j], g->kw);
 		if (!used)
 			add(out, n, g->kw);
 	}
-	return true;
 }
 
 static const char *const global_opts[] = {

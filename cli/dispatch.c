@@ -36,9 +36,17 @@ void cli_fini(struct cli *c)
 	fflush(c->out);
 }
 
-void cli_usage(struct cli *c, FILE *f)
+/* "damoctl OBJECT COMMAND ARGS", as --help, help and damoctl(8) show it. */
+static void synopsis(FILE *f, const struct cli_object *o,
+		     const struct cli_cmd *k)
 {
-	(void)c;
+	fprintf(f, "damoctl %s %s%s%s%s", o->name, k->name,
+		*k->args ? " " : "", k->args,
+		k->flags & CLI_WATCH ? " [--watch SECONDS [--count N]]" : "");
+}
+
+static void usage(FILE *f)
+{
 	fprintf(f,
 		"Usage: damoctl [OPTIONS] OBJECT COMMAND [ARGS]\n"
 		"       damoctl [OPTIONS] help [OBJECT [COMMAND]]\n"
@@ -61,10 +69,11 @@ void cli_usage(struct cli *c, FILE *f)
 	for (const struct cli_object *o = cli_objects; o->name; o++) {
 		if (o->run)
 			fprintf(f, "  damoctl %s %s\n", o->name, o->run_args);
-		for (const struct cli_cmd *k = o->cmds; k->name; k++)
-			fprintf(f, "  damoctl %s %s%s%s%s\n", o->name, k->name,
-				*k->args ? " " : "", k->args,
-				k->flags & CLI_WATCH ? " [--watch SECONDS [--count N]]" : "");
+		for (const struct cli_cmd *k = o->cmds; k->name; k++) {
+			fprintf(f, "  ");
+			synopsis(f, o, k);
+			fprintf(f, "\n");
+		}
 	}
 	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage error.\n");
 }
@@ -77,36 +86,74 @@ const struct cli_object *cli_object_find(const char *name)
 	return NULL;
 }
 
-void cli_help_command(struct cli *c, const struct cli_object *o,
-		      const struct cli_cmd *k, FILE *f)
+/* "  WORDS  HELP", HELP wrapped in its column (from the next line if WORDS are long). */
+static void help_row(FILE *f, const char *words, const char *help)
 {
-	(void)c;
-	fprintf(f, "damoctl %s %s%s%s%s\n    %s\n", o->name, k->name,
-		*k->args ? " " : "", k->args,
-		k->flags & CLI_WATCH ? " [--watch SECONDS [--count N]]" : "",
-		k->help);
-	if (k->flags & CLI_WATCH)
-		fprintf(f, "    --watch SECONDS: print it again every SECONDS (times take units:\n"
-			"    500ms, 2s), in place on a terminal, until Ctrl-C or --count N times\n");
-	if (k->keywords) {
-		fprintf(f, "Keywords:");
-		for (const char *const *w = k->keywords; *w; w++)
-			fprintf(f, " %s", *w);
+	int col = fprintf(f, "  %-22s", words);
+
+	if (col > 24) {
 		fprintf(f, "\n");
+		col = 0;
+	}
+	while (*help) {
+		int len = strcspn(help, " ");
+
+		if (col > 25 && col + 1 + len > 78) {
+			fprintf(f, "\n");
+			col = 0;
+		}
+		col += fprintf(f, "%*s%.*s", col ? 1 : 25, "", len, help);
+		help += len + (help[len] == ' ');
+	}
+	fprintf(f, "\n");
+}
+
+static void help_grammar(FILE *f, const struct cli_grammar *g)
+{
+	char words[128];
+	size_t n = 0;
+
+	fprintf(f, "\n");
+	if (g->actions_first) {
+		for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
+			n += snprintf(words + n, sizeof(words) - n, "%s%s",
+				      a ? " " : "", damos_action_name(a));
+		fprintf(f, "  ACTION: %s\n  (damoctl help scheme says what each does)\n",
+			words);
+	}
+	for (const char *const *w = g->first; w && *w; w++)
+		n += snprintf(words + n, sizeof(words) - n, "%s%s",
+			      n ? "|" : "", *w);
+	if (g->first)
+		help_row(f, words, g->first_help);
+	for (const struct kw_spec *w = g->kws; w->kw; w++) {
+		snprintf(words, sizeof(words), "%s %s", w->kw, w->args);
+		help_row(f, words, w->help);
 	}
 }
 
-void cli_help_object(struct cli *c, const struct cli_object *o, FILE *f)
+static void help_command(FILE *f, const struct cli_object *o,
+			 const struct cli_cmd *k)
 {
-	(void)c;
+	synopsis(f, o, k);
+	fprintf(f, "\n    %s\n", k->help);
+	if (k->flags & CLI_WATCH)
+		fprintf(f, "    --watch SECONDS: print it again every SECONDS (times take units:\n"
+			"    500ms, 2s), in place on a terminal, until Ctrl-C or --count N times\n");
+	if (k->grammar)
+		help_grammar(f, k->grammar);
+}
+
+static void help_object(FILE *f, const struct cli_object *o)
+{
 	fprintf(f, "damoctl %s: %s\n\n", o->name, o->help);
 	if (o->run)
 		fprintf(f, "  damoctl %s %s\n", o->name, o->run_args);
-	for (const struct cli_cmd *k = o->cmds; k->name; k++)
-		fprintf(f, "  damoctl %s %s%s%s%s\n      %s\n", o->name, k->name,
-			*k->args ? " " : "", k->args,
-			k->flags & CLI_WATCH ? " [--watch SECONDS [--count N]]" : "",
-			k->help);
+	for (const struct cli_cmd *k = o->cmds; k->name; k++) {
+		fprintf(f, "  ");
+		synopsis(f, o, k);
+		fprintf(f, "\n      %s\n", k->help);
+	}
 	if (!strcmp(o->name, "scheme")) {
 		fprintf(f, "\nActions:\n");
 		for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
@@ -116,6 +163,36 @@ void cli_help_object(struct cli *c, const struct cli_object *o, FILE *f)
 			"\nValues: sizes 4K 2M 1G (B K M G T), times us ms s m h,\n"
 			"access rates N%% of the samples per aggregation interval,\n"
 			"min/max (the field's bounds); a bare number is the kernel's unit.\n");
+	}
+}
+
+/*
+ * The usage (@o NULL), an object's help or a command's (@k), on c->out;
+ * with --json as {"help": TEXT}, so that every output parses.
+ */
+void cli_help(struct cli *c, const struct cli_object *o,
+	      const struct cli_cmd *k)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *f = c->json ? open_memstream(&text, &len) : c->out;
+
+	if (!f) {
+		cli_error(c, EXIT_FAIL, "out of memory");
+		return;
+	}
+	if (!o)
+		usage(f);
+	else if (!k)
+		help_object(f, o);
+	else
+		help_command(f, o, k);
+	if (c->json) {
+		fclose(f);
+		fprintf(c->out, "{\"help\":");
+		json_str(c->out, text);
+		fprintf(c->out, "}\n");
+		free(text);
 	}
 }
 
@@ -170,16 +247,31 @@ int cli_lib_error(struct cli *c, int err)
 	return cli_error(c, EXIT_FAIL, "%s", msg);
 }
 
+/* A grammar the library parses: bad words are the user's, ENOMEM is not. */
+int cli_parse_error(struct cli *c, int err)
+{
+	return err == -ENOMEM ? cli_lib_error(c, err) :
+	       cli_error(c, EXIT_USAGE, "%s", damos_errmsg());
+}
+
+void cli_opts(struct cli *c, struct damos_opts *o)
+{
+	struct damos_opts def = DAMOS_OPTS_INIT;
+
+	*o = def;
+	o->root = c->root;
+	o->iface = c->iface;
+	o->dry_run = c->dry_run;
+	o->kdamond = c->kdamond;
+	o->dbgfs_ctx = c->dbgfs_ctx;
+}
+
 struct damos *cli_open(struct cli *c)
 {
-	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_opts o;
 	struct damos *d;
 
-	o.root = c->root;
-	o.iface = c->iface;
-	o.dry_run = c->dry_run;
-	o.kdamond = c->kdamond;
-	o.dbgfs_ctx = c->dbgfs_ctx;
+	cli_opts(c, &o);
 	d = damos_open(&o);
 	if (!d)
 		cli_lib_error(c, -errno);
@@ -246,8 +338,12 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 	long v;
 	int opt;
 
-	optind = 0;
+	/* --json first, so that every message is JSON wherever it stands */
 	opterr = 0;
+	for (optind = 0; (opt = getopt_long(argc, argv, "+i:r:njk:c:f:Vh",
+					    opts, NULL)) != -1;)
+		c->json |= opt == 'j';
+	optind = 0;
 	while ((opt = getopt_long(argc, argv, "+i:r:njk:c:f:Vh", opts,
 				  NULL)) != -1) {
 		switch (opt) {
@@ -286,12 +382,14 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 			c->force = true;
 			break;
 		case 'V':
-			fprintf(c->out, "damoctl %s (libdamos %s)\n",
+			fprintf(c->out, c->json ?
+				"{\"version\":\"%s\",\"libdamos\":\"%s\"}\n" :
+				"damoctl %s (libdamos %s)\n",
 				DAMOS_VERSION, damos_version());
 			*next = argc;
 			return -1;
 		case 'h':
-			cli_usage(c, c->out);
+			cli_help(c, NULL, NULL);
 			*next = argc;
 			return -1;
 		default:
@@ -304,6 +402,20 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 					 argv[optind - 1]);
 		}
 	}
+	/* damos_open() refuses these too, but they are usage errors */
+	if (c->dbgfs_ctx && !*c->dbgfs_ctx)
+		c->dbgfs_ctx = NULL;
+	if (c->dbgfs_ctx && c->kdamond)
+		return cli_error(c, EXIT_USAGE,
+				 "--context is dbgfs's and --kdamond sysfs's: not both");
+	if (c->dbgfs_ctx && c->iface == DAMOS_IFACE_SYSFS)
+		return cli_error(c, EXIT_USAGE,
+				 "--context %s: a dbgfs context, not with --interface sysfs",
+				 c->dbgfs_ctx);
+	if (c->kdamond && c->iface == DAMOS_IFACE_DBGFS)
+		return cli_error(c, EXIT_USAGE,
+				 "--kdamond %d: a sysfs kdamond, not with --interface dbgfs",
+				 c->kdamond);
 	*next = optind;
 	return 0;
 }
@@ -311,17 +423,18 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 static int cli_run_cmd(struct cli *c, const struct cli_object *o,
 		       const struct cli_cmd *k, int argc, char **argv);
 
-int cli_run(struct cli *c, int argc, char **argv)
+static int run(struct cli *c, int argc, char **argv)
 {
 	const struct cli_object *o;
 	const struct cli_cmd *k;
 	const char *name;
 	int status;
 
-	c->object = NULL;
-	c->command = NULL;
 	if (argc < 1) {
-		cli_usage(c, c->err);
+		if (c->json)
+			return cli_error(c, EXIT_USAGE,
+					 "expected OBJECT COMMAND (see damoctl --help)");
+		usage(c->err);
 		return EXIT_USAGE;
 	}
 	o = cli_object_find(argv[0]);
@@ -338,7 +451,7 @@ int cli_run(struct cli *c, int argc, char **argv)
 	}
 	if (!strcmp(o->name, "help")) {
 		if (argc < 2) {
-			cli_usage(c, c->out);
+			cli_help(c, NULL, NULL);
 			return EXIT_OK;
 		}
 		o = cli_object_find(argv[1]);
@@ -346,21 +459,25 @@ int cli_run(struct cli *c, int argc, char **argv)
 			return cli_error(c, EXIT_USAGE,
 					 "help: unknown object '%s'", argv[1]);
 		if (argc < 3) {
-			cli_help_object(c, o, c->out);
+			cli_help(c, o, NULL);
 			return EXIT_OK;
 		}
 		k = cmd_select(o->cmds, argv[2]);
-		if (!k || argc > 3)
+		if (!k)
 			return cli_error(c, EXIT_USAGE,
 					 "help: %s has no command '%s'",
 					 o->name, argv[2]);
-		cli_help_command(c, o, k, c->out);
+		if (argc > 3)
+			return cli_error(c, EXIT_USAGE,
+					 "help: '%s' after %s %s (expected help [OBJECT [COMMAND]])",
+					 argv[3], o->name, k->name);
+		cli_help(c, o, k);
 		return EXIT_OK;
 	}
 	c->object = o->name;
 	if (o->run) {
 		if (argc > 1 && !strcmp(argv[1], "help")) {
-			cli_help_object(c, o, c->out);
+			cli_help(c, o, NULL);
 			return EXIT_OK;
 		}
 		snprintf(c->line, sizeof(c->line), "%s", o->name);
@@ -370,7 +487,6 @@ int cli_run(struct cli *c, int argc, char **argv)
 				      argv[i]);
 		status = o->run(c, argc - 1, argv + 1);
 		fflush(c->out);
-		c->object = NULL;
 		return status;
 	}
 	/* "stats --watch 2": options go to the default command */
@@ -381,7 +497,7 @@ int cli_run(struct cli *c, int argc, char **argv)
 	}
 	name = argc > 1 ? argv[1] : o->default_cmd;
 	if (!strcmp(name, "help")) {
-		cli_help_object(c, o, c->out);
+		cli_help(c, o, NULL);
 		return EXIT_OK;
 	}
 	k = cmd_select(o->cmds, name);
@@ -400,6 +516,19 @@ int cli_run(struct cli *c, int argc, char **argv)
 			   argc > 1 ? argv + 2 : argv + 1);
 }
 
+/* The error prefix "OBJECT COMMAND: " holds for this command only. */
+int cli_run(struct cli *c, int argc, char **argv)
+{
+	int status;
+
+	c->object = NULL;
+	c->command = NULL;
+	status = run(c, argc, argv);
+	c->object = NULL;
+	c->command = NULL;
+	return status;
+}
+
 /* Run command @k of @o with its arguments @argv. */
 static int cli_run_cmd(struct cli *c, const struct cli_object *o,
 		       const struct cli_cmd *k, int argc, char **argv)
@@ -416,72 +545,15 @@ static int cli_run_cmd(struct cli *c, const struct cli_object *o,
 		n += snprintf(c->line + n, sizeof(c->line) - n, " %s", argv[i]);
 	if (k->flags & CLI_WATCH)
 		status = cli_watch_args(c, &argc, argv, &watch_us, &count);
+	if (!status && !*k->args && argc)
+		status = cli_error(c, EXIT_USAGE, "no arguments expected, got '%s'",
+				   argv[0]);
 	if (!status && watch_us)
 		status = cli_watch(c, k, argc, argv, watch_us, count);
 	else if (!status)
 		status = k->fn(c, argc, argv);
 	fflush(c->out);
-	c->object = NULL;
-	c->command = NULL;
 	return status;
-}
-
-/* Words split on blanks; '...' and "..." quote; # starts a comment. */
-int cli_split(const char *line, int *argc, char ***argv)
-{
-	char **v = NULL, *w;
-	int n = 0;
-
-	*argc = 0;
-	*argv = NULL;
-	w = malloc(strlen(line) + 1);
-	if (!w)
-		return -ENOMEM;
-	for (const char *p = line;;) {
-		size_t len = 0;
-		char q = 0;
-
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!*p || *p == '#')
-			break;
-		while (*p && (q || !isspace((unsigned char)*p))) {
-			if (!q && (*p == '\'' || *p == '"'))
-				q = *p;
-			else if (q && *p == q)
-				q = 0;
-			else if (q == '"' && *p == '\\' && p[1])
-				w[len++] = *++p;
-			else
-				w[len++] = *p;
-			p++;
-		}
-		if (q) {
-			free(w);
-			cli_free_argv(n, v);
-			return -EINVAL;
-		}
-		char **nv = realloc(v, (n + 2) * sizeof(*v));
-
-		if (!nv || !(nv[n] = strndup(w, len))) {
-			free(w);
-			cli_free_argv(n, nv ? nv : v);
-			return -ENOMEM;
-		}
-		v = nv;
-		v[++n] = NULL;
-	}
-	free(w);
-	*argc = n;
-	*argv = v;
-	return 0;
-}
-
-void cli_free_argv(int argc, char **argv)
-{
-	for (int i = 0; argv && i < argc; i++)
-		free(argv[i]);
-	free(argv);
 }
 
 /*
@@ -533,11 +605,9 @@ const char **cli_complete_words(int argc, char **argv)
 	k = cmd_select(o->cmds, argv[1]);
 	if (!k)
 		return out;
-	if (cli_complete_grammar(o->name, k->name, argc - 2, argv + 2, out, &n))
-		return out;
-	for (const char *const *w = k->keywords; w && *w && n < 61; w++)
-		out[n++] = *w;
-	if (k->flags & CLI_WATCH) {
+	if (k->grammar) {
+		cli_complete_grammar(k->grammar, argc - 2, argv + 2, out, &n);
+	} else if (k->flags & CLI_WATCH) {
 		out[n++] = "--watch";
 		out[n++] = "--count";
 	}

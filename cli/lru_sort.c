@@ -6,21 +6,12 @@
 
 #include "cli.h"
 
-static void opts_of(struct cli *c, struct damos_opts *o)
-{
-	struct damos_opts def = DAMOS_OPTS_INIT;
-
-	*o = def;
-	o->root = c->root;
-	o->dry_run = c->dry_run;
-}
-
 static int read_module(struct cli *c, struct damos_lru_sort **l)
 {
 	struct damos_opts o;
 	int err;
 
-	opts_of(c, &o);
+	cli_opts(c, &o);
 	err = damos_lru_sort_read(&o, l);
 	return err ? cli_lib_error(c, err) : EXIT_OK;
 }
@@ -145,9 +136,8 @@ static int do_status(struct cli *c, int argc, char **argv)
 	struct damos_scheme *s[2] = { NULL, NULL };
 	int status;
 
+	(void)argc;
 	(void)argv;
-	if (argc)
-		return cli_error(c, EXIT_USAGE, "no arguments expected");
 	status = read_module(c, &l);
 	if (status)
 		return status;
@@ -192,7 +182,7 @@ static int change(struct cli *c, int argc, char **argv, int enable)
 				   damos_errmsg());
 		goto out;
 	}
-	opts_of(c, &o);
+	cli_opts(c, &o);
 	err = damos_lru_sort_write(&o, l, enable, &script);
 	if (err)
 		status = cli_lib_error(c, err);
@@ -211,9 +201,7 @@ static int do_enable(struct cli *c, int argc, char **argv)
 
 static int do_disable(struct cli *c, int argc, char **argv)
 {
-	(void)argv;
-	if (argc)
-		return cli_error(c, EXIT_USAGE, "no arguments expected");
+	(void)argc;
 	return change(c, 0, argv, 0);
 }
 
@@ -229,9 +217,24 @@ static int do_set(struct cli *c, int argc, char **argv)
 	"[wmarks INTERVAL HIGH MID LOW] [sample TIME] [aggr TIME] " \
 	"[regions MIN MAX] [region START END]"
 
-static const char *const lru_sort_keywords[] = {
-	"hot", "cold", "quota", "wmarks", "sample", "aggr", "regions", "region",
-	NULL,
+static const struct cli_grammar lru_sort_grammar = {
+	.kws = (const struct kw_spec[]){
+		{ "hot", 1, .args = "RATE",
+		  .help = "access rate from which a region is hot: N% or per mille; min, max" },
+		{ "cold", 1, .args = "TIME",
+		  .help = "how long a region must go unaccessed to be cold (bare: us)" },
+		{ "quota", 0, NULL, (const char *const[]){ "time", "reset", NULL },
+		  .args = "[time MS] [reset MS]",
+		  .help = "CPU time per reset interval (bare: ms), half of it for each scheme" },
+		{ "wmarks", 4, .args = "INTERVAL HIGH MID LOW",
+		  .help = "free memory in N% or per mille, checked every INTERVAL: works between LOW and MID" },
+		{ "sample", 1, .args = "TIME", .help = "sampling interval (bare: us)" },
+		{ "aggr", 1, .args = "TIME", .help = "aggregation interval (bare: us)" },
+		{ "regions", 2, .args = "MIN MAX", .help = "number of monitoring regions" },
+		{ "region", 2, .args = "START END",
+		  .help = "physical address range: 0xHEX or sizes; 0 0 is the biggest System RAM" },
+		{ NULL },
+	},
 };
 
 const struct cli_cmd lru_sort_cmds[] = {
@@ -239,10 +242,10 @@ const struct cli_cmd lru_sort_cmds[] = {
 	  "the module's state, parameters (with units and as files), statistics and schemes",
 	  NULL, CLI_WATCH },
 	{ "enable", do_enable, LRU_SORT_ARGS,
-	  "start the module, with the parameters given changed first", lru_sort_keywords },
+	  "start the module, with the parameters given changed first", &lru_sort_grammar },
 	{ "disable", do_disable, "", "stop the module", NULL },
 	{ "set", do_set, LRU_SORT_ARGS,
 	  "change the parameters given; a running module takes them through commit_inputs",
-	  lru_sort_keywords },
+	  &lru_sort_grammar },
 	{ NULL },
 };

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,9 +56,8 @@ static int do_list(struct cli *c, int argc, char **argv)
 	size_t n;
 	int err;
 
+	(void)argc;
 	(void)argv;
-	if (argc)
-		return cli_error(c, EXIT_USAGE, "no arguments expected");
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
@@ -85,12 +85,13 @@ static int parse_index(struct cli *c, const char *s, size_t *idx)
 	char *end;
 	unsigned long v;
 
-	if (!s || !*s || *s == '-')
-		return cli_error(c, EXIT_USAGE, "expected a scheme index");
 	errno = 0;
 	v = strtoul(s, &end, 10);
-	if (errno || *end)
-		return cli_error(c, EXIT_USAGE, "'%s' is not a scheme index", s);
+	/* strtoul() takes blanks and a sign: "-1" would be ULONG_MAX */
+	if (errno || *end || end == s || !isdigit((unsigned char)*s))
+		return cli_error(c, EXIT_USAGE,
+				 "'%s' is not a scheme index (0, 1, ...: see damoctl scheme list)",
+				 s);
 	*idx = v;
 	return EXIT_OK;
 }
@@ -102,7 +103,10 @@ static int do_rm(struct cli *c, int argc, char **argv)
 	int status, err;
 
 	if (argc != 1)
-		return cli_error(c, EXIT_USAGE, "expected INDEX");
+		return argc ? cli_error(c, EXIT_USAGE,
+					"'%s' after INDEX %s: one scheme at a time",
+					argv[1], argv[0]) :
+			      cli_error(c, EXIT_USAGE, "expected INDEX");
 	status = parse_index(c, argv[0], &idx);
 	if (status)
 		return status;
@@ -118,9 +122,8 @@ static int do_clear(struct cli *c, int argc, char **argv)
 	struct damos *d;
 	int err;
 
+	(void)argc;
 	(void)argv;
-	if (argc)
-		return cli_error(c, EXIT_USAGE, "no arguments expected");
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
@@ -161,9 +164,28 @@ static int do_encode(struct cli *c, int argc, char **argv)
 	return d ? cli_close(c, d, status) : status;
 }
 
-static const char *const scheme_keywords[] = {
-	"sz", "access", "age", "quota", "weights", "wmarks", "min", "max",
-	"none", "free_mem_rate", NULL,
+static const char *const min_max[] = { "min", "max", NULL };
+static const char *const metrics[] = { "none", "free_mem_rate", NULL };
+static const char *const quota_words[] = { "time", "size", "reset", NULL };
+
+static const struct cli_grammar scheme_grammar = {
+	.kws = (const struct kw_spec[]){
+		{ "sz", 2, min_max, .every = true, .args = "MIN MAX",
+		  .help = "region size: bytes, or with B K M G T; min, max" },
+		{ "access", 2, min_max, .every = true, .args = "MIN MAX",
+		  .help = "accesses per aggregation interval: samples, or N% of them" },
+		{ "age", 2, min_max, .every = true, .args = "MIN MAX",
+		  .help = "how long the access count held: aggregation intervals, or us ms s m h" },
+		{ "quota", 0, NULL, quota_words,
+		  .args = "[time MS] [size BYTES] [reset MS]",
+		  .help = "at most time of CPU and size of memory every reset (bare: ms)" },
+		{ "weights", 3, .args = "SZ ACCESS AGE",
+		  .help = "which regions go first under the quota" },
+		{ "wmarks", 5, metrics, .args = "METRIC INTERVAL HIGH MID LOW",
+		  .help = "none, or free_mem_rate in per mille checked every INTERVAL (bare: us): the scheme works between LOW and MID" },
+		{ NULL },
+	},
+	.actions_first = true,
 };
 
 #define SCHEME_ARGS "ACTION [sz MIN MAX] [access MIN MAX] [age MIN MAX] " \
@@ -173,12 +195,12 @@ static const char *const scheme_keywords[] = {
 const struct cli_cmd scheme_cmds[] = {
 	{ "add", do_add, SCHEME_ARGS,
 	  "append a scheme, keeping those there (lru_prio and lru_deprio alone take damon_lru_sort's defaults)",
-	  scheme_keywords },
+	  &scheme_grammar },
 	{ "list", do_list, "", "print the schemes, one a line, in the add grammar", NULL },
 	{ "rm", do_rm, "INDEX", "remove the scheme at INDEX", NULL },
 	{ "clear", do_clear, "", "remove every scheme", NULL },
 	{ "encode", do_encode, SCHEME_ARGS,
 	  "print the dbgfs schemes line of a scheme, writing nothing",
-	  scheme_keywords },
+	  &scheme_grammar },
 	{ NULL },
 };

@@ -59,7 +59,7 @@ static char **complete(const char *text, int start, int end)
 
 	(void)end;
 	rl_attempted_completion_over = 1;	/* no file names by default */
-	if (!before || cli_split(before, &argc, &argv)) {
+	if (!before || damos_words_split(before, &argc, &argv)) {
 		free(before);
 		return NULL;
 	}
@@ -77,7 +77,7 @@ static char **complete(const char *text, int start, int end)
 	matches = rl_completion_matches(text, generator);
 	free(cands);
 	cands = NULL;
-	cli_free_argv(argc, argv);
+	damos_words_free(argc, argv);
 	free(before);
 	return matches;
 }

@@ -8,9 +8,8 @@ static int do_show(struct cli *c, int argc, char **argv)
 	size_t n;
 	int err;
 
+	(void)argc;
 	(void)argv;
-	if (argc)
-		return cli_error(c, EXIT_USAGE, "no arguments expected");
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;

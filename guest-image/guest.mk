@@ -6,7 +6,16 @@
 #
 # The root image is keyed by what goes into it (package list, build script,
 # init stub); the project's own code travels on a small payload disk packed
-# for every boot, so a code change never rebuilds the image.
+# for every boot, so a code change never rebuilds the image. A passing
+# check-guest is remembered under the hash of all its inputs (kernel, image,
+# payload): run again with nothing changed, it reports that run.
+#
+# Knobs (environment): DAMOS_KVM=1 (KVM instead of TCG; nested KVM on this
+# machine kind does not get past decompression), DAMOS_GUEST_MEM (2G),
+# DAMOS_GUEST_CPUS (2), DAMOS_GUEST_TIMEOUT (1800 s), DAMOS_GUEST_APPEND
+# (kernel command line), DAMOS_GUEST_RERUN=1 (boot even if these inputs
+# passed), DAMOS_MIRROR (the Debian mirror, instead of apt's configuration).
+# Results: $(GUEST_OUT) (console.log, results/guest.tap, results/*dmesg*).
 
 DEPS += qemu-system-x86 debootstrap debian-archive-keyring e2fsprogs curl \
 	rsync libc6-dev coreutils
@@ -33,12 +42,14 @@ image: $(GUEST_IMAGE)
 $(GUEST_IMAGE):
 	@mkdir -p $(@D)
 	guest-image/mkimage.sh $@
-	@# Older images (other keys) are dead weight.
-	@find $(GUEST_CACHE) -mindepth 1 -maxdepth 1 -name 'image-*' \
-		! -name 'image-$(GUEST_IMAGE_KEY)' -exec rm -rf {} +
 
+# Images of other keys are left alone: other checkouts (worktrees, branches,
+# CI's clone) share the cache and may be using or building them right now.
+# guest-image-clean removes them all, running builds aside (mkimage.* dirs).
 guest-image-clean:
-	rm -rf $(GUEST_CACHE)
+	rm -f $(GUEST_CACHE)/image-*/root.img
+	rm -rf $(GUEST_CACHE)/passed
+	-rmdir $(GUEST_CACHE)/image-* 2>/dev/null
 
 # The payload tree, rebuilt on every boot (cheap): the project's install tree,
 # the suites and their helpers, the kernel's DAMON selftests, guest-init.

@@ -29,8 +29,11 @@ trap cleanup EXIT
 
 echo "image: debootstrap $suite minbase (+ $pkgs) from the apt configuration's mirror"
 start=$SECONDS
-debootstrap --variant=minbase --include="$pkgs" "$suite" "$work/root" "$mirror" \
-	> "$work/debootstrap.log" 2>&1 || {
+# Progress: debootstrap's stage lines; the whole log only on failure.
+debootstrap --variant=minbase --include="$pkgs" "$suite" "$work/root" "$mirror" 2>&1 |
+	tee "$work/debootstrap.log" |
+	{ grep --line-buffered -E '^I: (Retrieving Release$|Resolving|Installing core|Unpacking the base|Configuring the base|Base system installed)' |
+	sed -u 's/^I: /image:   /'; true; } || {
 	tail -n 30 "$work/debootstrap.log" >&2
 	echo "mkimage: debootstrap failed (log above)" >&2
 	exit 1

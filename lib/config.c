@@ -86,8 +86,7 @@ static int add_error(struct damos_config *c, unsigned int line,
 	return 0;
 }
 
-/* Words split on blanks; '...' and "..." quote; # starts a comment. */
-static int split(const char *line, int *argc, char ***argv)
+int damos_words_split(const char *line, int *argc, char ***argv)
 {
 	char **v = NULL, *w;
 	int n = 0;
@@ -96,11 +95,10 @@ static int split(const char *line, int *argc, char ***argv)
 	*argv = NULL;
 	w = malloc(strlen(line) + 1);
 	if (!w)
-		return -ENOMEM;
+		return damos_err(-ENOMEM, "out of memory");
 	for (const char *p = line;;) {
 		size_t len = 0;
 		char q = 0;
-		char **nv;
 
 		while (isspace((unsigned char)*p))
 			p++;
@@ -117,24 +115,20 @@ static int split(const char *line, int *argc, char ***argv)
 				w[len++] = *p;
 			p++;
 		}
-		nv = realloc(v, (n + 2) * sizeof(*v));
+		if (q) {
+			free(w);
+			damos_words_free(n, v);
+			return damos_err(-EINVAL, "unterminated quote");
+		}
+		char **nv = realloc(v, (n + 2) * sizeof(*v));
+
 		if (!nv || !(nv[n] = strndup(w, len))) {
 			free(w);
-			v = nv ? nv : v;
-			for (int i = 0; i < n; i++)
-				free(v[i]);
-			free(v);
-			return -ENOMEM;
+			damos_words_free(n, nv ? nv : v);
+			return damos_err(-ENOMEM, "out of memory");
 		}
 		v = nv;
 		v[++n] = NULL;
-		if (q) {
-			free(w);
-			for (int i = 0; i < n; i++)
-				free(v[i]);
-			free(v);
-			return -EINVAL;
-		}
 	}
 	free(w);
 	*argc = n;
@@ -142,7 +136,7 @@ static int split(const char *line, int *argc, char ***argv)
 	return 0;
 }
 
-static void free_argv(int argc, char **argv)
+void damos_words_free(int argc, char **argv)
 {
 	for (int i = 0; argv && i < argc; i++)
 		free(argv[i]);
@@ -188,21 +182,6 @@ int damos_attrs_parse(struct damos_attrs *a, int argc, const char *const *argv)
 			return err;
 	}
 	return damos_attrs_validate(a);
-}
-
-static int parse_addr(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2)) {
-		errno = 0;
-		*v = strtoull(s + 2, &end, 16);
-		if (!errno && !*end && end != s + 2)
-			return 0;
-	} else if (!damos_parse_size(s, v)) {
-		return 0;
-	}
-	return damos_err(-EINVAL, "region: '%s' is not an address (0xHEX or a size)", s);
 }
 
 static int add_target(struct damos_targets *t, int pid)
@@ -261,11 +240,11 @@ int damos_targets_parse(struct damos_targets *t, int argc,
 				return damos_err(-EINVAL, "region: give 'pid PID' first");
 			if (i + 2 >= argc)
 				return damos_err(-EINVAL, "region: expected START END");
-			err = parse_addr(argv[i + 1], &start);
+			err = damos_parse_addr(argv[i + 1], &start);
 			if (!err)
-				err = parse_addr(argv[i + 2], &end);
+				err = damos_parse_addr(argv[i + 2], &end);
 			if (err)
-				return err;
+				return damos_err_prefix(err, "region: ");
 			tg = &t->targets[t->nr - 1];
 			r = realloc(tg->regions, (tg->nr_regions + 1) * sizeof(*r));
 			if (!r)
@@ -329,13 +308,9 @@ static int directive(struct damos_config *c, unsigned int line, int argc,
 		return 0;
 	case D_ATTRS:
 		damos_attrs_default(&c->attrs);
-		if (damos_attrs_parse(&c->attrs, nargs, args)) {
-			const char *m = damos_errmsg();
-
-			/* schemes then convert with the defaults, not these */
-			return add_error(c, line, "%s%s",
-					 strncmp(m, "attrs: ", 7) ? "attrs: " : "", m);
-		}
+		/* on failure schemes convert with the defaults, not these */
+		if (damos_attrs_parse(&c->attrs, nargs, args))
+			return add_error(c, line, "attrs: %s", damos_errmsg());
 		c->has_attrs = true;
 		return 0;
 	case D_TARGET:
@@ -562,14 +537,14 @@ int damos_config_parse(const char *buf, size_t len, struct damos_config **out)
 		int argc;
 		char **argv;
 
-		err = split(cmd, &argc, &argv);
+		err = damos_words_split(cmd, &argc, &argv);
 		if (err == -EINVAL) {
 			err = add_error(c, first, "unterminated quote");
 			continue;
 		}
 		if (!err && argc)
 			err = directive(c, first, argc, argv);
-		free_argv(argc, argv);
+		damos_words_free(argc, argv);
 	}
 	free(cmd);
 	if (!err) {
@@ -593,7 +568,7 @@ void damos_config_free(struct damos_config *c)
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->nr_schemes; i++) {
-		free_argv(c->schemes[i].argc, c->schemes[i].argv);
+		damos_words_free(c->schemes[i].argc, c->schemes[i].argv);
 		damos_scheme_free(c->schemes[i].s);
 		free(c->schemes[i].err);
 	}

@@ -83,6 +83,7 @@ struct damos *damos_open(const struct damos_opts *opts)
 	struct damos_opts o;
 	struct damos *d;
 	unsigned int mask;
+	bool ctx;
 	int err = 0;
 
 	get_opts(opts, &o);
@@ -106,8 +107,28 @@ struct damos *damos_open(const struct damos_opts *opts)
 	}
 	mask = damos_detect(d->root[0] ? d->root : "/");
 	d->iface = o.iface;
+	/*
+	 * A context is dbgfs's and a kdamond index sysfs's: either picks its
+	 * interface, and is refused on the other rather than ignored.
+	 */
+	ctx = o.dbgfs_ctx && *o.dbgfs_ctx;
+	if (ctx && o.kdamond)
+		err = damos_err(-EINVAL, "dbgfs context '%s' and sysfs kdamond %d: one interface at a time",
+				o.dbgfs_ctx, o.kdamond);
+	else if (ctx && d->iface == DAMOS_IFACE_SYSFS)
+		err = damos_err(-EINVAL, "dbgfs context '%s' on the sysfs interface",
+				o.dbgfs_ctx);
+	else if (o.kdamond && d->iface == DAMOS_IFACE_DBGFS)
+		err = damos_err(-EINVAL, "sysfs kdamond %d on the dbgfs interface",
+				o.kdamond);
+	if (err) {
+		damos_close(d);
+		errno = -err;
+		return NULL;
+	}
 	if (d->iface == DAMOS_IFACE_AUTO)
-		d->iface = mask & (1U << DAMOS_IFACE_SYSFS) ? DAMOS_IFACE_SYSFS :
+		d->iface = ctx ? DAMOS_IFACE_DBGFS : o.kdamond ? DAMOS_IFACE_SYSFS :
+			   mask & (1U << DAMOS_IFACE_SYSFS) ? DAMOS_IFACE_SYSFS :
 			   DAMOS_IFACE_DBGFS;
 	if (!(mask & (1U << d->iface))) {
 		const char *hidden = denied(d->dbgfs) ? d->dbgfs :
@@ -277,11 +298,16 @@ int damos_monitor_status(struct damos *d, bool *on, int *pid)
 	return d->ops->status(d, on, pid);
 }
 
+/* Linux 6.1 refuses "on" when on (EBUSY) and "off" when off (EINVAL, EPERM). */
 int damos_monitor_start(struct damos *d)
 {
 	struct damos_targets t;
+	bool on;
 	int err;
 
+	err = damos_monitor_status(d, &on, NULL);
+	if (err || on)
+		return err;
 	if (!d->dry_run) {
 		err = damos_targets_read(d, &t);
 		if (err)
@@ -298,7 +324,10 @@ int damos_monitor_start(struct damos *d)
 
 int damos_monitor_stop(struct damos *d)
 {
-	return d->ops->turn(d, false);
+	bool on;
+	int err = damos_monitor_status(d, &on, NULL);
+
+	return err || !on ? err : d->ops->turn(d, false);
 }
 
 const char *damos_dry_run_script(struct damos *d)

@@ -237,7 +237,8 @@ DAMOS_API void damos_attrs_default(struct damos_attrs *a);
  * need: non-zero sample interval, aggregation >= sample interval, min
  * regions >= 3 and <= max regions.
  *
- * Return: 0 or -EINVAL with a message naming the value.
+ * Return: 0 or -EINVAL with a message naming the values in the words of
+ * damos_attrs_parse() ("aggr 1ms < sample 5ms").
  */
 DAMOS_API int damos_attrs_validate(const struct damos_attrs *a);
 
@@ -582,7 +583,7 @@ DAMOS_API unsigned int damos_detect(const char *root);
 struct damos_opts {
 	size_t sz;
 	const char *root;	/* NULL or "" = "/" */
-	enum damos_iface iface;	/* AUTO: sysfs if present, else dbgfs */
+	enum damos_iface iface;	/* AUTO: see damos_open() */
 	bool dry_run;		/* record writes as a script, make none */
 	int kdamond;		/* sysfs: kdamonds/<kdamond>, context 0 */
 	const char *dbgfs_ctx;	/* dbgfs: context directory, NULL = root */
@@ -609,8 +610,10 @@ struct damos;
 
 /*
  * damos_open() - a handle on the DAMON context chosen by @opts (NULL for
- * the defaults).  Nothing is written.  With DAMOS_IFACE_AUTO it picks sysfs
- * if present, else dbgfs.
+ * the defaults).  Nothing is written.  With DAMOS_IFACE_AUTO it picks dbgfs
+ * if .dbgfs_ctx names a context, sysfs if .kdamond is not 0, else sysfs if
+ * present, else dbgfs.  A context on sysfs, or a kdamond other than 0 on
+ * dbgfs, is refused (EINVAL) rather than ignored.
  *
  * Return: the handle (close with damos_close()), or NULL with errno ENOENT
  * (no such interface below the root, message says where it looked),
@@ -724,6 +727,8 @@ DAMOS_API int damos_monitor_status(struct damos *d, bool *on, int *pid);
  * damos_monitor_start() / damos_monitor_stop() - turn monitoring on or off.
  * dbgfs: monitor_on (monitor_on_DEPRECATED on 6.9+ kernels) for all
  * contexts; sysfs: the kdamond's state.  Starting needs at least a target.
+ * Monitoring already in that state is left alone and 0 returned (the
+ * kernel would refuse the write: EBUSY, EINVAL or EPERM).
  */
 DAMOS_API int damos_monitor_start(struct damos *d);
 DAMOS_API int damos_monitor_stop(struct damos *d);
@@ -765,6 +770,25 @@ DAMOS_API const char *damos_dry_run_script(struct damos *d);
 /* ------------------------------------------------------------------------
  * Grammars shared by damoctl's commands and damoctl.conf(5).
  */
+
+/*
+ * damos_words_split() - split one line into words the way damoctl's
+ * command lines, batch files, shell and damoctl.conf(5) all do: blanks
+ * separate words; '...' and "..." quote (inside "...", a backslash takes
+ * the next character as it is); a '#' that starts a word starts a comment
+ * that runs to the end of the line.
+ *
+ * Return: 0 with a malloc()ed, NULL-terminated array of malloc()ed words
+ * in *@argv (free with damos_words_free(); NULL for a blank line) and
+ * their number in *@argc; -EINVAL for an unterminated quote, -ENOMEM.
+ */
+DAMOS_API int damos_words_split(const char *line, int *argc, char ***argv);
+
+/*
+ * damos_words_free() - free what damos_words_split() returned; NULL is a
+ * no-op.
+ */
+DAMOS_API void damos_words_free(int argc, char **argv);
 
 /*
  * damos_attrs_parse() - apply "[sample TIME] [aggr TIME] [update TIME]

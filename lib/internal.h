@@ -50,6 +50,8 @@ void *damos_err_null(int err, const char *fmt, ...)
 /* units.c */
 int damos_parse_u64(const char *s, uint64_t *out);
 int damos_parse_percent(const char *s, uint64_t total, uint64_t *out);
+/* 0xHEX or a size (damos_parse_size()); -EINVAL with a message. */
+int damos_parse_addr(const char *s, uint64_t *v);
 
 /* A growable string. */
 struct damos_buf {

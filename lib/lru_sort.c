@@ -129,18 +129,6 @@ int damos_lru_sort_kdamond_pid(const struct damos_lru_sort *l)
 	return l->pid;
 }
 
-static int parse_addr(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2)) {
-		errno = 0;
-		*v = strtoull(s + 2, &end, 16);
-		return errno || *end || end == s + 2 ? -EINVAL : 0;
-	}
-	return damos_parse_size(s, v) ? -EINVAL : 0;
-}
-
 /* One value in the user's units; @kw names it in messages. */
 static int set_value(struct damos_lru_sort *l, enum damos_lru_param p,
 		     const char *kw, const char *s)
@@ -185,10 +173,8 @@ static int set_value(struct damos_lru_sort *l, enum damos_lru_param p,
 		break;
 	case L_ADDR:
 	default:
-		if (parse_addr(s, &v))
-			return damos_err(-EINVAL,
-					 "%s: '%s' is not an address (0xHEX or a size)",
-					 kw, s);
+		if (damos_parse_addr(s, &v))
+			return damos_err_prefix(-EINVAL, "%s: ", kw);
 		break;
 	}
 	if (v > DAMOS_ULONG_MAX)
@@ -281,8 +267,25 @@ static void fmt_rate(struct damos_buf *b, uint64_t permil)
 		damos_buf_printf(b, "%llu%%", (unsigned long long)permil / 10);
 }
 
+/* "@what N% is more than 100%", in the unit the user gave rates in */
+static int over_100(const char *what, uint64_t permil)
+{
+	struct damos_buf b = { 0 };
+	int err;
+
+	damos_buf_printf(&b, "%s ", what);
+	fmt_rate(&b, permil);
+	damos_buf_printf(&b, " is more than 100%%");
+	err = damos_err(-EINVAL, "%s", b.s ? b.s : what);
+	damos_buf_free(&b);
+	return err;
+}
+
 int damos_lru_sort_validate(const struct damos_lru_sort *l)
 {
+	static const char *const wmarks[] = {
+		"wmarks: high", "wmarks: mid", "wmarks: low",
+	};
 	const uint64_t *v = l->v;
 	struct damos_attrs a = {
 		.sample_us = v[DAMOS_LRU_SAMPLE_INTERVAL],
@@ -297,9 +300,7 @@ int damos_lru_sort_validate(const struct damos_lru_sort *l)
 	if (err)
 		return err;
 	if (v[DAMOS_LRU_HOT_THRES_ACCESS_FREQ] > 1000)
-		return damos_err(-EINVAL,
-				 "hot: %llu per mille is more than 100%%",
-				 (unsigned long long)v[DAMOS_LRU_HOT_THRES_ACCESS_FREQ]);
+		return over_100("hot", v[DAMOS_LRU_HOT_THRES_ACCESS_FREQ]);
 	/* the module stores both thresholds in unsigned ints, truncating */
 	if (__builtin_mul_overflow(damos_attrs_max_nr_accesses(&a),
 				   v[DAMOS_LRU_HOT_THRES_ACCESS_FREQ], &hot) ||
@@ -316,10 +317,9 @@ int damos_lru_sort_validate(const struct damos_lru_sort *l)
 	if (v[DAMOS_LRU_QUOTA_MS] == 1)
 		return damos_err(-EINVAL,
 				 "quota time: 1ms is halved to 0 for each scheme, which means no quota: use 0 (none) or at least 2ms");
-	if (v[DAMOS_LRU_WMARKS_HIGH] > 1000 || v[DAMOS_LRU_WMARKS_MID] > 1000 ||
-	    v[DAMOS_LRU_WMARKS_LOW] > 1000)
-		return damos_err(-EINVAL,
-				 "wmarks: watermarks are per mille of free memory, at most 1000 (100%%)");
+	for (int w = 0; w < 3; w++)
+		if (v[DAMOS_LRU_WMARKS_HIGH + w] > 1000)
+			return over_100(wmarks[w], v[DAMOS_LRU_WMARKS_HIGH + w]);
 	if (v[DAMOS_LRU_WMARKS_HIGH] < v[DAMOS_LRU_WMARKS_MID] ||
 	    v[DAMOS_LRU_WMARKS_MID] < v[DAMOS_LRU_WMARKS_LOW]) {
 		struct damos_buf b = { 0 };

@@ -133,9 +133,9 @@ static int set_nr_accesses(const char *label, const char *value,
 	err = damos_parse_percent(value, max_nr, v);
 	if (err == -EDOM)
 		return damos_err(-EINVAL,
-				 "%s: '%s' is not a whole number of samples (%llu samples per aggregation interval: use multiples of %g%% or a bare number)",
+				 "%s: '%s' is not a whole number of samples (%llu sample%s per aggregation interval: use multiples of %g%% or a bare number)",
 				 label, value, (unsigned long long)max_nr,
-				 100.0 / (double)max_nr);
+				 max_nr == 1 ? "" : "s", 100.0 / (double)max_nr);
 	if (err)
 		return damos_err(err, "%s: '%s' is not an access rate (N%%)",
 				 label, value);
@@ -536,26 +536,30 @@ uint64_t damos_attrs_max_nr_accesses(const struct damos_attrs *a)
 	return a->sample_us ? a->aggr_us / a->sample_us : 0;
 }
 
+/* In the words of "attrs set", so that a message quotes what was typed. */
 int damos_attrs_validate(const struct damos_attrs *a)
 {
+	static const char *const names[] = {
+		"sample", "aggr", "update", "min regions", "max regions",
+	};
 	const uint64_t *v = &a->sample_us;
+	char x[32], y[32];
 
 	for (int i = 0; i < 5; i++)
 		if (v[i] > DAMOS_ULONG_MAX)
-			return damos_err(-EINVAL, "attrs: %llu is out of range",
-					 (unsigned long long)v[i]);
+			return damos_err(-EINVAL, "%s: %llu is out of range",
+					 names[i], (unsigned long long)v[i]);
 	if (!a->sample_us)
-		return damos_err(-EINVAL, "attrs: sample interval is 0");
+		return damos_err(-EINVAL, "sample: 0 (the sampling interval must be at least 1us)");
 	if (a->aggr_us < a->sample_us)
-		return damos_err(-EINVAL,
-				 "attrs: aggregation interval %lluus < sample interval %lluus",
-				 (unsigned long long)a->aggr_us,
-				 (unsigned long long)a->sample_us);
+		return damos_err(-EINVAL, "aggr %s < sample %s",
+				 damos_format_time_us(a->aggr_us, x, sizeof(x)),
+				 damos_format_time_us(a->sample_us, y, sizeof(y)));
 	if (a->min_nr_regions < 3)
-		return damos_err(-EINVAL, "attrs: min regions %llu < 3",
+		return damos_err(-EINVAL, "min regions %llu < 3",
 				 (unsigned long long)a->min_nr_regions);
 	if (a->min_nr_regions > a->max_nr_regions)
-		return damos_err(-EINVAL, "attrs: min regions %llu > max regions %llu",
+		return damos_err(-EINVAL, "min regions %llu > max regions %llu",
 				 (unsigned long long)a->min_nr_regions,
 				 (unsigned long long)a->max_nr_regions);
 	return 0;

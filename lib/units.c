@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -143,6 +144,21 @@ int damos_parse_time_us(const char *s, uint64_t bare_unit_us, uint64_t *us)
 		return damos_err(err, "'%s' is not a time (units: us ms s m h)",
 				 s ? s : "");
 	return 0;
+}
+
+int damos_parse_addr(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2)) {
+		errno = 0;
+		*v = strtoull(s + 2, &end, 16);
+		if (!errno && !*end && end != s + 2 && isxdigit((unsigned char)s[2]))
+			return 0;
+	} else if (!damos_parse_size(s, v)) {
+		return 0;
+	}
+	return damos_err(-EINVAL, "'%s' is not an address (0xHEX or a size)", s);
 }
 
 /* "N%" of @total, exactly; -EINVAL without '%', -EDOM if not whole. */

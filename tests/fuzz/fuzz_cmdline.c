@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * damoctl's command line: the line splitter of batch files and the shell
- * (cli_split: quotes, backslashes, # comments), then the whole dispatcher
+ * (damos_words_split: quotes, backslashes, # comments), then the whole dispatcher
  * (cli_run: every object, command and keyword) on a fake tree.
  *
  * Input: one byte picking the interface and --json, then the line.
@@ -47,7 +47,7 @@ static void split_round_trip(int argc, char **argv, size_t len)
 	for (int i = 0; i < argc; i++)
 		quote(&b, argv[i]);
 	b.s[b.n] = '\0';
-	FUZZ_CHECK(!cli_split(b.s, &n, &back), "requoted line '%s' does not split",
+	FUZZ_CHECK(!damos_words_split(b.s, &n, &back), "requoted line '%s' does not split",
 		   b.s);
 	FUZZ_CHECK(n == argc, "requoted line '%s': %d words, not %d", b.s, n,
 		   argc);
@@ -55,7 +55,7 @@ static void split_round_trip(int argc, char **argv, size_t len)
 		FUZZ_CHECK(!strcmp(back[i], argv[i]),
 			   "word %d '%s' requoted reads back as '%s'", i,
 			   argv[i], back[i]);
-	cli_free_argv(n, back);
+	damos_words_free(n, back);
 	free(b.s);
 }
 
@@ -109,15 +109,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!devnull && !(devnull = fopen("/dev/null", "w")))
 		abort();
 	line = fuzz_cstr(data + 1, size - 1);
-	err = cli_split(line, &argc, &argv);
+	err = damos_words_split(line, &argc, &argv);
 	if (err) {
-		FUZZ_CHECK(err == -EINVAL, "cli_split = %d", err);
+		FUZZ_CHECK(err == -EINVAL, "damos_words_split = %d", err);
 		free(line);
 		return 0;
 	}
 	split_round_trip(argc, argv, strlen(line));
 	if (!watch_once(&argc, &argv)) {
-		cli_free_argv(argc, argv);
+		damos_words_free(argc, argv);
 		free(line);
 		return 0;
 	}
@@ -133,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(status == EXIT_OK || status == EXIT_FAIL ||
 		   status == EXIT_USAGE, "cli_run = %d", status);
 	cli_fini(&c);
-	cli_free_argv(argc, argv);
+	damos_words_free(argc, argv);
 	free(line);
 	return 0;
 }

@@ -90,7 +90,7 @@ on"
 	before=$(tree_sum)
 	run damoctl apply bad.conf
 	assert_failure 2
-	assert_output "damoctl: apply: bad.conf:2: attrs: aggregation interval 1000us < sample interval 5000us
+	assert_output "damoctl: apply: bad.conf:2: attrs: aggr 1ms < sample 5ms
 damoctl: apply: bad.conf:4: scheme: lru_prio does nothing on vaddr targets (Linux 6.1 applies willneed, cold, pageout, hugepage, nohugepage and stat there)
 damoctl: apply: bad.conf:5: scheme: min age 10s > max age 5s
 damoctl: apply: bad.conf:6: unknown directive 'frob' (expected interface attrs target scheme monitor lru-sort)
@@ -252,12 +252,41 @@ damoctl: apply: m.conf: 1 bad line; nothing was changed"
 	echo "lru-sort sample 200ms" > l.conf
 	run damoctl apply l.conf
 	assert_failure 2
-	assert_line --index 0 --partial "l.conf:1: lru-sort: attrs: aggregation interval 100000us < sample interval 200000us (with the module's other parameters)"
+	assert_line --index 0 --partial "l.conf:1: lru-sort: aggr 100ms < sample 200ms (with the module's other parameters)"
 	rm -rf "$ROOT/sys/module"
 	echo "lru-sort on" > l.conf
 	run damoctl apply l.conf
 	assert_failure 2
 	assert_line --index 0 "damoctl: apply: l.conf:1: damon_lru_sort is not in this kernel: $ROOT/sys/module/damon_lru_sort/parameters does not exist"
+}
+
+@test "what dbgfs cannot take is a bad line, found before the first write" {
+	make_dbgfs
+	echo 5 > "$(DBG .max_action)"	# a kernel without the damos series
+	printf '%s\n' "attrs sample 10ms aggr 200ms" "target fvaddr region 4K 8K" \
+		"scheme stat" > f.conf
+	printf '%s\n' "attrs sample 10ms aggr 200ms" "target paddr region 4G 8G" \
+		"scheme stat" "scheme lru_deprio" > l.conf
+	local before
+	before=$(tree_sum)
+	# these used to write the attrs (and the target), then fail
+	run damoctl apply f.conf
+	assert_failure 2
+	assert_output "damoctl: apply: f.conf:2: target: dbgfs has no fvaddr monitoring: use --interface sysfs
+damoctl: apply: f.conf: 1 bad line; nothing was changed"
+	[ "$(tree_sum)" = "$before" ]
+	run damoctl apply l.conf
+	assert_failure 2
+	assert_output "damoctl: apply: l.conf:4: scheme: lru_deprio: this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series): use --interface sysfs
+damoctl: apply: l.conf: 1 bad line; nothing was changed"
+	[ "$(tree_sum)" = "$before" ]
+	run damoctl apply check l.conf
+	assert_failure 2
+	[ "$(tree_sum)" = "$before" ]
+	# the damos series: it goes through
+	echo 7 > "$(DBG .max_action)"
+	run damoctl apply l.conf
+	assert_success
 }
 
 @test "the file's interface, unless --interface says otherwise" {
@@ -303,6 +332,10 @@ damoctl: apply: m.conf: 1 bad line; nothing was changed"
 	assert_output "damoctl: apply: expected [check] FILE"
 	run damoctl apply a b
 	assert_failure 2
+	assert_output "damoctl: apply: 'b' after FILE a (expected [check] FILE)"
+	run damoctl apply check a b
+	assert_failure 2
+	assert_output "damoctl: apply: 'b' after FILE a (expected [check] FILE)"
 	run damoctl apply nope.conf
 	assert_failure 1
 	assert_output "damoctl: apply: nope.conf: No such file or directory"
@@ -313,23 +346,58 @@ damoctl: apply: m.conf: 1 bad line; nothing was changed"
 {"error":"apply: f.conf: 1 bad line; nothing was changed"}'
 }
 
-@test "the config grammar and the commands agree: target and attrs lines make the trees of target set and attrs set" {
-	make_dbgfs
-	local args
-	for args in "paddr region 4G 8G" "vaddr pid 42 region 0x1000 0x2000 pid 43"; do
-		# shellcheck disable=SC2086
-		damoctl target set $args
-		local want
-		want=$(tree_sum)
-		damoctl target clear
-		echo "target $args" > t.conf
-		damoctl apply t.conf
-		[ "$(tree_sum)" = "$want" ]
+# The tree "OBJECT set ARGS" makes, then the one "apply" of the line "DIRECTIVE
+# ARGS" makes from the same start: they must be equal and differ from the
+# start.  For bad ARGS both must refuse with the same message, writing nothing.
+same_as_set() {	# OBJECT DIRECTIVE ARGS...
+	local obj=$1 dir=$2 start set_out set_tree
+	shift 2
+	start=$(tree_sum)
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/start"
+	run damoctl "$obj" set "$@"
+	local set_status=$status
+	set_out=${output#"damoctl: $obj set: "}
+	set_tree=$(tree_sum)
+	rm -rf "$ROOT" && cp -a "$BATS_TEST_TMPDIR/start" "$ROOT"
+	printf '%s' "$dir" > line.conf
+	printf " '%s'" "$@" >> line.conf
+	run damoctl apply line.conf
+	if [ "$set_status" = 0 ]; then
+		assert_success
+		[ "$set_tree" != "$start" ] || fail "$obj set $* changed nothing"
+	elif [ "$set_status" = 2 ]; then	# the grammar's error, on its line
+		assert_failure 2
+		assert_line --index 0 "damoctl: apply: line.conf:1: $dir: ${set_out#"$dir: "}"
+		[ "$set_tree" = "$start" ] || fail "a failed $obj set $* wrote"
+	else	# what the interface cannot do: apply finds it before writing
+		assert_failure 2
+		assert_line --index 0 "damoctl: apply: line.conf:1: $dir: $set_out"
+	fi
+	[ "$(tree_sum)" = "$set_tree" ] || fail "$dir $*: apply made another tree than $obj set"
+	rm -rf "$ROOT" "$BATS_TEST_TMPDIR/start" && cp -a "$BATS_TEST_TMPDIR/fresh" "$ROOT"
+}
+
+@test "one grammar: target and attrs lines make the trees and errors of target set and attrs set" {
+	local make args
+	for make in make_dbgfs "make_sysfs off"; do
+		rm -rf "$ROOT" "$BATS_TEST_TMPDIR/fresh" && mkdir -p "$ROOT" && $make
+		# attrs set changes the live attributes, an attrs line the
+		# kernel's defaults (damoctl.conf(5)): start from the defaults
+		[ "$make" = make_dbgfs ] ||
+			echo 60000000 > "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/monitoring_attrs/intervals/update_us"
+		cp -a "$ROOT" "$BATS_TEST_TMPDIR/fresh"
+		for args in "paddr region 1G 3G" "paddr" "fvaddr region 0x1000 0x2000" \
+			    "vaddr pid 42 region 0x1000 0x2000 pid 43" \
+			    "vaddr pid 42 region 0x2000 0x1000" "paddr region 0xzz 1G" \
+			    "vaddr region 1 2" "paddr pid 1" "kaddr" "vaddr pid -1"; do
+			# shellcheck disable=SC2086
+			same_as_set target target $args
+		done
+		for args in "sample 10ms aggr 200ms regions 20 2000" "update 2s" \
+			    "sample 1s" "aggr 5x" "regions 2 10" "regions 20" \
+			    "sample 1ms sample 2ms" "frob 1"; do
+			# shellcheck disable=SC2086
+			same_as_set attrs attrs $args
+		done
 	done
-	damoctl attrs set sample 10ms aggr 200ms regions 20 2000
-	want=$(tree_sum)
-	echo "5000 100000 60000000 10 1000" > "$(DBG attrs)"
-	echo "attrs sample 10ms aggr 200ms regions 20 2000" > a.conf
-	damoctl apply a.conf
-	[ "$(tree_sum)" = "$want" ]
 }

@@ -74,6 +74,15 @@ damoctl: b: 4 of 6 commands failed"
 0"
 }
 
+@test "--force: a bad command's object does not stick to the next messages" {
+	printf '%s\n' "scheme frob" "scheme add 'stat" > b
+	run damoctl --force -f b
+	assert_failure 2
+	assert_output "damoctl: b:1: scheme: unknown command 'frob' (commands: add list rm clear encode)
+damoctl: b:2: unterminated quote
+damoctl: b: 2 of 2 commands failed"
+}
+
 objects() { "$DAMOCTL" --complete -- "" | grep -v '^-' | tr '\n' ' ' | sed 's/ $//'; }
 
 @test "-f -: commands from stdin, reported as <stdin>:LINE" {

@@ -71,6 +71,69 @@ load helper
 	assert_output --partial '[{"index":0,"min_sz":4096,"max_sz":18446744073709551615,"min_nr_accesses":10,'
 }
 
+# Every line of $output is one JSON document.
+assert_json_lines() {
+	python3 -c 'import json, sys
+for line in sys.stdin:
+    json.loads(line)' <<<"$output" || fail "not JSON: $output"
+}
+
+@test "--json: whatever prints, prints JSON (help, --version, errors of options too)" {
+	load lru_sort
+	make_sysfs on 2
+	make_lru_sort
+	local cmd
+	for cmd in "scheme list" "scheme encode lru_prio" "attrs show" "target show" \
+		   "monitor status" "stats show" "lru-sort status" "help" "help scheme" \
+		   "help scheme add" "scheme help" "apply help" "--version" "--help" \
+		   "stats show --watch 10ms --count 2" "-n scheme add stat" \
+		   "-n lru-sort set hot 30%" "scheme add stat" "frob" "scheme rm x" \
+		   "help scheme add extra" "--frob" "-k x scheme list" ""; do
+		# shellcheck disable=SC2086
+		run damoctl --json $cmd
+		[ -n "$output" ] || fail "--json $cmd printed nothing"
+		assert_json_lines
+	done
+	# --json holds from anywhere among the options, even after a bad one
+	for cmd in "--frob --json" "-k x --json scheme list" "--help --json" "--version -j"; do
+		# shellcheck disable=SC2086
+		run damoctl $cmd
+		assert_json_lines
+	done
+	run damoctl --json --version
+	assert_output '{"version":"'"$("$DAMOCTL" --version | cut -d' ' -f2)"'","libdamos":"'"$("$DAMOCTL" --version | sed 's/.*libdamos \(.*\))/\1/')"'"}'
+}
+
+@test "help OBJECT COMMAND explains each keyword it takes, and the actions" {
+	local oc kw
+	for oc in "scheme add pageout" "scheme encode stat" "attrs set" "lru-sort set" \
+		  "lru-sort enable" "target set vaddr"; do
+		# shellcheck disable=SC2086
+		set -- $oc
+		run "$DAMOCTL" help "$1" "$2"
+		assert_success
+		local text=$output
+		# shellcheck disable=SC2086
+		for kw in $("$DAMOCTL" --complete -- $oc ""); do
+			grep -qE "^  $kw [A-Z[]" <<<"$text" || fail "help $1 $2 does not explain $kw"
+		done
+	done
+	run "$DAMOCTL" help scheme add
+	assert_line "  ACTION: willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat"
+	assert_line "  sz MIN MAX             region size: bytes, or with B K M G T; min, max"
+	run "$DAMOCTL" help target set
+	assert_line --regexp "^  paddr\|vaddr\|fvaddr +the operations: "
+}
+
+@test "help OBJECT COMMAND with more words names the extra one" {
+	run "$DAMOCTL" help scheme add extra
+	assert_failure 2
+	assert_output "damoctl: help: 'extra' after scheme add (expected help [OBJECT [COMMAND]])"
+	run "$DAMOCTL" help scheme frob
+	assert_failure 2
+	assert_output "damoctl: help: scheme has no command 'frob'"
+}
+
 @test "--json dry run" {
 	make_dbgfs
 	run damoctl --json -n scheme add lru_prio
@@ -94,12 +157,36 @@ load helper
 	make_dbgfs
 	run damoctl scheme list 1
 	assert_failure 2
-	assert_output "damoctl: scheme list: no arguments expected"
+	assert_output "damoctl: scheme list: no arguments expected, got '1'"
 	run damoctl monitor start now
 	assert_failure 2
 	run damoctl scheme rm
 	assert_failure 2
+	assert_output "damoctl: scheme rm: expected INDEX"
+	run damoctl scheme rm 1 2
+	assert_failure 2
+	assert_output "damoctl: scheme rm: '2' after INDEX 1: one scheme at a time"
+	# strtoul() would read -1 as ULONG_MAX
+	run damoctl scheme rm -1
+	assert_failure 2
+	assert_output "damoctl: scheme rm: '-1' is not a scheme index (0, 1, ...: see damoctl scheme list)"
 	run damoctl scheme add
 	assert_failure 2
 	assert_output "damoctl: scheme add: expected an action (see damoctl help scheme)"
+}
+
+@test "every command without arguments refuses one, naming it, and writes nothing" {
+	make_dbgfs
+	local before cmds
+	before=$(tree_sum)
+	# the commands --help lists with nothing after them (or only --watch)
+	cmds=$("$DAMOCTL" --help | sed -n 's/^  damoctl \([a-z-]* [a-z]*\)\( \[--watch.*\)\{0,1\}$/\1/p')
+	[ "$(wc -l <<<"$cmds")" -ge 10 ]
+	while read -r cmd; do
+		# shellcheck disable=SC2086
+		run damoctl $cmd frob
+		assert_failure 2
+		assert_output "damoctl: $cmd: no arguments expected, got 'frob'"
+	done <<<"$cmds"
+	[ "$(tree_sum)" = "$before" ]
 }

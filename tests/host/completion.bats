@@ -99,9 +99,20 @@ dbgfs"
 		"$DAMOCTL" --root . lru-sort set "$kw" 2>&1 | grep -q "unknown keyword" &&
 			fail "lru-sort set does not take $kw"
 	done
+	# attrs set reads the live attributes first: it needs a tree
+	make_dbgfs
 	for kw in $(complete_words attrs set ""); do
-		"$DAMOCTL" --root . attrs set "$kw" 2>&1 | grep -q "unknown" &&
+		damoctl attrs set "$kw" 2>&1 | grep -q "unknown" &&
 			fail "attrs set does not take $kw"
+	done
+	run damoctl attrs set frob 1
+	assert_output --partial "unknown keyword 'frob'"
+	for kw in $(sed -n 's/.*(expected \(.*\))$/\1/p' <<<"$output"); do
+		complete_words attrs set "" | grep -qx "$kw" || fail "completion lacks attrs $kw"
+	done
+	for kw in $(complete_words target set paddr ""); do
+		damoctl target set paddr "$kw" 2>&1 | grep -q "unknown" &&
+			fail "target set paddr does not take $kw"
 	done
 	# and every keyword of the commands' error messages is offered
 	run "$DAMOCTL" lru-sort set frob 1

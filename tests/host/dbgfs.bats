@@ -228,12 +228,34 @@ $LRU_PRIO"
 	assert_output "5000 200000 60000000 20 2000"
 	run damoctl attrs set sample 1s
 	assert_failure 2
-	assert_output "damoctl: attrs set: attrs: aggregation interval 200000us < sample interval 1000000us"
+	assert_output "damoctl: attrs set: aggr 200ms < sample 1s"
 	run damoctl attrs set regions 2 10
 	assert_failure 2
+	assert_output "damoctl: attrs set: min regions 2 < 3"
+	run damoctl attrs set sample 0
+	assert_failure 2
+	assert_output "damoctl: attrs set: sample: 0 (the sampling interval must be at least 1us)"
+	local before
+	before=$(tree_sum)
 	run damoctl attrs set frob 1
 	assert_failure 2
-	assert_output --partial "unknown attribute 'frob'"
+	assert_output "damoctl: attrs set: unknown keyword 'frob' (expected sample aggr update regions)"
+	run damoctl attrs set aggr 5x
+	assert_failure 2
+	assert_output "damoctl: attrs set: aggr: '5x' is not a time (units: us ms s m h)"
+	run damoctl attrs set regions 20 lots
+	assert_failure 2
+	assert_output "damoctl: attrs set: max_regions: 'lots' is not a number"
+	run damoctl attrs set sample 1ms sample 2ms
+	assert_failure 2
+	assert_output "damoctl: attrs set: sample given twice"
+	run damoctl attrs set update
+	assert_failure 2
+	assert_output "damoctl: attrs set: update: expected a value"
+	run damoctl attrs set
+	assert_failure 2
+	assert_output "damoctl: attrs set: expected [sample TIME] [aggr TIME] [update TIME] [regions MIN MAX]"
+	[ "$(tree_sum)" = "$before" ]
 	run damoctl --json attrs
 	assert_output '{"sample_us":5000,"aggr_us":200000,"update_us":60000000,"min_nr_regions":20,"max_nr_regions":2000}'
 }
@@ -252,11 +274,37 @@ $LRU_PRIO"
 	assert_success
 	run cat "$ROOT/sys/kernel/debug/damon/target_ids"
 	assert_output "42 43"
+	local before
+	before=$(tree_sum)
 	run damoctl target set vaddr region 1 2
 	assert_failure 2
+	assert_output "damoctl: target set: region: give 'pid PID' first"
 	run damoctl target set paddr region 0x2000 0x1000
 	assert_failure 2
 	assert_output "damoctl: target set: target 0: region start 8192 >= end 4096"
+	run damoctl target set paddr region 0xzz 0x1000
+	assert_failure 2
+	assert_output "damoctl: target set: region: '0xzz' is not an address (0xHEX or a size)"
+	# strtoull would take a sign or blanks after 0x: 0x-1 is not 2^64-1
+	run damoctl target set paddr region 0x1000 0x-1
+	assert_failure 2
+	assert_output "damoctl: target set: region: '0x-1' is not an address (0xHEX or a size)"
+	run damoctl target set paddr region 4G
+	assert_failure 2
+	assert_output "damoctl: target set: region: expected START END"
+	run damoctl target set vaddr pid ''
+	assert_failure 2
+	assert_output "damoctl: target set: pid: '' is not a pid"
+	run damoctl target set paddr pid 42
+	assert_failure 2
+	assert_output "damoctl: target set: unknown keyword 'pid' (expected region)"
+	run damoctl target set vaddr
+	assert_failure 2
+	assert_output "damoctl: target set: vaddr: expected pid PID"
+	run damoctl target set kaddr
+	assert_failure 2
+	assert_output "damoctl: target set: unknown operations 'kaddr' (expected paddr vaddr fvaddr)"
+	[ "$(tree_sum)" = "$before" ]
 	run damoctl target set fvaddr region 0x1000 0x2000
 	assert_failure 1
 	assert_output --partial "dbgfs has no fvaddr monitoring"
@@ -276,6 +324,9 @@ $LRU_PRIO"
 	assert_line "schemes   0"
 	run damoctl --json monitor status
 	assert_output --partial '{"interface":"dbgfs","on":true,"pid":-1,'
+	# the JSON has what the text has: attrs, targets, schemes
+	assert_output --partial ',"targets":{"operations":"paddr","targets":[{"pid":0,"regions":[{"start":4294967296,"end":8589934592}]}]},"schemes":[]'
+	python3 -m json.tool <<<"$output" >/dev/null
 	run damoctl monitor stop
 	assert_success
 	run cat "$ROOT/sys/kernel/debug/damon/monitor_on"
@@ -306,4 +357,15 @@ $LRU_PRIO"
 	run damoctl --context bar scheme list
 	assert_failure 1
 	assert_output "damoctl: scheme list: no dbgfs context $ROOT/sys/kernel/debug/damon/bar"
+}
+
+@test "access rates that do not convert say how many samples there are" {
+	make_dbgfs
+	echo "5000 5000 60000000 10 1000" > "$ROOT/sys/kernel/debug/damon/attrs"
+	run damoctl scheme add lru_prio
+	assert_failure 2
+	assert_output "damoctl: scheme add: lru_prio default: min access: '50%' is not a whole number of samples (1 sample per aggregation interval: use multiples of 100% or a bare number)"
+	run damoctl scheme add pageout access 3% max
+	assert_failure 2
+	assert_output --partial "(1 sample per aggregation interval"
 }

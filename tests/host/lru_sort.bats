@@ -122,18 +122,21 @@ echo Y > $ROOT/sys/module/damon_lru_sort/parameters/commit_inputs"
 	assert_output "damoctl: lru-sort set: wmarks: high 10% >= mid 15% >= low 5% does not hold; nothing was written"
 	run damoctl lru-sort set regions 100 10
 	assert_failure 2
-	assert_output "damoctl: lru-sort set: attrs: min regions 100 > max regions 10; nothing was written"
+	assert_output "damoctl: lru-sort set: min regions 100 > max regions 10; nothing was written"
 	run damoctl lru-sort set regions 2 10
 	assert_failure 2
 	run damoctl lru-sort set sample 100ms aggr 5ms
 	assert_failure 2
-	assert_output --partial "aggregation interval 5000us < sample interval 100000us"
+	assert_output "damoctl: lru-sort set: aggr 5ms < sample 100ms; nothing was written"
 	# against what the module holds: aggr 100ms
 	run damoctl lru-sort set sample 200ms
 	assert_failure 2
 	run damoctl lru-sort set hot 120%
 	assert_failure 2
-	assert_output --partial "hot: 1200 per mille is more than 100%"
+	assert_output "damoctl: lru-sort set: hot 120% is more than 100%; nothing was written"
+	run damoctl lru-sort set wmarks 5s 1500 40% 10%
+	assert_failure 2
+	assert_output "damoctl: lru-sort set: wmarks: high 150% is more than 100%; nothing was written"
 	run damoctl lru-sort set region 8G 4G
 	assert_failure 2
 	assert_output --partial "region: 0x200000000 0x100000000 is empty"
@@ -168,10 +171,14 @@ echo Y > $ROOT/sys/module/damon_lru_sort/parameters/commit_inputs"
 	run damoctl lru-sort set quota time 1500us
 	assert_failure 2
 	assert_output --partial "not a whole number of milliseconds"
+	run damoctl lru-sort set region 0x1000 0x-1
+	assert_failure 2
+	assert_output "damoctl: lru-sort set: region: '0x-1' is not an address (0xHEX or a size)"
 	run damoctl lru-sort set
 	assert_failure 2
 	run damoctl lru-sort disable now
 	assert_failure 2
+	assert_output "damoctl: lru-sort disable: no arguments expected, got 'now'"
 }
 
 @test "enable writes the parameters first and enabled last; disable writes N first" {

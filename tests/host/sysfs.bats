@@ -17,6 +17,31 @@ CTX() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0"; }
 	assert_line --index 0 "off (dbgfs)"
 }
 
+DOC_LINE="4096 8192 0 5 10 20 5 0 0 0 0 0 0 0 0 0 0 0"
+
+@test "--context means dbgfs and --kdamond N sysfs, never ignored on the other" {
+	make_sysfs off 1
+	make_dbgfs
+	mkdir "$ROOT/sys/kernel/debug/damon/foo"
+	echo "$DOC_LINE" > "$ROOT/sys/kernel/debug/damon/foo/schemes"
+	local before
+	before=$(tree_sum)
+	# auto with both trees: the context is dbgfs's (it used to go to sysfs)
+	run damoctl --context foo scheme list
+	assert_success
+	assert_output "0: stat sz 4K 8K access 0 5 age 10 20 quota time 0 size 0 reset 0 weights 0 0 0 wmarks none 0 0 0 0"
+	run damoctl --context foo --interface sysfs scheme clear
+	assert_failure 2
+	assert_output "damoctl: --context foo: a dbgfs context, not with --interface sysfs"
+	run damoctl --kdamond 1 --interface dbgfs scheme clear
+	assert_failure 2
+	assert_output "damoctl: --kdamond 1: a sysfs kdamond, not with --interface dbgfs"
+	run damoctl --kdamond 1 --context foo scheme clear
+	assert_failure 2
+	assert_output "damoctl: --context is dbgfs's and --kdamond sysfs's: not both"
+	[ "$(tree_sum)" = "$before" ]
+}
+
 @test "dry run: add lru_prio next to an existing scheme" {
 	make_sysfs off 1
 	before=$(tree_sum)
@@ -163,4 +188,24 @@ CTX() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0"; }
 	[ "$(cat "$(ADMIN)/kdamonds/0/state")" = on ]
 	run damoctl monitor stop
 	[ "$(cat "$(ADMIN)/kdamonds/0/state")" = off ]
+}
+
+@test "monitor start when on, stop when off: nothing to write, status 0" {
+	# Linux 6.1 refuses "on" while on (EBUSY) and "off" while off (EINVAL)
+	make_sysfs on 0
+	run damoctl --dry-run monitor start
+	assert_success
+	assert_output ""
+	echo off > "$(ADMIN)/kdamonds/0/state"
+	run damoctl --dry-run monitor stop
+	assert_success
+	assert_output ""
+	make_dbgfs
+	run damoctl --interface dbgfs --dry-run monitor stop
+	assert_success
+	assert_output ""
+	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
+	run damoctl --interface dbgfs --dry-run monitor start
+	assert_success
+	assert_output ""
 }

@@ -76,7 +76,7 @@ EOF
 	printf '%s\n' "stats show x --watch 10ms --count 1" "stats --watch 10ms --count 1" > b
 	run damoctl --force -f b
 	assert_failure 2
-	assert_line --index 0 "damoctl: b:1: stats show: no arguments expected"
+	assert_line --index 0 "damoctl: b:1: stats show: no arguments expected, got 'x'"
 	assert_line --regexp '^0 +pageout'
 	refute_output --partial "free()"
 }

@@ -23,6 +23,7 @@ CAL_S=${BENCH_CAL_S:-8}
 # how schemes are installed: damoctl (the product), raw (direct writes, a
 # cross-check), or auto (damoctl when installed, else raw, said loudly)
 VIA=${BENCH_VIA:-auto}
+PRESSURE=${BENCH_PRESSURE:-strict}	# strict|seed, see pressure_loop
 
 while getopts "qn:c:o:" opt; do
 	case $opt in
@@ -109,7 +110,7 @@ record_env() {
 		echo "swap=$(tail -n +2 /proc/swaps | tr -s ' ' | tr '\n' ';')"
 		echo "zram_algo=$(cat /sys/block/zram0/comp_algorithm 2>/dev/null)"
 		echo "damoctl=$(command -v "$DAMOCTL" || echo none)"
-		echo "via=$VIA quick=$QUICK rounds=$ROUNDS configs=$CONFIGS"
+		echo "via=$VIA quick=$QUICK rounds=$ROUNDS configs=$CONFIGS pressure=$PRESSURE"
 		echo "damon_attrs=$SAMPLE_US,$AGGR_US,$UPDATE_US,$MIN_NR,$MAX_NR"
 	} > "$OUT/env.txt"
 }
@@ -321,18 +322,33 @@ psi_some() { awk '/^some/ { sub("total=", "", $5); print $5 }' "${1:-/proc/press
 
 # The cover letter's pressure: 75% of the peak for 1 s, 200% for 10 s, ...
 # Runs in its own subshell; TERM ends it without leaving a sleep behind.
+# The memory.max write reclaims in the writer until the cgroup fits: under
+# TCG that can take many seconds.  BENCH_PRESSURE=strict (default) stops it
+# after 1 s (memory_max_write gives up on a pending signal) so that every
+# episode lasts 1 s as on the seed's hardware; "seed" waits for the write,
+# as the cover letter's script does.
 pressure_loop() {
-	local lo=$1 hi=$2 lim=$3 sp=
-	trap '[ -n "$sp" ] && kill $sp 2>/dev/null; exit 0' TERM
+	local lo=$1 hi=$2 lim=$3 sp="" wp=""
+	trap 'kill $sp $wp 2>/dev/null; exit 0' TERM
 	while :; do
 		echo "$(now_ns) $lo" >> "$lim"
-		echo "$lo" > $CG/memory.max
-		# the write returns once reclaim got under the limit: under
-		# TCG that can take seconds, so note when (for the table)
-		echo "$(now_ns) $lo reached" >> "$lim"
-		sleep 1 & sp=$!; wait $sp
+		if [ "$PRESSURE" = seed ]; then
+			echo "$lo" > $CG/memory.max
+			echo "$(now_ns) $lo reached" >> "$lim"
+			sleep 1 & sp=$!; wait $sp
+		else
+			( echo "$lo" > $CG/memory.max && echo "$(now_ns) $lo reached" >> "$lim" ) &
+			wp=$!
+			sleep 1 & sp=$!; wait $sp
+			# how far reclaim got: the oracle's limit for this episode
+			echo "$(now_ns) $(cat $CG/memory.current) cut" >> "$lim"
+			# raise the limit first: the writer may take a whole
+			# reclaim batch to notice the signal
+			kill $wp 2>/dev/null
+		fi
 		echo "$(now_ns) $hi" >> "$lim"
 		echo "$hi" > $CG/memory.max
+		if [ -n "$wp" ]; then wait $wp 2>/dev/null; wp=""; fi
 		sleep 10 & sp=$!; wait $sp
 	done
 }

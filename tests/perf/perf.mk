@@ -16,6 +16,8 @@ BENCH_QUICK ?= 0
 BENCH_ROUNDS ?= 5
 BENCH_CONFIGS ?= orig mprs plrus-dbgfs plrus-sysfs lru_sort lru_sort-tuned
 BENCH_VIA ?= auto
+# handed to bench.sh in the guest when set (see README.md)
+BENCH_PASS := BENCH_TARGET_S BENCH_PRESSURE BENCH_WORKLOAD BENCH_DAMON_ATTRS BENCH_ZRAM_SIZE
 BENCH_TIMEOUT ?= $(if $(filter 1,$(BENCH_QUICK)),900,5400)
 ifeq ($(origin BENCH_OUT),undefined)
 BENCH_OUT := $(PERF_BUILD)/results/$(shell date +%Y%m%d-%H%M%S)$(if $(filter 1,$(BENCH_QUICK)),-quick)
@@ -47,16 +49,16 @@ check-perf-host: $(PERF_BINS)
 # writes its raw results to /damos/results/bench, which run.sh brings back.
 # The host load is noted before and after: other builds on the machine make
 # the figures noisy.
-bench: $(PERF_BINS) $(KERNEL_BZIMAGE) $(GUEST_IMAGE)
+bench: $(PERF_BINS) $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
 	@[ -n "$(KERNEL_BZIMAGE)" ] || { echo "bench: KERNEL_BZIMAGE is not set (make kernel, or pass KERNEL_BZIMAGE=...)" >&2; exit 1; }
 	@$(MAKE) --no-print-directory guest-stage >&2
 	@mkdir -p $(GUEST_STAGE)/perf $(BENCH_OUT)
 	@cp $(PERF_DIR)/bench.sh $(PERF_BUILD)/hotcold $(GUEST_STAGE)/perf/
 	@echo "before: $$(cat /proc/loadavg)" > $(BENCH_OUT)/host-load.txt
 	@echo "bench: guest run (quick=$(BENCH_QUICK), timeout $(BENCH_TIMEOUT) s); results in $(BENCH_OUT)"
+	@echo 'BENCH_QUICK=$(BENCH_QUICK) BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_CONFIGS="$(BENCH_CONFIGS)" BENCH_VIA=$(BENCH_VIA) $(foreach v,$(BENCH_PASS),$(if $($(v)),$(v)="$($(v))")) /damos/perf/bench.sh -o /damos/results/bench' > $(PERF_BUILD)/guest-cmd
 	@DAMOS_GUEST_TIMEOUT=$(BENCH_TIMEOUT) guest-image/run.sh cmd $(KERNEL_BZIMAGE) $(GUEST_IMAGE) \
-		$(GUEST_STAGE) $(GUEST_OUT) \
-		'BENCH_QUICK=$(BENCH_QUICK) BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_CONFIGS="$(BENCH_CONFIGS)" BENCH_VIA=$(BENCH_VIA) /damos/perf/bench.sh -o /damos/results/bench'; \
+		$(GUEST_STAGE) $(GUEST_OUT) $(PERF_BUILD)/guest-cmd; \
 		rc=$$?; \
 		cp -r $(GUEST_OUT)/results/bench/. $(BENCH_OUT)/ 2>/dev/null; \
 		cp $(GUEST_OUT)/console.log $(BENCH_OUT)/guest-console.log 2>/dev/null; \

@@ -124,6 +124,20 @@ static void test_open_errors(void **state)
 	o.sz = 0;
 	assert_null(damos_open(&o));
 	assert_int_equal(errno, EINVAL);
+	/* a kdamond is sysfs's, a context dbgfs's: refused, not ignored */
+	o = (struct damos_opts)DAMOS_OPTS_INIT;
+	o.root = t->root;
+	o.iface = DAMOS_IFACE_DBGFS;
+	o.kdamond = 1;
+	assert_null(damos_open(&o));
+	assert_int_equal(errno, EINVAL);
+	assert_string_equal(damos_errmsg(), "sysfs kdamond 1 on the dbgfs interface");
+	o.iface = DAMOS_IFACE_SYSFS;
+	o.kdamond = 0;
+	o.dbgfs_ctx = "foo";
+	assert_null(damos_open(&o));
+	assert_int_equal(errno, EINVAL);
+	assert_string_equal(damos_errmsg(), "dbgfs context 'foo' on the sysfs interface");
 }
 
 /* A caller built against a header whose damos_opts ended after .iface. */

@@ -197,7 +197,7 @@ static void test_attrs(void **state)
 	assert_int_equal(a.aggr_us, 100);
 	assert_int_equal(damos_attrs_validate(&a), -EINVAL);
 	assert_string_equal(damos_errmsg(),
-			    "attrs: aggregation interval 100us < sample interval 5000us");
+			    "aggr 100us < sample 5ms");
 	assert_int_equal(damos_attrs_set_str(&a, "aggr", "1x"), -EINVAL);
 	assert_string_equal(damos_errmsg(),
 			    "aggr: '1x' is not a time (units: us ms s m h)");
@@ -205,7 +205,30 @@ static void test_attrs(void **state)
 	damos_attrs_default(&a);
 	a.min_nr_regions = 2;
 	assert_int_equal(damos_attrs_validate(&a), -EINVAL);
-	assert_string_equal(damos_errmsg(), "attrs: min regions 2 < 3");
+	assert_string_equal(damos_errmsg(), "min regions 2 < 3");
+}
+
+static void test_words(void **state)
+{
+	char **v;
+	int n;
+
+	(void)state;
+	assert_int_equal(damos_words_split("  scheme add 'a b'\"c\\\"d\" x#y # rest", &n, &v), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(v[0], "scheme");
+	assert_string_equal(v[2], "a bc\"d");
+	assert_string_equal(v[3], "x#y");
+	assert_null(v[4]);
+	damos_words_free(n, v);
+	assert_int_equal(damos_words_split(" # only a comment", &n, &v), 0);
+	assert_int_equal(n, 0);
+	assert_null(v);
+	damos_words_free(n, v);
+	assert_int_equal(damos_words_split("target set 'paddr", &n, &v), -EINVAL);
+	assert_string_equal(damos_errmsg(), "unterminated quote");
+	assert_int_equal(n, 0);
+	assert_null(v);
 }
 
 int main(void)
@@ -220,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_metrics_ifaces),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_attrs),
+		cmocka_unit_test(test_words),
 	};
 
 	return cmocka_run_group_tests_name("units", tests, NULL, NULL);

@@ -5,13 +5,17 @@
  *   hotcold [-h HOT_MB] [-c COLD_MB | -f FREE_PERMIL] [-t SECONDS]
  *
  * The cold part is written once and never touched again; the hot part is
- * written page by page in a loop. -f sizes the cold part so that free memory
+ * written page by page in a loop, pass after pass: a sleep between passes
+ * would last a whole tick on the guest's HZ=250 kernel without high
+ * resolution timers, and leave the hot pages idle in many of DAMON's 5 ms
+ * samples. -f sizes the cold part so that free memory
  * drops to FREE_PERMIL of the total (memory pressure for damon_lru_sort's
  * free_mem_rate watermarks). "ready" goes to stdout once both are populated.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -96,7 +100,7 @@ int main(int argc, char *argv[])
 	while (time(NULL) < end) {
 		for (size_t off = 0; off < hot; off += page)
 			h[off]++;
-		usleep(1000);
+		sched_yield();
 	}
 	return 0;
 }
