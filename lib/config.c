@@ -25,28 +25,27 @@ struct cfg_error {
 	char *msg;
 };
 
+enum { D_INTERFACE, D_ATTRS, D_TARGET, D_SCHEME, D_MONITOR, D_LRU_SORT, D_NR };
+
 struct damos_config {
 	int iface;			/* -1: not given */
 	bool has_attrs;
 	struct damos_attrs attrs;
 	bool has_targets;
 	struct damos_targets targets;
-	bool has_schemes;		/* a scheme line, or "scheme none" */
-	bool schemes_none;
+	bool schemes_none;		/* with no scheme line: "scheme none" */
 	size_t nr_schemes;
 	struct cfg_scheme *schemes;
 	struct damos_scheme **scheme_arr;
 	int monitor;			/* -1, 0, 1 */
 	struct damos_lru_sort *lru;	/* NULL: no lru-sort line */
 	int lru_enable;			/* -1, 0, 1 */
-	unsigned int lines[6];		/* where each directive was, 0: absent */
+	unsigned int lines[D_NR];	/* where each directive was, 0: absent */
 	size_t nr_errors;
 	struct cfg_error *errors;	/* of the lines, schemes' excepted */
 	size_t nr_all;
 	struct cfg_error *all;		/* those and the schemes', by line */
 };
-
-enum { D_INTERFACE, D_ATTRS, D_TARGET, D_SCHEME, D_MONITOR, D_LRU_SORT };
 
 static const char *const directives[] = {
 	"interface", "attrs", "target", "scheme", "monitor", "lru-sort", NULL,
@@ -342,10 +341,10 @@ static int directive(struct damos_config *c, unsigned int line, int argc,
 	if (!c->lines[D_SCHEME])
 		c->lines[D_SCHEME] = line;
 	if (nargs == 1 && !strcmp(args[0], "none")) {
-		if (c->has_schemes)
+		if (c->schemes_none || c->nr_schemes)
 			return add_error(c, line, "scheme none: there are schemes (line %u)",
 					 c->lines[D_SCHEME]);
-		c->has_schemes = c->schemes_none = true;
+		c->schemes_none = true;
 		return 0;
 	}
 	if (c->schemes_none)
@@ -353,7 +352,6 @@ static int directive(struct damos_config *c, unsigned int line, int argc,
 				 c->lines[D_SCHEME]);
 	if (!nargs)
 		return add_error(c, line, "scheme: expected an action or none");
-	c->has_schemes = true;
 	struct cfg_scheme *s = realloc(c->schemes, (c->nr_schemes + 1) * sizeof(*s));
 
 	if (!s)
@@ -639,7 +637,7 @@ int damos_config_schemes(struct damos_config *c,
 	static struct damos_scheme *const none[1];
 	int err;
 
-	if (!c->has_schemes)
+	if (!c->schemes_none && !c->nr_schemes)
 		return -ENOENT;
 	if (!c->has_attrs && live) {
 		err = resolve(c, live);

@@ -358,6 +358,11 @@ int damos_targets_validate(const struct damos_targets *t)
 		if (t->ops == DAMOS_OPS_VADDR && tg->pid <= 0)
 			return damos_err(-EINVAL, "target %zu: pid %d is not a process",
 					 i, tg->pid);
+		/* the kernel would monitor it twice and apply schemes twice */
+		for (size_t j = 0; t->ops == DAMOS_OPS_VADDR && j < i; j++)
+			if (t->targets[j].pid == tg->pid)
+				return damos_err(-EINVAL, "target %zu: pid %d is target %zu already",
+						 i, tg->pid, j);
 		for (size_t r = 0; r < tg->nr_regions; r++) {
 			const struct damos_region *rg = &tg->regions[r];
 

@@ -539,8 +539,9 @@ DAMOS_API const char *damos_ops_name(enum damos_ops o);
 DAMOS_API void damos_targets_free(struct damos_targets *t);
 
 /*
- * damos_targets_validate() - paddr has at most one target; regions have
- * start < end and are sorted and not overlapping.
+ * damos_targets_validate() - paddr has at most one target; vaddr targets
+ * are distinct processes; regions have start < end and are sorted and not
+ * overlapping.
  *
  * Return: 0 or -EINVAL with a message.
  */

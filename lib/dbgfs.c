@@ -129,8 +129,9 @@ static int dbgfs_attrs_read(struct damos *d, struct damos_attrs *a)
 		return damos_err(-ENOMEM, "out of memory");
 	if (!damos_exists(p) && d->emulate)
 		damos_attrs_default(a);
-	else if (!(err = damos_read(d, p, &text)))
-		err = damos_attrs_decode(text, a);
+	else if (!(err = damos_read(d, p, &text)) &&
+		 (err = damos_attrs_decode(text, a)))
+		damos_err_prefix(err, "%s: ", p);
 	free(p);
 	free(text);
 	return err;

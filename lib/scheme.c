@@ -583,7 +583,8 @@ int damos_attrs_decode(const char *text, struct damos_attrs *a)
 	free(copy);
 	if (err || n != 5)
 		return damos_err(-EINVAL,
-				 "attrs: expected 5 numbers (sample aggr update min_regions max_regions)");
+				 "'%.*s' is not 5 numbers (sample aggr update min_regions max_regions)",
+				 (int)strcspn(text ? text : "", "\n"), text ? text : "");
 	a->sample_us = v[0];
 	a->aggr_us = v[1];
 	a->update_us = v[2];

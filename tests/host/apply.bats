@@ -389,7 +389,7 @@ same_as_set() {	# OBJECT DIRECTIVE ARGS...
 		for args in "paddr region 1G 3G" "paddr" "fvaddr region 0x1000 0x2000" \
 			    "vaddr pid 42 region 0x1000 0x2000 pid 43" \
 			    "vaddr pid 42 region 0x2000 0x1000" "paddr region 0xzz 1G" \
-			    "vaddr region 1 2" "paddr pid 1" "kaddr" "vaddr pid -1"; do
+			    "vaddr region 1 2" "paddr pid 1" "kaddr" "vaddr pid -1" "vaddr pid 7 pid 7"; do
 			# shellcheck disable=SC2086
 			same_as_set target target $args
 		done

@@ -301,6 +301,9 @@ $LRU_PRIO"
 	run damoctl target set vaddr
 	assert_failure 2
 	assert_output "damoctl: target set: vaddr: expected pid PID"
+	run damoctl target set vaddr pid 42 pid 43 pid 42
+	assert_failure 2
+	assert_output "damoctl: target set: target 2: pid 42 is target 0 already"
 	run damoctl target set kaddr
 	assert_failure 2
 	assert_output "damoctl: target set: unknown operations 'kaddr' (expected paddr vaddr fvaddr)"
@@ -368,4 +371,12 @@ $LRU_PRIO"
 	run damoctl scheme add pageout access 3% max
 	assert_failure 2
 	assert_output --partial "(1 sample per aggregation interval"
+}
+
+@test "an attrs file that does not parse: the file and its content named" {
+	make_dbgfs
+	echo "5000 x" > "$ROOT/sys/kernel/debug/damon/attrs"
+	run damoctl attrs show
+	assert_failure 1
+	assert_output "damoctl: attrs show: $ROOT/sys/kernel/debug/damon/attrs: '5000 x' is not 5 numbers (sample aggr update min_regions max_regions)"
 }
