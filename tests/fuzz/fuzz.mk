@@ -29,7 +29,7 @@ DEPS += clang libclang-rt-dev llvm
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_SHORT_SECONDS ?= 4
+FUZZ_SHORT_SECONDS ?= 3
 FUZZ_OUT ?= fuzz-out
 FUZZ_NICE ?= 19
 FUZZ_BUILD := $(BUILD)/fuzz

@@ -570,6 +570,8 @@ class_cmdrace() {
 		hw_add sysfs "$(cat "$TMPD/commit.out")"
 		wait_no_kdamond
 	done
+	# nr_kdamonds made kdamond 0 afresh: the baseline again
+	sysfs_baseline
 }
 
 CLASSES="random long split offset many numbers nul concurrent"

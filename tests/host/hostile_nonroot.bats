@@ -105,3 +105,19 @@ needs_root() {
 	assert_success
 	assert_output --partial "nr_schemes"
 }
+
+@test "lru-sort: the module's parameters are root's (0600): every command says it needs root" {
+	load lru_sort
+	make_lru_sort
+	lock_sysfs
+	# root's 0600; a user running the tests cannot be kept out of their
+	# own files otherwise than with 000
+	find "$ROOT/sys/module" -type f -exec chmod "$([ "$(id -u)" = 0 ] && echo 600 || echo 000)" {} +
+	# sizes and times: a user cannot read 000 files to sum them
+	before=$(find "$ROOT" -printf '%p %s %T@\n' | sort)
+	needs_root lru-sort status
+	needs_root lru-sort enable
+	needs_root lru-sort disable
+	needs_root lru-sort set hot 60%
+	assert_equal "$(find "$ROOT" -printf '%p %s %T@\n' | sort)" "$before"
+}

@@ -340,6 +340,8 @@ pressure_loop() {
 			( echo "$lo" > $CG/memory.max && echo "$(now_ns) $lo reached" >> "$lim" ) &
 			wp=$!
 			sleep 1 & sp=$!; wait $sp
+			# how far reclaim got: the oracle's limit for this episode
+			echo "$(now_ns) $(cat $CG/memory.current) cut" >> "$lim"
 			# raise the limit first: the writer may take a whole
 			# reclaim batch to notice the signal
 			kill $wp 2>/dev/null

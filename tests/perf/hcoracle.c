@@ -330,8 +330,8 @@ int main(int argc, char **argv)
 		cap0 = fixed;
 	} else {
 		FILE *f = fopen(ppath, "r");
+		uint64_t a, b, last_idx = NONE;
 		char val[64], line[256];
-		uint64_t a, b;
 
 		if (!f)
 			die("cannot open the progress log");
@@ -350,19 +350,33 @@ int main(int argc, char **argv)
 			char note[32];
 			uint64_t bytes;
 
-			/* "t bytes": a limit written at t; a third word is a
-			 * note (e.g. when reclaim got there): not a change */
-			if (sscanf(line, "%" SCNu64 " %63s %31s", &a, val,
-				   note) != 2)
-				continue;
-			bytes = strcmp(val, "max") ?
-					 strtoull(val, NULL, 0) : NONE;
-			uint64_t pages = bytes == NONE ? NONE : bytes / t.h.page_size;
-			uint64_t idx = time_to_idx((const uint64_t (*)[2])pg,
-						   npg, a);
+			int nw = sscanf(line, "%" SCNu64 " %63s %31s", &a, val,
+					note);
+			uint64_t pages, idx;
 
+			if (nw < 2)
+				continue;
+			bytes = strcmp(val, "max") ? strtoull(val, NULL, 0) : NONE;
+			pages = bytes == NONE ? NONE : bytes / t.h.page_size;
 			pages = pages == NONE ? NONE :
 				pages > overhead ? pages - overhead : 0;
+			/*
+			 * "t bytes": a limit written at t.  "t bytes reached":
+			 * reclaim got there (no change).  "t bytes cut": the
+			 * episode was ended with the charge still at bytes, so
+			 * the limit only ever bit that far: raise it.
+			 */
+			if (nw == 3) {
+				if (strcmp(note, "cut") || last_idx == NONE)
+					continue;
+				if (!last_idx && pages > cap0)
+					cap0 = pages;
+				else if (last_idx && pages > cev[ncev - 1].cap)
+					cev[ncev - 1].cap = pages;
+				continue;
+			}
+			idx = time_to_idx((const uint64_t (*)[2])pg, npg, a);
+			last_idx = idx;
 			if (idx == NONE)
 				continue;
 			if (!idx) {

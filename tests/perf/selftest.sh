@@ -55,6 +55,10 @@ printf '%s %s\n%s %s reached\n%s %s\n%s %s\n' "$t0" $((96 * 4096)) "$t0" $((96 *
 read -r m l < <(run_oracle -P "$T/p.txt" -l "$T/l.txt")
 read -r mfull _ < <(run_oracle -c 96)
 [ "$m" -le "$mfull" ] || fail "time-varying limit gave more faults ($m) than a constant one ($mfull)"
+# a 'cut' note raises the episode's limit to the charge reached: fewer faults
+sed "\$a $mid $((110 * 4096)) cut" "$T/l.txt" > "$T/lc.txt"
+read -r mc _ < <(run_oracle -P "$T/p.txt" -l "$T/lc.txt")
+[ "$mc" -lt "$m" ] || fail "a 'cut' note did not raise the limit ($mc vs $m faults)"
 grep -q 'limit_changes=1 ' <("$BIN/hcoracle" -t "$T/a.bin" -P "$T/p.txt" -l "$T/l.txt") ||
 	fail "a 'reached' note counted as a limit change"
 ok "oracle follows a limits log ($m faults vs $mfull at a constant limit)"
