@@ -213,7 +213,7 @@ hw_add() {
 		case $k in
 		errors) [ "$v" = none ] || CNT[$iface.errors]+="$v," ;;
 		writes|ok|failed|lost|accepted_invalid|rejected_valid)
-			CNT[$iface.$k]=$((CNT[$iface.$k] + v)) ;;
+			CNT[$iface.$k]=$(( ${CNT[$iface.$k]} + v )) ;;
 		esac
 	done
 }
@@ -448,7 +448,7 @@ class_numbers() {
 		v=$(awk '{ print $1 }' "$DBGFS/schemes")
 		if [ "$v" != 10 ]; then
 			say "dbgfs: min_sz 010 read back as $v"
-			CNT[dbgfs.lost]=$((CNT[dbgfs.lost] + 1))
+			CNT[dbgfs.lost]=$(( ${CNT[dbgfs.lost]} + 1 ))
 		fi
 		put "$DBGFS/schemes" "$BASE_A\n$BASE_B\n"
 	fi
@@ -528,7 +528,7 @@ class_concurrent() {
 	"$(printf '%s\n%s' "$BASE_A" "$BASE_B")"|"$DOC") ;;
 	*) say "dbgfs: schemes after the race are none of the valid contents written:"
 	   printf '%s\n' "$st" >&2
-	   CNT[dbgfs.lost]=$((CNT[dbgfs.lost] + 1)) ;;
+	   CNT[dbgfs.lost]=$(( ${CNT[dbgfs.lost]} + 1 )) ;;
 	esac
 	# valid writes changed both interfaces: back to the baselines
 	sysfs_baseline
@@ -626,13 +626,13 @@ for c in $classes; do
 		say "$c: dbgfs schemes differ from the baseline"
 		echo "$base_d" > "$TMPD/a"; echo "$now_d" > "$TMPD/b"
 		diff "$TMPD/a" "$TMPD/b" | head -n 10 >&2
-		CNT[dbgfs.lost]=$((CNT[dbgfs.lost] + 1))
+		CNT[dbgfs.lost]=$(( ${CNT[dbgfs.lost]} + 1 ))
 	fi
 	if [ "$now_s" != "$base_s" ]; then
 		say "$c: sysfs context differs from the baseline"
 		echo "$base_s" > "$TMPD/a"; echo "$now_s" > "$TMPD/b"
 		diff "$TMPD/a" "$TMPD/b" | head -n 10 >&2
-		CNT[sysfs.lost]=$((CNT[sysfs.lost] + 1))
+		CNT[sysfs.lost]=$(( ${CNT[sysfs.lost]} + 1 ))
 	fi
 	reports=$(dmesg | sed -n "/$mark/,\$p" | grep -cE "$REPORTS")
 	if [ "$reports" -gt 0 ]; then
@@ -644,10 +644,10 @@ for c in $classes; do
 	if start_stop; then ss=ok; else ss=FAIL; rc=1; fi
 	[ "$TOOL_FAIL" = 0 ] || rc=1
 	for i in dbgfs sysfs; do
-		w=${CNT[$i.writes]}
-		[ "$w" -gt 0 ] || [ "$c" = concurrent ] || continue
+		nw=${CNT[$i.writes]}
+		[ "$nw" -gt 0 ] || [ "$c" = concurrent ] || continue
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$i" \
-			"$w" "${CNT[$i.ok]}" "${CNT[$i.failed]}" \
+			"$nw" "${CNT[$i.ok]}" "${CNT[$i.failed]}" \
 			"${CNT[$i.accepted_invalid]}" "${CNT[$i.rejected_valid]}" \
 			"${CNT[$i.lost]}" "$reports" "$ss" "$secs" \
 			"$(sum_errors "${CNT[$i.errors]}")" | tee -a "$HOSTILE_OUT"
