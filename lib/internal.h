@@ -21,6 +21,7 @@ enum damos_unit {
 	U_MS,		/* milliseconds, or a time */
 	U_US,		/* microseconds, or a time */
 	U_NUM,		/* plain number */
+	U_PERMIL,	/* per mille, or N% */
 	U_METRIC,
 	U_STAT,
 };

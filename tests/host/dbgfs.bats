@@ -50,6 +50,16 @@ $LRU_DEPRIO"
 	assert_output "$DOC"
 }
 
+@test "watermark levels in N%, as lru-sort takes them" {
+	make_dbgfs
+	run damoctl scheme add pageout sz 4K 8K access 0 5 age 10 20 \
+		quota time 10ms size 1G reset 1s weights 0 0 100 \
+		wmarks free_mem_rate 5s 60% 50% 30%
+	assert_success
+	run cat "$(SCHEMES)"
+	assert_output "$DOC"
+}
+
 @test "a bad value changes nothing and names itself" {
 	make_dbgfs
 	echo "$DOC" > "$(SCHEMES)"
