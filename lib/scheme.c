@@ -564,6 +564,8 @@ int damos_attrs_validate(const struct damos_attrs *a)
 					 names[i], (unsigned long long)v[i]);
 	if (!a->sample_us)
 		return damos_err(-EINVAL, "sample: 0 (the sampling interval must be at least 1us)");
+	if (!a->aggr_us)
+		return damos_err(-EINVAL, "aggr: 0 (the aggregation interval must be at least the sampling interval)");
 	if (a->aggr_us < a->sample_us)
 		return damos_err(-EINVAL, "aggr %s < sample %s",
 				 damos_format_time_us(a->aggr_us, x, sizeof(x)),

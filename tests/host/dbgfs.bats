@@ -245,6 +245,9 @@ $LRU_PRIO"
 	run damoctl attrs set sample 0
 	assert_failure 2
 	assert_output "damoctl: attrs set: sample: 0 (the sampling interval must be at least 1us)"
+	run damoctl attrs set aggr 0
+	assert_failure 2
+	assert_output "damoctl: attrs set: aggr: 0 (the aggregation interval must be at least the sampling interval)"
 	local before
 	before=$(tree_sum)
 	run damoctl attrs set frob 1
