@@ -43,11 +43,19 @@ static int do_show(struct cli *c, int argc, char **argv)
 
 static int do_set(struct cli *c, int argc, char **argv)
 {
-	struct damos_attrs a;
+	/* any value that fails over these fails over every live setting */
+	struct damos_attrs a = {
+		.sample_us = 1, .aggr_us = UINT64_MAX >> 1, .update_us = 1,
+		.min_nr_regions = 3, .max_nr_regions = UINT64_MAX >> 1,
+	};
 	struct damos *d;
 	int status, err;
 
-	/* the values given apply over the live ones: read them first */
+	/* so a bad word is a usage error even where there is no DAMON */
+	err = damos_attrs_parse(&a, argc, (const char *const *)argv);
+	if (err)
+		return cli_parse_error(c, err);
+	/* the values given apply over the live ones */
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;

@@ -182,7 +182,7 @@ static const struct cli_grammar scheme_grammar = {
 		{ "weights", 3, .args = "SZ ACCESS AGE",
 		  .help = "which regions go first under the quota" },
 		{ "wmarks", 5, metrics, .args = "METRIC INTERVAL HIGH MID LOW",
-		  .help = "none, or free_mem_rate in per mille checked every INTERVAL (bare: us): the scheme works between LOW and MID" },
+		  .help = "none, or free_mem_rate in per mille or N% checked every INTERVAL (bare: us): the scheme works between LOW and MID" },
 		{ NULL },
 	},
 	.actions_first = true,

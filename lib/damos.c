@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #include <errno.h>
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
@@ -298,6 +299,87 @@ int damos_monitor_status(struct damos *d, bool *on, int *pid)
 	return d->ops->status(d, on, pid);
 }
 
+/*
+ * What dry runs of this thread turned off (a state, monitor_on or enabled
+ * file), so that a later check in the same dry run ("apply", a --dry-run
+ * shell session) does not see a DAMON user that it would have stopped.
+ */
+static __thread char dry_off[8][512];
+static __thread unsigned int nr_dry_off;
+
+void damos_dry_turned_off(struct damos *d, const char *path)
+{
+	if (d->dry_run && path && nr_dry_off < ARRAY_SIZE(dry_off))
+		snprintf(dry_off[nr_dry_off++], sizeof(dry_off[0]), "%s", path);
+}
+
+static bool word_is(struct damos *d, const char *path, const char *want)
+{
+	char word[16] = "";
+
+	for (unsigned int i = 0; d->dry_run && i < nr_dry_off; i++)
+		if (!strcmp(dry_off[i], path))
+			return false;
+	return damos_exists(path) && !damos_read_word(d, path, word, sizeof(word)) &&
+	       !strcmp(word, want);
+}
+
+/*
+ * Linux 6.1's damon_start(): dbgfs and the modules start "exclusive", only
+ * when no other context runs; sysfs kdamonds start when no exclusive one
+ * runs.  The kernel refuses with EBUSY (the modules only in its log): find
+ * it out before writing, and say who is in the way.
+ */
+int damos_other_user(struct damos *d, enum damos_user self)
+{
+	static const char *const selves[] = {
+		[DAMOS_USER_SYSFS] = "sysfs monitoring",
+		[DAMOS_USER_DBGFS] = "dbgfs monitoring",
+		[DAMOS_USER_LRU_SORT] = "damon_lru_sort",
+	};
+	static const struct {
+		enum damos_user who;
+		const char *file, *on, *name, *stop;
+	} users[] = {
+		{ DAMOS_USER_DBGFS, "sys/kernel/debug/damon/monitor_on", "on",
+		  "dbgfs monitoring", "damoctl --interface dbgfs monitor stop" },
+		{ DAMOS_USER_DBGFS, "sys/kernel/debug/damon/monitor_on_DEPRECATED", "on",
+		  "dbgfs monitoring", "damoctl --interface dbgfs monitor stop" },
+		{ DAMOS_USER_LRU_SORT, "sys/module/damon_lru_sort/parameters/enabled", "Y",
+		  "damon_lru_sort", "damoctl lru-sort disable" },
+		{ DAMOS_USER_MODULE, "sys/module/damon_reclaim/parameters/enabled", "Y",
+		  "damon_reclaim", "echo N > /sys/module/damon_reclaim/parameters/enabled" },
+	};
+	char *p;
+	glob_t g;
+	int busy = 0;
+
+	for (size_t i = 0; !busy && i < ARRAY_SIZE(users); i++) {
+		if (users[i].who == self)
+			continue;
+		p = damos_path("%s/%s", d->root, users[i].file);
+		if (p && word_is(d, p, users[i].on))
+			busy = damos_err(-EBUSY,
+					 "%s is on, and %s does not start next to another DAMON user: stop it first (%s)",
+					 users[i].name, selves[self], users[i].stop);
+		free(p);
+	}
+	/* sysfs kdamonds run side by side; the others run alone */
+	if (busy || self == DAMOS_USER_SYSFS)
+		return busy;
+	p = damos_path("%s/sys/kernel/mm/damon/admin/kdamonds/*/state", d->root);
+	if (p && !glob(p, 0, NULL, &g)) {
+		for (size_t i = 0; !busy && i < g.gl_pathc; i++)
+			if (word_is(d, g.gl_pathv[i], "on"))
+				busy = damos_err(-EBUSY,
+						 "a sysfs kdamond is on (%s), and %s does not start next to another DAMON user: stop it first (damoctl monitor stop)",
+						 g.gl_pathv[i], selves[self]);
+		globfree(&g);
+	}
+	free(p);
+	return busy;
+}
+
 /* Linux 6.1 refuses "on" when on (EBUSY) and "off" when off (EINVAL, EPERM). */
 int damos_monitor_start(struct damos *d)
 {
@@ -319,7 +401,9 @@ int damos_monitor_start(struct damos *d)
 			return damos_err(-EINVAL,
 					 "no monitoring target: set one first (damoctl target set ...)");
 	}
-	return d->ops->turn(d, true);
+	err = damos_other_user(d, d->iface == DAMOS_IFACE_SYSFS ?
+			       DAMOS_USER_SYSFS : DAMOS_USER_DBGFS);
+	return err ? err : d->ops->turn(d, true);
 }
 
 int damos_monitor_stop(struct damos *d)
@@ -327,7 +411,22 @@ int damos_monitor_stop(struct damos *d)
 	bool on;
 	int err = damos_monitor_status(d, &on, NULL);
 
-	return err || !on ? err : d->ops->turn(d, false);
+	if (err || !on)
+		return err;
+	err = d->ops->turn(d, false);
+	if (!err && d->dry_run) {
+		char *p = d->iface == DAMOS_IFACE_SYSFS ?
+			  damos_path("%s/state", d->kdamond) :
+			  damos_path("%s/monitor_on", d->dbgfs);
+
+		damos_dry_turned_off(d, p);
+		free(p);
+		p = d->iface == DAMOS_IFACE_SYSFS ? NULL :
+		    damos_path("%s/monitor_on_DEPRECATED", d->dbgfs);
+		damos_dry_turned_off(d, p);
+		free(p);
+	}
+	return err;
 }
 
 const char *damos_dry_run_script(struct damos *d)

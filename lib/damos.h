@@ -395,6 +395,7 @@ DAMOS_API int damos_scheme_set(struct damos_scheme *s, enum damos_field f,
  *   access counts: "N%" of the samples per aggregation interval;
  *   ages: times (us ms s m h) turned into aggregation intervals;
  *   quota time/reset (ms) and watermark interval (us): times;
+ *   watermark levels: per mille, or "N%" (at most one decimal);
  *   action and metric: their names (or dbgfs numbers).
  * @attrs (may be NULL when no % or age time is used) does the conversions;
  * a conversion must give a whole number or it is an error that says which

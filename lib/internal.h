@@ -21,6 +21,7 @@ enum damos_unit {
 	U_MS,		/* milliseconds, or a time */
 	U_US,		/* microseconds, or a time */
 	U_NUM,		/* plain number */
+	U_PERMIL,	/* per mille, or N% */
 	U_METRIC,
 	U_STAT,
 };
@@ -109,3 +110,11 @@ int damos_read_word(struct damos *d, const char *path, char *buf, size_t sz);
 int damos_write(struct damos *d, const char *path, const char *content);
 int damos_write_u64(struct damos *d, const char *path, uint64_t v);
 int damos_dbgfs_probe(struct damos *d);
+
+/* damos.c: -EBUSY with a message if another DAMON user keeps @self off. */
+enum damos_user {
+	DAMOS_USER_SYSFS, DAMOS_USER_DBGFS, DAMOS_USER_LRU_SORT, DAMOS_USER_MODULE,
+};
+int damos_other_user(struct damos *d, enum damos_user self);
+/* In a dry run: @path was turned off, for damos_other_user() to know. */
+void damos_dry_turned_off(struct damos *d, const char *path);

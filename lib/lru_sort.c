@@ -5,7 +5,6 @@
  * below <root>/sys/module/damon_lru_sort/parameters.
  */
 #include <errno.h>
-#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -528,49 +527,6 @@ int damos_lru_sort_read(const struct damos_opts *opts,
 	return 0;
 }
 
-static bool word_is(struct damos *d, const char *path, const char *want)
-{
-	char word[16] = "";
-
-	return damos_exists(path) && !damos_read_word(d, path, word, sizeof(word)) &&
-	       !strcmp(word, want);
-}
-
-/*
- * Linux 6.1 runs one DAMON user at a time: damon_lru_sort does not start
- * while a sysfs kdamond or dbgfs monitoring runs, and says so only in the
- * kernel log.  Find it out before enabling.
- */
-static int other_damon_user(struct damos *d)
-{
-	static const char *const files[] = {
-		"sys/kernel/debug/damon/monitor_on",
-		"sys/kernel/debug/damon/monitor_on_DEPRECATED",
-	};
-	char *p;
-	glob_t g;
-	int busy = 0;
-
-	for (size_t i = 0; !busy && i < ARRAY_SIZE(files); i++) {
-		p = damos_path("%s/%s", d->root, files[i]);
-		if (p && word_is(d, p, "on"))
-			busy = damos_err(-EBUSY,
-					 "dbgfs monitoring is on, and damon_lru_sort does not start next to another DAMON user: stop it first (damoctl --interface dbgfs monitor stop)");
-		free(p);
-	}
-	p = damos_path("%s/sys/kernel/mm/damon/admin/kdamonds/*/state", d->root);
-	if (!busy && p && !glob(p, 0, NULL, &g)) {
-		for (size_t i = 0; !busy && i < g.gl_pathc; i++)
-			if (word_is(d, g.gl_pathv[i], "on"))
-				busy = damos_err(-EBUSY,
-						 "a sysfs kdamond is on (%s), and damon_lru_sort does not start next to another DAMON user: stop it first (damoctl monitor stop)",
-						 g.gl_pathv[i]);
-		globfree(&g);
-	}
-	free(p);
-	return busy;
-}
-
 static int write_word(struct damos *d, const char *dir, const char *file,
 		      const char *word)
 {
@@ -608,9 +564,13 @@ int damos_lru_sort_write(const struct damos_opts *opts,
 	err = read_all(d, dir, &cur);
 	on = cur.enabled;
 	if (!err && enable == 1 && !on)
-		err = other_damon_user(d);
+		err = damos_other_user(d, DAMOS_USER_LRU_SORT);
 	if (!err && enable == 0 && on) {
+		char *p = damos_path("%s/enabled", dir);
+
 		err = write_word(d, dir, "enabled", "N\n");
+		damos_dry_turned_off(d, p);
+		free(p);
 		on = false;
 	}
 	for (int i = 0; !err && i < DAMOS_LRU_NR_PARAMS; i++) {

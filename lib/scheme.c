@@ -237,8 +237,21 @@ int damos_scheme_set_str(struct damos_scheme *s, enum damos_field f,
 			return damos_err_prefix(err, "%s: ", fi->label);
 		v = (uint64_t)err;
 		break;
+	case U_PERMIL:
+		if (!strchr(value, '%'))
+			goto number;
+		err = damos_parse_percent(value, 1000, &v);
+		if (err == -EDOM)
+			return damos_err(-EINVAL,
+					 "%s: '%s' is not a whole per mille (at most one decimal)",
+					 fi->label, value);
+		if (err)
+			return damos_err(-EINVAL, "%s: '%s' is not N%% or a per-mille number",
+					 fi->label, value);
+		break;
 	case U_NUM:
 	case U_STAT:
+number:
 		err = damos_parse_u64(value, &v);
 		if (err == -ERANGE)
 			return damos_err(err, "%s: '%s' is too large",
@@ -551,6 +564,8 @@ int damos_attrs_validate(const struct damos_attrs *a)
 					 names[i], (unsigned long long)v[i]);
 	if (!a->sample_us)
 		return damos_err(-EINVAL, "sample: 0 (the sampling interval must be at least 1us)");
+	if (!a->aggr_us)
+		return damos_err(-EINVAL, "aggr: 0 (the aggregation interval must be at least the sampling interval)");
 	if (a->aggr_us < a->sample_us)
 		return damos_err(-EINVAL, "aggr %s < sample %s",
 				 damos_format_time_us(a->aggr_us, x, sizeof(x)),

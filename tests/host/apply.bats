@@ -260,6 +260,22 @@ damoctl: apply: m.conf: 1 bad line; nothing was changed"
 	assert_line --index 0 "damoctl: apply: l.conf:1: damon_lru_sort is not in this kernel: $ROOT/sys/module/damon_lru_sort/parameters does not exist"
 }
 
+@test "--dry-run from DAMON to the module and back: the stop made first counts" {
+	make_sysfs on 1
+	printf '%s\n' "monitor off" "lru-sort on" > to-lru.conf
+	run damoctl --dry-run apply to-lru.conf
+	assert_success
+	assert_line "echo off > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state"
+	assert_line "echo Y > $(LRU)/enabled"
+	echo off > "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state"
+	lru_sort_on
+	printf '%s\n' "monitor on" "lru-sort off" > to-damon.conf
+	run damoctl --dry-run apply to-damon.conf
+	assert_success
+	assert_line "echo N > $(LRU)/enabled"
+	assert_line "echo on > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state"
+}
+
 @test "what dbgfs cannot take is a bad line, found before the first write" {
 	make_dbgfs
 	echo 5 > "$(DBG .max_action)"	# a kernel without the damos series

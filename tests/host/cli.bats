@@ -49,6 +49,22 @@ load helper
 	assert_failure 2
 }
 
+@test "a bad command line is a usage error (2) even with no DAMON below the root" {
+	run damoctl attrs set frob 1
+	assert_failure 2
+	assert_output "damoctl: attrs set: unknown keyword 'frob' (expected sample aggr update regions)"
+	run damoctl attrs set
+	assert_failure 2
+	run damoctl attrs set regions 2 10
+	assert_failure 2
+	assert_output "damoctl: attrs set: min regions 2 < 3"
+	run damoctl target set kaddr
+	assert_failure 2
+	# good words: then the missing interface (1)
+	run damoctl attrs set sample 1s
+	assert_failure 1
+}
+
 @test "no DAMON interface below the root: status 1, the paths named" {
 	run damoctl scheme list
 	assert_failure 1

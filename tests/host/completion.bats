@@ -99,7 +99,7 @@ dbgfs"
 		"$DAMOCTL" --root . lru-sort set "$kw" 2>&1 | grep -q "unknown keyword" &&
 			fail "lru-sort set does not take $kw"
 	done
-	# attrs set reads the live attributes first: it needs a tree
+	# on a tree, so that the words are all that can fail
 	make_dbgfs
 	for kw in $(complete_words attrs set ""); do
 		damoctl attrs set "$kw" 2>&1 | grep -q "unknown" &&

@@ -50,6 +50,16 @@ $LRU_DEPRIO"
 	assert_output "$DOC"
 }
 
+@test "watermark levels in N%, as lru-sort takes them" {
+	make_dbgfs
+	run damoctl scheme add pageout sz 4K 8K access 0 5 age 10 20 \
+		quota time 10ms size 1G reset 1s weights 0 0 100 \
+		wmarks free_mem_rate 5s 60% 50% 30%
+	assert_success
+	run cat "$(SCHEMES)"
+	assert_output "$DOC"
+}
+
 @test "a bad value changes nothing and names itself" {
 	make_dbgfs
 	echo "$DOC" > "$(SCHEMES)"
@@ -235,6 +245,9 @@ $LRU_PRIO"
 	run damoctl attrs set sample 0
 	assert_failure 2
 	assert_output "damoctl: attrs set: sample: 0 (the sampling interval must be at least 1us)"
+	run damoctl attrs set aggr 0
+	assert_failure 2
+	assert_output "damoctl: attrs set: aggr: 0 (the aggregation interval must be at least the sampling interval)"
 	local before
 	before=$(tree_sum)
 	run damoctl attrs set frob 1

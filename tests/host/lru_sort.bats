@@ -213,6 +213,12 @@ echo Y > $ROOT/sys/module/damon_lru_sort/parameters/enabled"
 	assert_output --partial "a sysfs kdamond is on ($ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state)"
 	[ "$(param enabled)" = N ]
 	[ "$(param hot_thres_access_freq)" = 500 ]
+	echo off > "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state"
+	put "$ROOT/sys/module/damon_reclaim/parameters/enabled" Y
+	run damoctl lru-sort enable
+	assert_failure 1
+	assert_output "damoctl: lru-sort enable: damon_reclaim is on, and damon_lru_sort does not start next to another DAMON user: stop it first (echo N > /sys/module/damon_reclaim/parameters/enabled)"
+	[ "$(param enabled)" = N ]
 }
 
 @test "no damon_lru_sort in the kernel: status 1, the directory named" {

@@ -190,6 +190,27 @@ DOC_LINE="4096 8192 0 5 10 20 5 0 0 0 0 0 0 0 0 0 0 0"
 	[ "$(cat "$(ADMIN)/kdamonds/0/state")" = off ]
 }
 
+@test "monitor start is refused while an exclusive DAMON user runs (Linux 6.1)" {
+	load lru_sort
+	make_sysfs off 0
+	make_lru_sort
+	lru_sort_on
+	local before
+	before=$(tree_sum)
+	run damoctl monitor start
+	assert_failure 1
+	assert_output "damoctl: monitor start: damon_lru_sort is on, and sysfs monitoring does not start next to another DAMON user: stop it first (damoctl lru-sort disable)"
+	echo N > "$(LRU)/enabled"
+	make_dbgfs
+	echo paddr > "$ROOT/sys/kernel/debug/damon/target_ids"
+	echo on > "$(ADMIN)/kdamonds/0/state"
+	before=$(tree_sum)
+	run damoctl --interface dbgfs monitor start
+	assert_failure 1
+	assert_output "damoctl: monitor start: a sysfs kdamond is on ($(ADMIN)/kdamonds/0/state), and dbgfs monitoring does not start next to another DAMON user: stop it first (damoctl monitor stop)"
+	[ "$(tree_sum)" = "$before" ]
+}
+
 @test "monitor start when on, stop when off: nothing to write, status 0" {
 	# Linux 6.1 refuses "on" while on (EBUSY) and "off" while off (EINVAL)
 	make_sysfs on 0

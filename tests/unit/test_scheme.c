@@ -259,6 +259,17 @@ static void test_set_and_validate(void **state)
 	assert_int_equal(damos_scheme_action(s), DAMOS_ACTION_STAT);
 	assert_int_equal(damos_scheme_set_str(s, DAMOS_F_ACTION, "max", NULL),
 			 -EINVAL);
+	/* watermark levels: per mille, or N% as in lru-sort */
+	assert_int_equal(damos_scheme_set_str(s, DAMOS_F_WMARKS_HIGH, "60.5%",
+					      NULL), 0);
+	assert_int_equal(damos_scheme_get(s, DAMOS_F_WMARKS_HIGH), 605);
+	assert_int_equal(damos_scheme_set_str(s, DAMOS_F_WMARKS_MID, "600",
+					      NULL), 0);
+	assert_int_equal(damos_scheme_get(s, DAMOS_F_WMARKS_MID), 600);
+	assert_int_equal(damos_scheme_set_str(s, DAMOS_F_WMARKS_LOW, "0.05%",
+					      NULL), -EINVAL);
+	assert_string_equal(damos_errmsg(),
+			    "wmarks low: '0.05%' is not a whole per mille (at most one decimal)");
 	damos_scheme_free(s);
 }
 
