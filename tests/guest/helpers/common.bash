@@ -135,6 +135,8 @@ stop_workload() {
 		kill "$WORKLOAD_PID" 2>/dev/null
 		wait "$WORKLOAD_PID" 2>/dev/null
 		WORKLOAD_PID=
+		# its pass times: shown only if the test failed
+		sed 's/^/hotcold: /' "$BATS_TEST_TMPDIR/hotcold.out" >&2
 	fi
 	return 0
 }

@@ -2,7 +2,7 @@
 /*
  * hotcold: a workload with hot and cold memory for DAMON to find.
  *
- *   hotcold [-h HOT_MB] [-c COLD_MB | -f FREE_PERMIL] [-t SECONDS]
+ *   hotcold [-h HOT_MB] [-c COLD_MB | -f FREE_PERMIL] [-t SECONDS] [-n]
  *
  * The cold part is written once and never touched again; the hot part is
  * written page by page in a loop, pass after pass: a sleep between passes
@@ -10,7 +10,12 @@
  * resolution timers, and leave the hot pages idle in many of DAMON's 5 ms
  * samples. -f sizes the cold part so that free memory
  * drops to FREE_PERMIL of the total (memory pressure for damon_lru_sort's
- * free_mem_rate watermarks). "ready" goes to stdout once both are populated.
+ * free_mem_rate watermarks). "ready" goes to stdout once both are populated,
+ * then every 5 s the mean time of a pass over the hot part: a page counts as
+ * accessed in a DAMON sample only if a pass reaches it within the sampling
+ * interval, so a pass much longer than that (a slow or loaded host under
+ * TCG) makes the hot part look lukewarm.  -n leaves out the TLB flush after
+ * each pass (below), to compare.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,15 +63,45 @@ static char *populate(size_t sz)
 	return p;
 }
 
+/*
+ * DAMON sees an access through the page table's accessed bit, which the CPU
+ * sets when it walks the page table on a TLB miss; clearing the bit (DAMON's
+ * "mkold") flushes no TLB on x86.  A real TLB holds a few thousand entries,
+ * so a pass over more pages than that walks them all again.  QEMU's TCG
+ * grows its software TLB to fit the working set, and then a pass hits the
+ * TLB for every page: the hot part looks idle to DAMON except after an
+ * incidental flush (a switch to another process), which depends on
+ * whatever else the guest runs.  So after each pass, change the protection
+ * of a few populated pages: flush_tlb_range() of more than 33 pages flushes
+ * the whole TLB of the process, as capacity misses would on hardware.
+ */
+#define FLUSH_PAGES 64
+
+static void flush_tlb(char *buf, long page)
+{
+	mprotect(buf, FLUSH_PAGES * page, PROT_READ);
+	mprotect(buf, FLUSH_PAGES * page, PROT_READ | PROT_WRITE);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 int main(int argc, char *argv[])
 {
 	size_t hot = 64UL << 20, cold = 256UL << 20;
 	long page = sysconf(_SC_PAGESIZE), free_permil = -1, secs = 3600;
 	time_t end;
-	char *h;
-	int opt;
+	double t0, last;
+	unsigned long passes = 0;
+	char *h, *fl;
+	int opt, noflush = 0;
 
-	while ((opt = getopt(argc, argv, "h:c:f:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "h:c:f:t:n")) != -1) {
 		switch (opt) {
 		case 'h':
 			hot = strtoul(optarg, NULL, 0) << 20;
@@ -80,12 +115,16 @@ int main(int argc, char *argv[])
 		case 't':
 			secs = strtol(optarg, NULL, 0);
 			break;
+		case 'n':
+			noflush = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: hotcold [-h HOT_MB] [-c COLD_MB | -f FREE_PERMIL] [-t SECONDS]\n");
+			fprintf(stderr, "usage: hotcold [-h HOT_MB] [-c COLD_MB | -f FREE_PERMIL] [-t SECONDS] [-n]\n");
 			return 2;
 		}
 	}
 	h = populate(hot);
+	fl = populate(FLUSH_PAGES * page);
 	if (free_permil >= 0) {
 		long total = meminfo_kb("MemTotal"), avail = meminfo_kb("MemFree");
 		long want = avail - total * free_permil / 1000;
@@ -97,9 +136,21 @@ int main(int argc, char *argv[])
 	fflush(stdout);
 
 	end = time(NULL) + secs;
+	t0 = now_ms();
 	while (time(NULL) < end) {
 		for (size_t off = 0; off < hot; off += page)
 			h[off]++;
+		if (!noflush)
+			flush_tlb(fl, page);
+		passes++;
+		last = now_ms();
+		if (last - t0 >= 5000) {
+			printf("pass %.2f ms (%lu passes in %.1f s)\n",
+			       (last - t0) / passes, passes, (last - t0) / 1e3);
+			fflush(stdout);
+			t0 = last;
+			passes = 0;
+		}
 		sched_yield();
 	}
 	return 0;
