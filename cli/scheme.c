@@ -28,14 +28,40 @@ static int parse_scheme(struct cli *c, struct damos *d, int argc, char **argv,
 	return EXIT_OK;
 }
 
+/*
+ * Where DAMON cannot be opened, the words are still checked, under the
+ * default attributes: wrong words are a usage error (2) whether or not
+ * there is a DAMON, and that is what the user has to fix first.
+ */
+static struct damos *open_for_words(struct cli *c, int argc, char **argv,
+				    int *status)
+{
+	struct damos_opts o;
+	struct damos_scheme *s = NULL;
+	struct damos *d;
+	char *msg;
+
+	cli_opts(c, &o);
+	d = damos_open(&o);
+	if (d)
+		return d;
+	msg = strdup(damos_errmsg());
+	*status = parse_scheme(c, NULL, argc, argv, &s);
+	damos_scheme_free(s);
+	if (!*status)
+		*status = cli_error(c, EXIT_FAIL, "%s", msg ? msg : "cannot open DAMON");
+	free(msg);
+	return NULL;
+}
+
 static int do_add(struct cli *c, int argc, char **argv)
 {
 	struct damos_scheme *s = NULL;
-	struct damos *d = cli_open(c);
 	int status, idx;
+	struct damos *d = open_for_words(c, argc, argv, &status);
 
 	if (!d)
-		return EXIT_FAIL;
+		return status;
 	status = parse_scheme(c, d, argc, argv, &s);
 	if (!status) {
 		idx = damos_scheme_add(d, s);

@@ -63,6 +63,16 @@ load helper
 	# good words: then the missing interface (1)
 	run damoctl attrs set sample 1s
 	assert_failure 1
+	# scheme add: the words are checked under the default attributes
+	run damoctl scheme add lru_prio bogus 1
+	assert_failure 2
+	assert_output "damoctl: scheme add: unknown keyword 'bogus' (expected sz access age quota weights wmarks)"
+	run damoctl scheme add pageout age 10s 5s
+	assert_failure 2
+	assert_output "damoctl: scheme add: min age 10s > max age 5s"
+	run damoctl --interface sysfs scheme add lru_prio
+	assert_failure 1
+	assert_output --partial "no DAMON sysfs interface"
 }
 
 @test "no DAMON interface below the root: status 1, the paths named" {
