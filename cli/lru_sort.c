@@ -11,6 +11,18 @@ static int read_module(struct cli *c, struct damos_lru_sort **l)
 	struct damos_opts o;
 	int err;
 
+	/*
+	 * The module runs its own kdamond: an option that names another one
+	 * would be ignored.  A shell's options are for its other commands.
+	 */
+	if (!c->interactive && c->kdamond)
+		return cli_error(c, EXIT_USAGE,
+				 "--kdamond %d: damon_lru_sort runs its own kdamond; lru-sort takes no --kdamond",
+				 c->kdamond);
+	if (!c->interactive && c->dbgfs_ctx)
+		return cli_error(c, EXIT_USAGE,
+				 "--context %s: damon_lru_sort is not a dbgfs context; lru-sort takes no --context",
+				 c->dbgfs_ctx);
 	cli_opts(c, &o);
 	err = damos_lru_sort_read(&o, l);
 	return err ? cli_lib_error(c, err) : EXIT_OK;

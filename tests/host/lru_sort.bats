@@ -243,3 +243,18 @@ echo Y > $ROOT/sys/module/damon_lru_sort/parameters/enabled"
 	assert_failure 2
 	assert_output "damoctl: lru-sort status: --count needs --watch"
 }
+
+@test "--kdamond and --context name another DAMON: refused, nothing written" {
+	local before
+	before=$(cd "$(LRU)" && grep -r . | sort)
+	run damoctl --kdamond 1 lru-sort set hot 40%
+	assert_failure 2
+	assert_output "damoctl: lru-sort set: --kdamond 1: damon_lru_sort runs its own kdamond; lru-sort takes no --kdamond"
+	run damoctl --context ctx1 lru-sort enable
+	assert_failure 2
+	assert_output --partial "--context ctx1: damon_lru_sort is not a dbgfs context"
+	assert_equal "$(cd "$(LRU)" && grep -r . | sort)" "$before"
+	# status too: its numbers are not kdamond 1's
+	run damoctl --kdamond 1 lru-sort status
+	assert_failure 2
+}
