@@ -21,6 +21,7 @@ struct apply {
 	struct damos_scheme *const *schemes;
 	size_t nr_schemes;
 	bool has_schemes;
+	bool schemes_first;		/* dbgfs may refuse them: see check_dbgfs */
 };
 
 static char *slurp(FILE *f, size_t *len)
@@ -85,6 +86,7 @@ static struct damos *open_quiet(struct cli *c)
 static void check_dbgfs(struct apply *a, const struct damos_targets *t)
 {
 	bool lru = false;
+	int sup;
 
 	if (t && t->ops == DAMOS_OPS_FVADDR)
 		damos_config_add_error(a->cfg, damos_config_line(a->cfg, "target"),
@@ -94,8 +96,18 @@ static void check_dbgfs(struct apply *a, const struct damos_targets *t)
 
 		lru |= act == DAMOS_ACTION_LRU_PRIO || act == DAMOS_ACTION_LRU_DEPRIO;
 	}
+	if (!lru)
+		return;
 	/* 0: known not to (probed, or a fake tree says so); -EAGAIN: unknown */
-	if (!lru || damos_dbgfs_lru_supported(a->d) != 0)
+	sup = damos_dbgfs_lru_supported(a->d);
+	/*
+	 * Unknown (the probe could not run): a kernel without actions 6 and 7
+	 * refuses the whole schemes write, so that write goes first and a
+	 * refusal leaves the attributes and targets as they were too.  dbgfs
+	 * keeps schemes in samples and intervals, whatever the attributes.
+	 */
+	a->schemes_first = sup < 0;
+	if (sup != 0)
 		return;
 	for (size_t i = 0; i < a->nr_schemes; i++) {
 		enum damos_action act = damos_scheme_action(a->schemes[i]);
@@ -220,7 +232,7 @@ static int write_all(struct apply *a)
 	int mon = damos_config_monitor(a->cfg);
 	int lru_en = damos_config_lru_sort_enable(a->cfg);
 	bool writes = at || t || a->has_schemes;
-	bool restart = false, lru_done = false;
+	bool restart = false, lru_done = false, written = false;
 	int err = 0, status;
 
 	if (a->lru && a->lru_on && (lru_en == 0 || mon == 1)) {
@@ -233,17 +245,24 @@ static int write_all(struct apply *a)
 		if (a->mon_on && (mon == 0 || (writes &&
 		    damos_get_iface(a->d) == DAMOS_IFACE_DBGFS))) {
 			err = damos_monitor_stop(a->d);
-			restart = mon != 0;
+			restart = !err && mon != 0;
 		}
-		if (!err && at)
-			err = damos_attrs_write(a->d, at);
-		if (!err && t)
-			err = damos_targets_write(a->d, t);
-		if (!err && a->has_schemes)
+		if (!err && a->has_schemes && a->schemes_first)
+			err = damos_schemes_write(a->d, a->schemes, a->nr_schemes);
+		written = !err && a->has_schemes && a->schemes_first;
+		if (!err && at && !(err = damos_attrs_write(a->d, at)))
+			written = true;
+		if (!err && t && !(err = damos_targets_write(a->d, t)))
+			written = true;
+		if (!err && a->has_schemes && !a->schemes_first)
 			err = damos_schemes_write(a->d, a->schemes, a->nr_schemes);
 		if (!err && (restart || (mon == 1 && !a->mon_on)))
 			err = damos_monitor_start(a->d);
-		status = cli_close(a->c, a->d, err ? cli_lib_error(a->c, err) : EXIT_OK);
+		status = err ? cli_lib_error(a->c, err) : EXIT_OK;
+		/* a refused first write changed nothing: monitoring goes on */
+		if (err && restart && !written && !damos_monitor_start(a->d))
+			cli_error(a->c, status, "monitoring restarted, nothing changed");
+		status = cli_close(a->c, a->d, status);
 		a->d = NULL;
 		if (status)
 			return status;

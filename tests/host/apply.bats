@@ -305,6 +305,34 @@ damoctl: apply: l.conf: 1 bad line; nothing was changed"
 	assert_success
 }
 
+@test "dbgfs that may not take lru actions: the schemes go first, a refusal changes nothing" {
+	make_dbgfs
+	damoctl target set paddr region 4G 8G
+	echo on > "$(DBG monitor_on)"
+	# a kernel the library cannot tell (the probe could not run) ...
+	echo unknown > "$(DBG .max_action)"
+	# ... and that refuses the schemes write
+	rm "$(DBG schemes)" && mkdir "$(DBG schemes)"
+	printf '%s\n' "attrs sample 10ms aggr 200ms" "target paddr region 4G 6G" \
+		"scheme lru_prio" > l.conf
+	local attrs regions
+	attrs=$(cat "$(DBG attrs)")
+	regions=$(cat "$(DBG init_regions)")
+	run damoctl apply l.conf
+	assert_failure 1
+	assert_output --partial "monitoring restarted, nothing changed"
+	assert_equal "$(cat "$(DBG attrs)")" "$attrs"
+	assert_equal "$(cat "$(DBG init_regions)")" "$regions"
+	assert_equal "$(cat "$(DBG monitor_on)")" on
+	# a kernel that takes them: the same file goes through
+	rmdir "$(DBG schemes)" && : > "$(DBG schemes)"
+	run damoctl apply l.conf
+	assert_success
+	assert_equal "$(cut -d' ' -f7 "$(DBG schemes)")" 6
+	assert_equal "$(cat "$(DBG attrs)")" "10000 200000 60000000 10 1000"
+	assert_equal "$(cat "$(DBG monitor_on)")" on
+}
+
 @test "the file's interface, unless --interface says otherwise" {
 	make_dbgfs
 	make_sysfs off 0
