@@ -424,6 +424,115 @@ static void test_dbgfs_round_trip(void **state)
 	damos_schemes_free(back, m);
 }
 
+/* The keyword lists the library publishes are the ones its parsers take. */
+static void test_keyword_lists(void **state)
+{
+	struct damos_attrs a = attrs_5ms_100ms();
+	const char *const *kw;
+	size_t n = 0;
+	char joined[128] = "";
+
+	(void)state;
+	for (kw = damos_scheme_keywords(); *kw; kw++, n++) {
+		const char *argv[] = { "stat", *kw };
+
+		assert_null(damos_scheme_parse(2, argv, &a));
+		assert_null(strstr(damos_errmsg(), "unknown keyword"));
+		strcat(joined, n ? " " : "");
+		strcat(joined, *kw);
+	}
+	/* the list the parser names in its own error */
+	{
+		const char *argv[] = { "stat", "frob" };
+
+		assert_null(damos_scheme_parse(2, argv, &a));
+		assert_non_null(strstr(damos_errmsg(), joined));
+	}
+	for (kw = damos_scheme_quota_keywords(), n = 0; *kw; kw++, n++) {
+		const char *argv[] = { "stat", "quota", *kw, "1" };
+		struct damos_scheme *s = damos_scheme_parse(4, argv, &a);
+
+		assert_non_null(s);
+		damos_scheme_free(s);
+	}
+	assert_int_equal(n, 3);
+	{
+		const char *argv[] = { "stat", "quota", "frob", "1" };
+
+		assert_null(damos_scheme_parse(4, argv, &a));
+	}
+
+	joined[0] = '\0';
+	for (kw = damos_lru_sort_keywords(), n = 0; *kw; kw++, n++) {
+		struct damos_lru_sort *l = damos_lru_sort_new();
+		const char *argv[] = { *kw };
+
+		assert_non_null(l);
+		assert_int_not_equal(damos_lru_sort_parse(l, 1, argv), 0);
+		assert_null(strstr(damos_errmsg(), "unknown keyword"));
+		damos_lru_sort_free(l);
+		strcat(joined, n ? " " : "");
+		strcat(joined, *kw);
+	}
+	{
+		struct damos_lru_sort *l = damos_lru_sort_new();
+		const char *argv[] = { "frob" };
+
+		assert_int_not_equal(damos_lru_sort_parse(l, 1, argv), 0);
+		assert_non_null(strstr(damos_errmsg(), joined));
+		damos_lru_sort_free(l);
+	}
+}
+
+/* Linux 6.1: which operations set applies which action. */
+static void test_ops_supports(void **state)
+{
+	static const char *const expect[DAMOS_NR_OPS] = {
+		[DAMOS_OPS_VADDR] = "willneed cold pageout hugepage nohugepage stat",
+		[DAMOS_OPS_FVADDR] = "willneed cold pageout hugepage nohugepage stat",
+		[DAMOS_OPS_PADDR] = "pageout lru_prio lru_deprio stat",
+	};
+	static const char *const actions[] = {
+		"willneed", "cold", "pageout", "hugepage", "nohugepage",
+		"lru_prio", "lru_deprio", "stat",
+	};
+
+	(void)state;
+	for (int o = 0; o < DAMOS_NR_OPS; o++) {
+		char got[128] = "";
+
+		for (size_t i = 0; i < sizeof(actions) / sizeof(*actions); i++) {
+			int act = damos_action_from_name(actions[i]);
+
+			assert_true(act >= 0);
+			if (damos_ops_supports((enum damos_ops)o, (enum damos_action)act)) {
+				strcat(got, *got ? " " : "");
+				strcat(got, actions[i]);
+			}
+		}
+		assert_string_equal(got, expect[o]);
+	}
+}
+
+/* A copy is equal and independent. */
+static void test_scheme_dup(void **state)
+{
+	struct damos_attrs a = attrs_5ms_100ms();
+	const char *argv[] = { "pageout", "age", "10s", "max", "quota", "size", "1G" };
+	struct damos_scheme *s = damos_scheme_parse(7, argv, &a), *c;
+	char l1[512], l2[512];
+
+	(void)state;
+	assert_non_null(s);
+	c = damos_scheme_dup(s);
+	assert_non_null(c);
+	assert_true(damos_scheme_format(s, l1, sizeof(l1)) > 0);
+	damos_scheme_free(s);
+	assert_true(damos_scheme_format(c, l2, sizeof(l2)) > 0);
+	assert_string_equal(l1, l2);
+	damos_scheme_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -438,6 +547,9 @@ int main(void)
 		cmocka_unit_test(test_encode_list),
 		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_dbgfs_round_trip),
+		cmocka_unit_test(test_keyword_lists),
+		cmocka_unit_test(test_ops_supports),
+		cmocka_unit_test(test_scheme_dup),
 	};
 
 	return cmocka_run_group_tests_name("scheme", tests, NULL, NULL);
