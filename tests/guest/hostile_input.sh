@@ -557,10 +557,12 @@ class_cmdrace() {
 		"$HW" "$K/state" "commit\n" > "$TMPD/commit.out" 2>>"$LOG" &
 		cpid=$!
 		# nr_kdamonds is refused (EBUSY) while the kdamond runs; keep
-		# writing it until it is taken
+		# writing it until it is taken.  Neither writer keeps this
+		# script's stdout or stderr: if they hang, the caller (bats'
+		# "run", a pipe) must still see the end of the output.
 		( for _ in $(seq 400); do
 			"$HW" "$SYSFS/kdamonds/nr_kdamonds" "1\n" | grep -q ' ok=1 ' && break
-		  done ) &
+		  done ) >/dev/null 2>>"$LOG" &
 		rpid=$!
 		deadline=$((SECONDS + 60))
 		while kill -0 "$cpid" 2>/dev/null || kill -0 "$rpid" 2>/dev/null; do
