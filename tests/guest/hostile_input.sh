@@ -11,6 +11,8 @@
 #   numbers     negative and overflowing numbers in every field
 #   nul         embedded NULs
 #   concurrent  several processes writing while monitor_on / state toggle
+#   cmdrace     (not in the default set) 'commit' to a kdamond that stops,
+#               raced by nr_kdamonds: a deadlock of the stock 6.1 sysfs code
 #
 # Before each class a baseline is set (dbgfs: damon_lru_sort's two schemes
 # over the physical address space; sysfs: the same in kdamond 0).  After it:
@@ -517,7 +519,7 @@ class_concurrent() {
 	bg sysfs -t "$t" "$C/schemes/nr_schemes" "2\n" "3\n"
 	bg sysfs -t "$t" "$C/targets/0/regions/nr_regions" "1\n"
 	# nr_kdamonds is left out here: it deadlocks the stock sysfs code
-	# (class cmdrace reproduces that on its own)
+	# (kernel patch 0007 fixes it; class cmdrace reproduces it on its own)
 	bg sysfs -t "$t" -r "$s0/stats/nr_tried"
 	bg sysfs -t "$t" -r "$K/pid"
 	bg_wait
@@ -536,11 +538,12 @@ class_concurrent() {
 }
 
 # Not in the default set: a reproducer of a deadlock of the stock 6.1 sysfs
-# interface (see tests/README.md): a "commit" the kdamond cannot apply stops
-# the kdamond; the writer of "commit" then waits for damon_sysfs_lock while
+# interface (see tests/fuzz/README.md), fixed by kernel patch 0007 and run
+# by hostile_input.bats: a "commit" the kdamond cannot apply stops the
+# kdamond; the writer of "commit" then waits for damon_sysfs_lock while
 # holding the state file, and a write to nr_kdamonds that took the lock
 # waits for the state file to be released (kernfs_drain).  Both block in
-# the kernel for good.
+# the kernel for good.  HOSTILE_RACE_TRIES (10) tries.
 class_cmdrace() {
 	local i cpid rpid deadline
 	for ((i = 0; i < ${HOSTILE_RACE_TRIES:-10}; i++)); do
@@ -554,10 +557,12 @@ class_cmdrace() {
 		"$HW" "$K/state" "commit\n" > "$TMPD/commit.out" 2>>"$LOG" &
 		cpid=$!
 		# nr_kdamonds is refused (EBUSY) while the kdamond runs; keep
-		# writing it until it is taken
+		# writing it until it is taken.  Neither writer keeps this
+		# script's stdout or stderr: if they hang, the caller (bats'
+		# "run", a pipe) must still see the end of the output.
 		( for _ in $(seq 400); do
 			"$HW" "$SYSFS/kdamonds/nr_kdamonds" "1\n" | grep -q ' ok=1 ' && break
-		  done ) &
+		  done ) >/dev/null 2>>"$LOG" &
 		rpid=$!
 		deadline=$((SECONDS + 60))
 		while kill -0 "$cpid" 2>/dev/null || kill -0 "$rpid" 2>/dev/null; do
