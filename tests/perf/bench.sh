@@ -18,7 +18,7 @@ QUICK=${BENCH_QUICK:-0}
 CONFIGS=${BENCH_CONFIGS:-"orig mprs plrus-dbgfs plrus-sysfs lru_sort lru_sort-tuned"}
 # workload shape: sized for a 1-2 GiB guest under TCG (README.md)
 WL_ARGS=${BENCH_WORKLOAD:-"--hot 32M --cold 160M --skew 99 --phases 2"}
-TARGET_S=${BENCH_TARGET_S:-40}	# access-phase seconds of an unpressured run
+TARGET_S=${BENCH_TARGET_S:-100}	# access-phase seconds of an unpressured run: >= 10 pressure episodes
 CAL_S=${BENCH_CAL_S:-8}
 # how schemes are installed: damoctl (the product), raw (direct writes, a
 # cross-check), or auto (damoctl when installed, else raw, said loudly)
