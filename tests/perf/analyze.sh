@@ -34,7 +34,7 @@ if [ -x "$BIN/hotcold" ] && [ -x "$BIN/hcoracle" ]; then
 	rm -f "$OUT/trace.bin"
 fi
 
-order="orig mprs plrus-dbgfs plrus-sysfs lru_sort lru_sort-tuned"
+order="orig orig-plrus mprs plrus-dbgfs plrus-sysfs lru_sort lru_sort-tuned"
 
 awk -v order="$order" -v outdir="$OUT" -v hostload="$(cat "$OUT/host-load.txt" 2>/dev/null | tr '\n' ' ')" \
     -v guestenv="$(tr '\n' ' ' < "$OUT/env.txt" 2>/dev/null)" '

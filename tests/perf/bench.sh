@@ -18,7 +18,7 @@ QUICK=${BENCH_QUICK:-0}
 CONFIGS=${BENCH_CONFIGS:-"orig mprs plrus-dbgfs plrus-sysfs lru_sort lru_sort-tuned"}
 # workload shape: sized for a 1-2 GiB guest under TCG (README.md)
 WL_ARGS=${BENCH_WORKLOAD:-"--hot 32M --cold 160M --skew 99 --phases 2"}
-TARGET_S=${BENCH_TARGET_S:-40}	# access-phase seconds of an unpressured run
+TARGET_S=${BENCH_TARGET_S:-100}	# access-phase seconds of an unpressured run: >= 10 pressure episodes
 CAL_S=${BENCH_CAL_S:-8}
 # how schemes are installed: damoctl (the product), raw (direct writes, a
 # cross-check), or auto (damoctl when installed, else raw, said loudly)
@@ -218,11 +218,20 @@ LRUS_TUNED="hot_thres_access_freq=200 cold_min_age=5000000 quota_ms=$((2 * QUOTA
 wmarks_high=1000 wmarks_mid=999 wmarks_low=0 sample_interval=$SAMPLE_US
 aggr_interval=$AGGR_US min_nr_regions=$MIN_NR max_nr_regions=$MAX_NR"
 
+# the interface a PLRUS configuration installs its schemes through;
+# orig-plrus is plrus-sysfs without the pressure (DAMON's view and cost alone)
+plrus_iface() {
+	case $1 in
+	plrus-dbgfs) echo dbgfs ;;
+	plrus-sysfs|orig-plrus) echo sysfs ;;
+	esac
+}
+
 kdamond_pid() {
 	local f
 	case $1 in
 	plrus-dbgfs) f=$DBGFS/kdamond_pid ;;
-	plrus-sysfs) f=$SYSFS/kdamonds/0/pid ;;
+	plrus-sysfs|orig-plrus) f=$SYSFS/kdamonds/0/pid ;;
 	lru_sort*) f=$LRUS/kdamond_pid ;;
 	*) echo none; return ;;
 	esac
@@ -233,11 +242,11 @@ damon_start() {
 	local cfg=$1 i pid
 	case $cfg in
 	orig|mprs|warmup) return 0 ;;
-	plrus-dbgfs|plrus-sysfs)
+	plrus-dbgfs|plrus-sysfs|orig-plrus)
 		if [ "$VIA" = raw ]; then
-			plrus_raw_${cfg#plrus-}
+			plrus_raw_"$(plrus_iface "$cfg")"
 		else
-			plrus_damoctl "${cfg#plrus-}"
+			plrus_damoctl "$(plrus_iface "$cfg")"
 		fi || return 1 ;;
 	lru_sort)
 		lru_sort_set $LRUS_DEFAULTS enabled=Y || return 1 ;;
@@ -263,7 +272,7 @@ scheme_stats() {
 		awk '$7 == 6 { p = "prio_" } $7 == 7 { p = "deprio_" }
 		     NF == 23 { printf "%snr_tried=%s %ssz_tried=%s %snr_applied=%s %ssz_applied=%s %sqt_exceeds=%s ",
 			p, $19, p, $20, p, $21, p, $22, p, $23 }' $DBGFS/schemes ;;
-	plrus-sysfs)
+	plrus-sysfs|orig-plrus)
 		echo update_schemes_stats > $SYSFS/kdamonds/0/state
 		for i in 0 1; do
 			p=$([ $i = 0 ] && echo prio_ || echo deprio_)
@@ -287,7 +296,7 @@ scheme_stats() {
 damon_stop() {
 	local cfg=$1 i
 	case $cfg in
-	plrus-dbgfs|plrus-sysfs)
+	plrus-dbgfs|plrus-sysfs|orig-plrus)
 		if [ "$VIA" = raw ]; then
 			if [ "$cfg" = plrus-dbgfs ]; then
 				echo off > $DBGFS/monitor_on
@@ -295,7 +304,7 @@ damon_stop() {
 				echo off > $SYSFS/kdamonds/0/state
 			fi
 		else
-			$DAMOCTL --interface "${cfg#plrus-}" monitor stop
+			$DAMOCTL --interface "$(plrus_iface "$cfg")" monitor stop
 		fi ;;
 	lru_sort*) echo N > $LRUS/enabled ;;
 	*) return 0 ;;
@@ -380,7 +389,7 @@ run_one() {
 	  exec "$HOTCOLD" $WL_ARGS --accesses "$ACCESSES" --progress "$dir/progress.txt" "$@" ) \
 		> "$dir/hotcold.out" 2> "$dir/hotcold.err" &
 	pid=$!
-	if [ "$cfg" != orig ] && [ "$cfg" != warmup ]; then
+	if [ "$cfg" != orig ] && [ "$cfg" != warmup ] && [ "$cfg" != orig-plrus ]; then
 		pressure_loop "$LO" "$HI" "$dir/limits.txt" &
 		ppid=$!
 	fi
@@ -407,8 +416,8 @@ run_one() {
 		END { if (s) p += end - s
 		      printf "episodes=%d pressure_s=%.2f reclaim_wait_s=%.2f", n, p / 1e9, r / 1e9 }' "$dir/limits.txt")"
 	res+=" $(scheme_stats "$cfg" 2>/dev/null)"
-	case $cfg in plrus-*) [ "$VIA" = damoctl ] &&
-		$DAMOCTL --interface "${cfg#plrus-}" stats show > "$dir/stats.txt" 2>&1 ;; esac
+	case $cfg in plrus-*|orig-plrus) [ "$VIA" = damoctl ] &&
+		$DAMOCTL --interface "$(plrus_iface "$cfg")" stats show > "$dir/stats.txt" 2>&1 ;; esac
 	damon_stop "$cfg" > "$dir/damon-stop.log" 2>&1
 	echo "$res" >> "$OUT/results.txt"
 	log "$cfg round $round: $(cut -d' ' -f1 "$dir/hotcold.out") pgmajfault=$(delta "$maj0" "$maj1") status=$st oom=${oom:-0}"

@@ -11,6 +11,11 @@
  * trace of every run with the same options; --progress records when each
  * access index was reached, which maps a run's wall-clock events (memcg limit
  * changes) onto the trace.  See README.md for the trace format.
+ *
+ * Every --tlb-flush accesses (4096 by default) the process's TLB is flushed,
+ * as capacity misses would on hardware: see flush_tlb() below.  The flush
+ * touches a separate small mapping only, so the trace is the same with or
+ * without it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,6 +45,7 @@ struct opts {
 	const char *progress;
 	const char *fill;
 	int trace_only;
+	uint64_t tlb_every;
 };
 
 static uint64_t rng_state;
@@ -51,6 +57,38 @@ static inline uint64_t rnd(void)
 	rng_state ^= rng_state << 25;
 	rng_state ^= rng_state >> 27;
 	return rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+/*
+ * DAMON (and the kernel's own reclaim) sees an access through the page
+ * table's accessed bit, which the CPU sets when it walks the page table on a
+ * TLB miss; clearing the bit (DAMON's mkold, ptep_clear_flush_young on x86)
+ * flushes no TLB.  A hardware TLB holds a few thousand entries, so random
+ * accesses over a 32 MiB hot set miss it nearly every time and every access
+ * sets the bit again.  QEMU's TCG grows its software TLB until the whole
+ * working set fits; then the hot pages are never walked again and look idle
+ * to DAMON and to reclaim, unless something incidental flushes the TLB.  So
+ * every --tlb-flush accesses, change the protection of FLUSH_PAGES pages of
+ * a separate, resident mapping and back: flush_tlb_range() over more than 33
+ * pages (tlb_single_page_flush_ceiling) flushes the whole TLB of the mm.
+ * The pages are read first: reclaim may have swapped them out, and mprotect
+ * of a swap entry changes no PTE and flushes nothing.
+ */
+#define FLUSH_PAGES 64
+
+static char *tlb_buf;
+static uint64_t tlb_flushes;
+
+static void flush_tlb(uint64_t psz)
+{
+	volatile char *v = tlb_buf;
+	uint64_t k;
+
+	for (k = 0; k < FLUSH_PAGES; k++)
+		(void)v[k * psz];
+	mprotect(tlb_buf, FLUSH_PAGES * psz, PROT_READ);
+	mprotect(tlb_buf, FLUSH_PAGES * psz, PROT_READ | PROT_WRITE);
+	tlb_flushes++;
 }
 
 static uint64_t now_ns(clockid_t clk)
@@ -99,6 +137,10 @@ static void usage(FILE *f)
 "  -t, --trace FILE      write the access trace (binary, see README.md)\n"
 "  -P, --progress FILE   write 'realtime_ns access_index' every 10 ms\n"
 "  -T, --trace-only      generate the trace without touching memory\n"
+"  -F, --tlb-flush N     flush the process's TLB every N accesses, as a\n"
+"                        hardware TLB's capacity misses would (default 4096;\n"
+"                        0: never, QEMU TCG's software TLB then hides the\n"
+"                        hot set's accesses from DAMON and reclaim)\n"
 "  -h, --help\n"
 "Prints one line of key=value results on stdout.\n");
 }
@@ -176,25 +218,26 @@ int main(int argc, char **argv)
 		{ "trace", required_argument, NULL, 't' },
 		{ "progress", required_argument, NULL, 'P' },
 		{ "trace-only", no_argument, NULL, 'T' },
+		{ "tlb-flush", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = {
 		.hot_sz = 32 << 20, .cold_sz = 160 << 20, .skew = 99,
 		.phases = 1, .accesses = 20000000, .write_pct = 25, .seed = 1,
-		.fill = "half",
+		.fill = "half", .tlb_every = 4096,
 	};
 	struct tracer tr = { 0 };
 	struct progress pg = { 0 };
 	uint64_t psz = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t npages, nhot, ncold, hot_thres, idx = 0, i, sum = 0;
-	uint64_t t0, t_fill, t_end, rt0, next_pg, hs, n_hot = 0;
+	uint64_t t0, t_fill, t_end, rt0, next_pg, hs, n_hot = 0, since_flush = 0;
 	unsigned int phase = 0;
 	struct rusage ru;
 	char *buf = NULL;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "H:C:s:p:n:d:w:S:f:t:P:Th",
+	while ((c = getopt_long(argc, argv, "H:C:s:p:n:d:w:S:f:t:P:TF:h",
 				lopts, NULL)) != -1) {
 		char *end = NULL;
 
@@ -252,6 +295,11 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			o.trace_only = 1;
+			break;
+		case 'F':
+			o.tlb_every = strtoull(optarg, &end, 0);
+			if (*end || optarg[0] == '-')
+				goto bad;
 			break;
 		case 'h':
 			usage(stdout);
@@ -315,6 +363,18 @@ bad:
 		/* page-granular LRU behaviour, whatever the THP setting */
 		madvise(buf, npages * psz, MADV_NOHUGEPAGE);
 #endif
+		if (o.tlb_every) {
+			tlb_buf = mmap(NULL, FLUSH_PAGES * psz,
+				       PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (tlb_buf == MAP_FAILED) {
+				perror("hotcold: mmap");
+				return 1;
+			}
+			/* real pages, not the zero page */
+			for (i = 0; i < FLUSH_PAGES; i++)
+				tlb_buf[i * psz] = 1;
+		}
 	}
 
 	t0 = now_ns(CLOCK_MONOTONIC);
@@ -403,6 +463,10 @@ bad:
 		}
 		if (o.trace_only)
 			continue;
+		if (o.tlb_every && ++since_flush >= o.tlb_every) {
+			flush_tlb(psz);
+			since_flush = 0;
+		}
 		{
 			uint64_t *p = (uint64_t *)(buf + page * psz);
 			unsigned int off = (r >> 8) % (psz / 8);
@@ -442,9 +506,11 @@ bad:
 	printf("runtime_s=%.3f fill_s=%.3f access_s=%.3f accesses=%" PRIu64
 	       " hot_accesses=%" PRIu64 " rate_per_s=%.0f pages=%" PRIu64
 	       " hot_pages=%" PRIu64 " maxrss_kb=%ld majflt=%ld minflt=%ld"
-	       " start_realtime_ns=%" PRIu64 " checksum=%" PRIx64 "\n",
+	       " start_realtime_ns=%" PRIu64 " tlb_flush_every=%" PRIu64
+	       " tlb_flushes=%" PRIu64 " checksum=%" PRIx64 "\n",
 	       (t_end - t0) / 1e9, (t_fill - t0) / 1e9, (t_end - t_fill) / 1e9,
 	       i, n_hot, i / ((t_end - t_fill) / 1e9 + 1e-9), npages, nhot,
-	       ru.ru_maxrss, ru.ru_majflt, ru.ru_minflt, rt0, sum);
+	       ru.ru_maxrss, ru.ru_majflt, ru.ru_minflt, rt0, o.tlb_every,
+	       tlb_flushes, sum);
 	return 0;
 }

@@ -1,6 +1,6 @@
 # tests/perf: the PLRUS benchmark (see tests/perf/README.md).
 #
-#   make bench                  full run in the guest (~30-40 min under TCG)
+#   make bench                  full run in the guest (~70-80 min under TCG)
 #   make bench BENCH_QUICK=1    short smoke run (< 10 min)
 #
 # The workload and the driver run in the guest on the patched kernel; the
@@ -18,7 +18,7 @@ BENCH_CONFIGS ?= orig mprs plrus-dbgfs plrus-sysfs lru_sort lru_sort-tuned
 BENCH_VIA ?= auto
 # handed to bench.sh in the guest when set (see README.md)
 BENCH_PASS := BENCH_TARGET_S BENCH_PRESSURE BENCH_WORKLOAD BENCH_DAMON_ATTRS BENCH_ZRAM_SIZE
-BENCH_TIMEOUT ?= $(if $(filter 1,$(BENCH_QUICK)),900,5400)
+BENCH_TIMEOUT ?= $(if $(filter 1,$(BENCH_QUICK)),900,7200)
 ifeq ($(origin BENCH_OUT),undefined)
 BENCH_OUT := $(PERF_BUILD)/results/$(shell date +%Y%m%d-%H%M%S)$(if $(filter 1,$(BENCH_QUICK)),-quick)
 endif
