@@ -70,15 +70,6 @@ static int report(struct apply *a)
 			 a->name, nr_lines, nr_lines == 1 ? "" : "s");
 }
 
-/* A handle for the checks only: a file already bad needs no other error. */
-static struct damos *open_quiet(struct cli *c)
-{
-	struct damos_opts o;
-
-	cli_opts(c, &o);
-	return damos_open(&o);
-}
-
 /*
  * What dbgfs cannot take, found before the first write: else the attrs
  * would be written and the targets or schemes refused.
@@ -179,7 +170,7 @@ static int check_live(struct apply *a)
 			}
 			/* DAMON monitoring that stays on keeps the module off */
 			if (lru_en == 1 && mon != 0 && !a->d) {
-				struct damos *d = open_quiet(a->c);
+				struct damos *d = cli_open_quiet(a->c);
 
 				if (d)
 					damos_monitor_status(d, &a->mon_on, NULL);
@@ -247,9 +238,10 @@ static int write_all(struct apply *a)
 			err = damos_monitor_stop(a->d);
 			restart = !err && mon != 0;
 		}
-		if (!err && a->has_schemes && a->schemes_first)
-			err = damos_schemes_write(a->d, a->schemes, a->nr_schemes);
-		written = !err && a->has_schemes && a->schemes_first;
+		/* written: some write went through (before a refusal) */
+		if (!err && a->has_schemes && a->schemes_first &&
+		    !(err = damos_schemes_write(a->d, a->schemes, a->nr_schemes)))
+			written = true;
 		if (!err && at && !(err = damos_attrs_write(a->d, at)))
 			written = true;
 		if (!err && t && !(err = damos_targets_write(a->d, t)))
@@ -312,7 +304,8 @@ int apply_run(struct cli *c, int argc, char **argv)
 			c->iface = damos_config_iface(a.cfg);
 		/* check writes nothing, not even the dbgfs probe's context */
 		c->dry_run |= check_only;
-		a.d = err ? open_quiet(c) : cli_open(c);
+		/* a file already bad needs no other error */
+		a.d = err ? cli_open_quiet(c) : cli_open(c);
 		c->iface = saved;
 		c->dry_run = dry_run;
 		if (!a.d && !err) {

@@ -266,13 +266,19 @@ void cli_opts(struct cli *c, struct damos_opts *o)
 	o->dbgfs_ctx = c->dbgfs_ctx;
 }
 
-struct damos *cli_open(struct cli *c)
+/* The handle the options name; NULL with errno and damos_errmsg() set. */
+struct damos *cli_open_quiet(struct cli *c)
 {
 	struct damos_opts o;
-	struct damos *d;
 
 	cli_opts(c, &o);
-	d = damos_open(&o);
+	return damos_open(&o);
+}
+
+struct damos *cli_open(struct cli *c)
+{
+	struct damos *d = cli_open_quiet(c);
+
 	if (!d)
 		cli_lib_error(c, -errno);
 	return d;

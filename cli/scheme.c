@@ -36,13 +36,10 @@ static int parse_scheme(struct cli *c, struct damos *d, int argc, char **argv,
 static struct damos *open_for_words(struct cli *c, int argc, char **argv,
 				    int *status)
 {
-	struct damos_opts o;
 	struct damos_scheme *s = NULL;
-	struct damos *d;
+	struct damos *d = cli_open_quiet(c);
 	char *msg;
 
-	cli_opts(c, &o);
-	d = damos_open(&o);
 	if (d)
 		return d;
 	msg = strdup(damos_errmsg());
