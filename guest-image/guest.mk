@@ -24,6 +24,10 @@ GUEST_CACHE := $(DAMOS_CACHE)/guest
 GUEST_IMAGE_INPUTS := guest-image/packages guest-image/mkimage.sh guest-image/init-stub
 GUEST_IMAGE_KEY := $(shell cat $(GUEST_IMAGE_INPUTS) | sha256sum | cut -c1-16)
 GUEST_IMAGE := $(GUEST_CACHE)/image-$(GUEST_IMAGE_KEY)/root.img
+# make bench's image: the same plus the benchmark's programs (fio), kept
+# apart so that they never rebuild the image the tests run on
+GUEST_BENCH_IMAGE_KEY := $(shell cat $(GUEST_IMAGE_INPUTS) guest-image/packages-bench | sha256sum | cut -c1-16)
+GUEST_BENCH_IMAGE := $(GUEST_CACHE)/image-bench-$(GUEST_BENCH_IMAGE_KEY)/root.img
 GUEST_STAGE := $(BUILD)/guest/stage
 GUEST_OUT := $(BUILD)/guest/out
 GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static
@@ -33,7 +37,7 @@ KERNEL_BZIMAGE ?=
 KERNEL_SRC ?=
 SELFTESTS_DAMON = $(KERNEL_SRC)/tools/testing/selftests/damon
 
-.PHONY: image guest-stage check-guest check-guest-prereqs guest-run guest-image-clean
+.PHONY: image bench-image guest-stage check-guest check-guest-prereqs guest-run guest-image-clean
 
 image: $(GUEST_IMAGE)
 
@@ -42,6 +46,12 @@ image: $(GUEST_IMAGE)
 $(GUEST_IMAGE):
 	@mkdir -p $(@D)
 	guest-image/mkimage.sh $@
+
+bench-image: $(GUEST_BENCH_IMAGE)
+
+$(GUEST_BENCH_IMAGE):
+	@mkdir -p $(@D)
+	guest-image/mkimage.sh $@ guest-image/packages-bench
 
 # Images of other keys are left alone: other checkouts (worktrees, branches,
 # CI's clone) share the cache and may be using or building them right now.

@@ -1,6 +1,8 @@
 #!/bin/bash
-# mkimage.sh OUT: debootstrap a Debian bookworm minbase root with the packages
-# in guest-image/packages and turn it into the ext4 disk image OUT.
+# mkimage.sh OUT [LIST...]: debootstrap a Debian bookworm minbase root with the
+# packages in guest-image/packages and in each further LIST (one package per
+# line, # comments; the benchmark's image adds guest-image/packages-bench) and
+# turn it into the ext4 disk image OUT.
 #
 # Why an ext4 disk and not a 9p root: `mkfs.ext4 -d` packs a directory into an
 # image without loop mounts, the guest then sees an ordinary block device
@@ -10,12 +12,14 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1
+shift
 suite=bookworm
 
 [ "$(id -u)" = 0 ] || { echo "mkimage: debootstrap needs root" >&2; exit 1; }
 
 mirror=$("$here/mirror.sh" "$suite")
-pkgs=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/packages" | paste -sd, -)
+for f in "$@"; do [ -r "$f" ] || { echo "mkimage: $f: no such package list" >&2; exit 1; }; done
+pkgs=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/packages" "$@" | paste -sd, -)
 
 work=$(mktemp -d "$(dirname "$out")/mkimage.XXXXXX")
 cleanup() {

@@ -16,10 +16,13 @@ RES=$OUT/results.txt
 param() { sed -n "s/^$1=\([^ ]*\).*/\1/p" "$OUT/params.txt"; }
 workload=$(sed -n 's/^workload=//p' "$OUT/params.txt")
 peak=$(param peak_bytes)
+program=$(param program)
+program=${program:-hotcold}	# results from before fio was added
 
 # ---- the floor: replay the trace against each pressured run's limits ----
+# (hotcold only: fio's accesses are not traced, so fio's table has no floor)
 : > "$OUT/oracle.txt"
-if [ -x "$BIN/hotcold" ] && [ -x "$BIN/hcoracle" ]; then
+if [ "$program" = hotcold ] && [ -x "$BIN/hotcold" ] && [ -x "$BIN/hcoracle" ]; then
 	# shellcheck disable=SC2086 # the workload options are words
 	"$BIN/hotcold" $workload --trace-only --trace "$OUT/trace.bin" > "$OUT/trace.out"
 	npages=$(sed -n 's/.*[^_]pages=\([0-9]*\).*/\1/p' "$OUT/trace.out")
@@ -36,7 +39,7 @@ fi
 
 order="orig orig-plrus mprs plrus-dbgfs plrus-sysfs lru_sort lru_sort-tuned"
 
-awk -v order="$order" -v outdir="$OUT" -v hostload="$(cat "$OUT/host-load.txt" 2>/dev/null | tr '\n' ' ')" \
+awk -v order="$order" -v outdir="$OUT" -v program="$program" -v workload="$workload" -v hostload="$(cat "$OUT/host-load.txt" 2>/dev/null | tr '\n' ' ')" \
     -v guestenv="$(tr '\n' ' ' < "$OUT/env.txt" 2>/dev/null)" '
 function kv(line, a,   n, i, f, k) {
 	n = split(line, f, " ")
@@ -121,6 +124,7 @@ END {
 
 	t = outdir "/table.txt"
 	printf "damos PLRUS benchmark: mean±sd (%% of mean) over n runs per column\n" > t
+	printf "workload: %s %s\n", program, workload > t
 	printf "guest: %s\nhost load: %s\n\n", guestenv, hostload > t
 	printf "%-22s", "metric" > t
 	for (j = 1; j <= nc; j++) printf " %16s", cfg[j] > t
@@ -145,9 +149,13 @@ END {
 		printf "\n" > t
 	}
 
+	if (program != "hotcold")
+		printf "\nfloor: none for %s (its accesses are not traced; hotcold has one)\n", program > t
+	else {
 	printf "\nfloor: major faults of an oracle that keeps the hot set resident and\n" > t
 	printf "evicts the page used farthest in the future, under each run'"'"'s limits\n" > t
 	printf "(workload faults only; compare with proc_majflt)\n" > t
+	}
 	for (j = 1; j <= nc; j++) {
 		c = cfg[j]
 		if (!n[c, "floor"] || !n[c, "proc_majflt"]) continue

@@ -2,22 +2,39 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # In-guest driver of the PLRUS benchmark (root, patched kernel, never the
-# host): runs hotcold under each configuration, N rounds in rotated order in
-# one boot, and writes raw per-run metrics; analyze.sh turns them into the
-# table.  See README.md.
+# host): runs the workload (hotcold, or fio with BENCH_PROGRAM=fio) under
+# each configuration, N rounds in rotated order in one boot, and writes raw
+# per-run metrics; analyze.sh turns them into the table.  See README.md.
 #
 # usage: bench.sh [-q] [-n ROUNDS] [-c "CONFIGS"] [-o OUTDIR]
 set -u -o pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 HOTCOLD=${HOTCOLD:-$HERE/hotcold}
+TLBSHAKE=${TLBSHAKE:-$HERE/tlbshake}
 DAMOCTL=${DAMOCTL:-damoctl}
 OUT=${BENCH_OUT:-/tmp/damos-bench}
 ROUNDS=${BENCH_ROUNDS:-5}
 QUICK=${BENCH_QUICK:-0}
 CONFIGS=${BENCH_CONFIGS:-"orig mprs plrus-dbgfs plrus-sysfs lru_sort lru_sort-tuned"}
-# workload shape: sized for a 1-2 GiB guest under TCG (README.md)
-WL_ARGS=${BENCH_WORKLOAD:-"--hot 32M --cold 160M --skew 99 --phases 2"}
+# The workload: hotcold (ours: known hot set, so the oracle floor can be
+# computed) or fio (a real program from Debian: mmap reads over a tmpfs file
+# with a zoned distribution, 90% of reads to the first 20% of the file, 9% to
+# the next 50%, 1% to the last 30%).  Both shapes are sized for a 1-2 GiB
+# guest under TCG (README.md).  fio's work is counted in 4 KiB reads: keep
+# --bs=4k when overriding BENCH_WORKLOAD.
+PROGRAM=${BENCH_PROGRAM:-hotcold}
+case $PROGRAM in
+hotcold) WL_DEFAULT="--hot 32M --cold 160M --skew 99 --phases 2" ;;
+fio) WL_DEFAULT="--size=192M --bs=4k --rw=randread --ioengine=mmap"
+     WL_DEFAULT+=" --random_distribution=zoned:90/20:9/50:1/30 --norandommap --randrepeat=1"
+     WL_DEFAULT+=" --buffer_compress_percentage=50 --refill_buffers --invalidate=0" ;;
+*) echo "bench: BENCH_PROGRAM: '$PROGRAM' is neither hotcold nor fio" >&2; exit 2 ;;
+esac
+WL_ARGS=${BENCH_WORKLOAD:-$WL_DEFAULT}
+FIO_DIR=/run/damos-bench-fio	# a tmpfs of its own: the file's pages swap to zram like anon ones
+FIO_CPU=0			# fio and tlbshake share this CPU (tlbshake.c)
+TLBSHAKE_US=${BENCH_TLBSHAKE_US:-2000}	# its wakeup interval; 0: no tlbshake
 TARGET_S=${BENCH_TARGET_S:-100}	# access-phase seconds of an unpressured run: >= 10 pressure episodes
 CAL_S=${BENCH_CAL_S:-8}
 # how schemes are installed: damoctl (the product), raw (direct writes, a
@@ -64,7 +81,16 @@ now_ns() { local t=$EPOCHREALTIME; echo "${t/./}000"; }
 
 setup_system() {
 	[ "$(id -u)" = 0 ] || die "must run as root (in the guest)"
-	[ -x "$HOTCOLD" ] || die "$HOTCOLD: not built"
+	if [ "$PROGRAM" = fio ]; then
+		command -v fio > /dev/null || die "no fio in the guest (make bench uses the bench image, guest-image/packages-bench)"
+		command -v python3 > /dev/null || die "no python3 in the guest (fio's dependency; it reads fio's JSON)"
+		[ -x "$TLBSHAKE" ] || die "$TLBSHAKE: not built"
+		mkdir -p $FIO_DIR
+		mountpoint -q $FIO_DIR || mount -t tmpfs -o size=1G damos-bench-fio $FIO_DIR ||
+			die "cannot mount a tmpfs on $FIO_DIR"
+	else
+		[ -x "$HOTCOLD" ] || die "$HOTCOLD: not built"
+	fi
 	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
 		mount -t cgroup2 none /sys/fs/cgroup || die "cannot mount cgroup2"
 	grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
@@ -111,6 +137,7 @@ record_env() {
 		echo "zram_algo=$(cat /sys/block/zram0/comp_algorithm 2>/dev/null)"
 		echo "damoctl=$(command -v "$DAMOCTL" || echo none)"
 		echo "via=$VIA quick=$QUICK rounds=$ROUNDS configs=$CONFIGS pressure=$PRESSURE"
+		echo "program=$PROGRAM $([ "$PROGRAM" = fio ] && echo "$(fio --version) tlbshake_us=$TLBSHAKE_US")"
 		echo "damon_attrs=$SAMPLE_US,$AGGR_US,$UPDATE_US,$MIN_NR,$MAX_NR"
 	} > "$OUT/env.txt"
 }
@@ -362,9 +389,69 @@ pressure_loop() {
 	done
 }
 
-# run_one CONFIG ROUND [extra hotcold args]: one measured run
+# fio_run DIR accesses|duration N: fio with tlbshake on its CPU, the file
+# laid out in the cgroup and removed after; prints one key=value line like
+# hotcold's (runtime_s first: fio's own wall time, layout included, as
+# hotcold's includes its fill).
+fio_run() {
+	local dir=$1 kind=$2 n=$3 work t0 t1 st sp
+	case $kind in
+	accesses) work="--io_size=$((n * 4096))" ;;
+	duration) work="--time_based --runtime=${n}s" ;;
+	esac
+	sp=""
+	if [ "$TLBSHAKE_US" != 0 ]; then
+		"$TLBSHAKE" -c $FIO_CPU -i "$TLBSHAKE_US" > "$dir/tlbshake.out" 2>&1 &
+		sp=$!
+	else
+		echo "wakeups=0" > "$dir/tlbshake.out"
+	fi
+	t0=$(now_ns)
+	# shellcheck disable=SC2086 # the workload options are words
+	fio --name=bench --filename=$FIO_DIR/data --cpus_allowed=$FIO_CPU $WL_ARGS $work \
+		--output-format=json --output="$dir/fio.json" > "$dir/fio.log" 2>&1
+	st=$?
+	t1=$(now_ns)
+	[ -n "$sp" ] && { kill "$sp" 2>/dev/null; wait "$sp"; }
+	rm -f $FIO_DIR/data
+	if [ $st != 0 ]; then
+		echo "fio failed (status $st): $(tail -n 3 "$dir/fio.log")" >&2
+		return $st
+	fi
+	python3 - "$dir/fio.json" "$t0" "$t1" <<-'PY' || return 1
+	import json, sys
+	j = json.load(open(sys.argv[1]))["jobs"][0]
+	r = j["read"]
+	t0, t1 = int(sys.argv[2]), int(sys.argv[3])
+	print(f"runtime_s={(t1 - t0) / 1e9:.3f} access_s={r['runtime'] / 1000:.3f}"
+	      f" rate_per_s={r['iops']:.0f} accesses={r['total_ios']}"
+	      f" majflt={j['majf']} minflt={j['minf']} fio_error={j['error']}"
+	      f" lat_mean_us={r['lat_ns']['mean'] / 1000:.2f}"
+	      f" lat_p99_us={r['clat_ns']['percentile'].get('99.000000', 0) / 1000:.2f}", end="")
+	PY
+	echo " tlbshake_$(cat "$dir/tlbshake.out")"
+}
+
+# workload_run DIR accesses|duration N: the workload in this shell (already
+# in the cgroup); one key=value line on stdout.  "accesses N" is the fixed
+# work of a measured run (hotcold also logs its progress, for the oracle);
+# "duration N" the calibration.
+workload_run() {
+	local dir=$1 kind=$2 n=$3
+	if [ "$PROGRAM" = fio ]; then
+		fio_run "$dir" "$kind" "$n"
+	elif [ "$kind" = accesses ]; then
+		# shellcheck disable=SC2086
+		exec "$HOTCOLD" $WL_ARGS --accesses "$n" --progress "$dir/progress.txt"
+	else
+		# shellcheck disable=SC2086
+		exec "$HOTCOLD" $WL_ARGS --duration "$n"
+	fi
+}
+
+# run_one CONFIG ROUND: one measured run
 run_one() {
-	local cfg=$1 round=$2; shift 2
+	local cfg=$1 round=$2
 	local dir=$OUT/runs/$cfg-$round pid ppid=none kpid t0 t1 ticks0=0 ticks1=0
 	local maj0 maj1 psi0 psi1 sin0 sin1 sout0 sout1 res peak oom st
 	mkdir -p "$dir"
@@ -386,8 +473,7 @@ run_one() {
 	t0=$(now_ns)
 	echo "$t0 $((PEAK * 2))" > "$dir/limits.txt"
 	( echo $BASHPID > $CG/cgroup.procs &&
-	  exec "$HOTCOLD" $WL_ARGS --accesses "$ACCESSES" --progress "$dir/progress.txt" "$@" ) \
-		> "$dir/hotcold.out" 2> "$dir/hotcold.err" &
+	  workload_run "$dir" accesses "$ACCESSES" ) > "$dir/workload.out" 2> "$dir/workload.err" &
 	pid=$!
 	if [ "$cfg" != orig ] && [ "$cfg" != warmup ] && [ "$cfg" != orig-plrus ]; then
 		pressure_loop "$LO" "$HI" "$dir/limits.txt" &
@@ -401,7 +487,7 @@ run_one() {
 	[ "$kpid" != none ] && ticks1=$(proc_ticks "$kpid")
 	peak=$(cat $CG/memory.peak 2>/dev/null || echo 0)
 	oom=$(awk '$1 == "oom_kill" { print $2 }' $CG/memory.events)
-	res="config=$cfg round=$round via=$VIA status=$st $(cat "$dir/hotcold.out")"
+	res="config=$cfg round=$round via=$VIA status=$st $(cat "$dir/workload.out")"
 	res+=" wall_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')"
 	res+=" pgmajfault=$(delta "$maj0" "$maj1") pswpin=$(delta "$sin0" "$sin1") pswpout=$(delta "$sout0" "$sout1")"
 	res+=" psi_some_us=$((psi1 - psi0)) cg_psi_some_us=$(psi_some $CG/memory.pressure)"
@@ -420,7 +506,7 @@ run_one() {
 		$DAMOCTL --interface "$(plrus_iface "$cfg")" stats show > "$dir/stats.txt" 2>&1 ;; esac
 	damon_stop "$cfg" > "$dir/damon-stop.log" 2>&1
 	echo "$res" >> "$OUT/results.txt"
-	log "$cfg round $round: $(cut -d' ' -f1 "$dir/hotcold.out") pgmajfault=$(delta "$maj0" "$maj1") status=$st oom=${oom:-0}"
+	log "$cfg round $round: $(cut -d' ' -f1 "$dir/workload.out") pgmajfault=$(delta "$maj0" "$maj1") status=$st oom=${oom:-0}"
 	rmdir $CG 2>/dev/null
 	return 0
 }
@@ -431,14 +517,17 @@ main() {
 	: > "$OUT/bench.log"
 	setup_system
 	record_env
-	log "configs: $CONFIGS; rounds: $ROUNDS; workload: $WL_ARGS; via: $VIA"
+	log "configs: $CONFIGS; rounds: $ROUNDS; workload: $PROGRAM $WL_ARGS; via: $VIA"
 
 	# size the fixed work so an unpressured run's access phase is ~TARGET_S
 	rmdir $CG 2>/dev/null; mkdir $CG
-	out=$( (echo $BASHPID > $CG/cgroup.procs && exec "$HOTCOLD" $WL_ARGS --duration "$CAL_S") ) ||
+	mkdir -p "$OUT/runs/calibration"
+	out=$( (echo $BASHPID > $CG/cgroup.procs && workload_run "$OUT/runs/calibration" duration "$CAL_S") ) ||
 		die "calibration run failed"
 	rmdir $CG
+	log "calibration run: $out"
 	rate=$(echo "$out" | sed -n 's/.*rate_per_s=\([0-9]*\).*/\1/p')
+	[ -n "$rate" ] && [ "$rate" -gt 0 ] || die "calibration: no access rate in: $out"
 	ACCESSES=$((rate * TARGET_S))
 	log "calibration: $rate accesses/s -> $ACCESSES accesses"
 
@@ -447,11 +536,12 @@ main() {
 	run_one warmup 0 > /dev/null || die "warm-up failed"
 	PEAK=$(awk '$1 == "config=warmup" { for (i = 1; i <= NF; i++) if ($i ~ /^cg_peak=/) { sub("cg_peak=", "", $i); print $i } }' "$OUT/results.txt")
 	if [ -z "$PEAK" ] || [ "$PEAK" = 0 ]; then	# no memory.peak: VmHWM + slack
-		PEAK=$(( $(sed -n 's/.*maxrss_kb=\([0-9]*\).*/\1/p' "$OUT/runs/warmup-0/hotcold.out") * 1024 + (4 << 20) ))
+		PEAK=$(( $(sed -n 's/.*maxrss_kb=\([0-9]*\).*/\1/p' "$OUT/runs/warmup-0/workload.out") * 1024 + (4 << 20) ))
 	fi
 	LO=$((PEAK * 75 / 100)) HI=$((PEAK * 2))
 	sed -i '/^config=warmup /d' "$OUT/results.txt"
 	{
+		echo "program=$PROGRAM"
 		echo "workload=$WL_ARGS --accesses $ACCESSES"
 		echo "peak_bytes=$PEAK limit_lo=$LO limit_hi=$HI"
 		echo "rate_per_s=$rate target_s=$TARGET_S rounds=$ROUNDS"

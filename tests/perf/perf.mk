@@ -2,6 +2,7 @@
 #
 #   make bench                  full run in the guest (~70-80 min under TCG)
 #   make bench BENCH_QUICK=1    short smoke run (< 10 min)
+#   make bench BENCH_PROGRAM=fio the same with fio as the workload
 #
 # The workload and the driver run in the guest on the patched kernel; the
 # floor, the table and the plot are computed on the host from the results
@@ -10,17 +11,18 @@
 PERF_DIR := tests/perf
 PERF_BUILD := $(BUILD)/perf
 PERF_CFLAGS ?= -O2 -g -Wall -Wextra
-PERF_BINS := $(PERF_BUILD)/hotcold $(PERF_BUILD)/hcoracle
+PERF_BINS := $(PERF_BUILD)/hotcold $(PERF_BUILD)/hcoracle $(PERF_BUILD)/tlbshake
 
 BENCH_QUICK ?= 0
 BENCH_ROUNDS ?= 5
 BENCH_CONFIGS ?= orig mprs plrus-dbgfs plrus-sysfs lru_sort lru_sort-tuned
 BENCH_VIA ?= auto
+BENCH_PROGRAM ?= hotcold
 # handed to bench.sh in the guest when set (see README.md)
-BENCH_PASS := BENCH_TARGET_S BENCH_PRESSURE BENCH_WORKLOAD BENCH_DAMON_ATTRS BENCH_ZRAM_SIZE
+BENCH_PASS := BENCH_TARGET_S BENCH_PRESSURE BENCH_WORKLOAD BENCH_DAMON_ATTRS BENCH_ZRAM_SIZE BENCH_TLBSHAKE_US
 BENCH_TIMEOUT ?= $(if $(filter 1,$(BENCH_QUICK)),900,7200)
 ifeq ($(origin BENCH_OUT),undefined)
-BENCH_OUT := $(PERF_BUILD)/results/$(shell date +%Y%m%d-%H%M%S)$(if $(filter 1,$(BENCH_QUICK)),-quick)
+BENCH_OUT := $(PERF_BUILD)/results/$(shell date +%Y%m%d-%H%M%S)$(if $(filter 1,$(BENCH_QUICK)),-quick)$(if $(filter-out hotcold,$(BENCH_PROGRAM)),-$(BENCH_PROGRAM))
 endif
 
 DEPS += libc6-dev gnuplot-nox
@@ -37,6 +39,10 @@ $(PERF_BUILD)/hotcold: $(PERF_DIR)/hotcold.c $(PERF_DIR)/hctrace.h
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) -static -o $@ $<
 
+$(PERF_BUILD)/tlbshake: $(PERF_DIR)/tlbshake.c
+	@mkdir -p $(@D)
+	$(CC) $(PERF_CFLAGS) -static -o $@ $<
+
 $(PERF_BUILD)/hcoracle: $(PERF_DIR)/hcoracle.c $(PERF_DIR)/hctrace.h
 	@mkdir -p $(@D)
 	$(CC) $(PERF_CFLAGS) -o $@ $<
@@ -49,15 +55,15 @@ check-perf-host: $(PERF_BINS)
 # writes its raw results to /damos/results/bench, which run.sh brings back.
 # The host load is noted before and after: other builds on the machine make
 # the figures noisy.
-bench: $(PERF_BINS) $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
+bench: $(PERF_BINS) $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_BENCH_IMAGE)
 	@[ -n "$(KERNEL_BZIMAGE)" ] || { echo "bench: KERNEL_BZIMAGE is not set (make kernel, or pass KERNEL_BZIMAGE=...)" >&2; exit 1; }
 	@$(MAKE) --no-print-directory guest-stage >&2
 	@mkdir -p $(GUEST_STAGE)/perf $(BENCH_OUT)
-	@cp $(PERF_DIR)/bench.sh $(PERF_BUILD)/hotcold $(GUEST_STAGE)/perf/
+	@cp $(PERF_DIR)/bench.sh $(PERF_BUILD)/hotcold $(PERF_BUILD)/tlbshake $(GUEST_STAGE)/perf/
 	@echo "before: $$(cat /proc/loadavg)" > $(BENCH_OUT)/host-load.txt
 	@echo "bench: guest run (quick=$(BENCH_QUICK), timeout $(BENCH_TIMEOUT) s); results in $(BENCH_OUT)"
-	@echo 'BENCH_QUICK=$(BENCH_QUICK) BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_CONFIGS="$(BENCH_CONFIGS)" BENCH_VIA=$(BENCH_VIA) $(foreach v,$(BENCH_PASS),$(if $($(v)),$(v)="$($(v))")) /damos/perf/bench.sh -o /damos/results/bench' > $(PERF_BUILD)/guest-cmd
-	@DAMOS_GUEST_TIMEOUT=$(BENCH_TIMEOUT) guest-image/run.sh cmd $(KERNEL_BZIMAGE) $(GUEST_IMAGE) \
+	@echo 'BENCH_QUICK=$(BENCH_QUICK) BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_CONFIGS="$(BENCH_CONFIGS)" BENCH_VIA=$(BENCH_VIA) BENCH_PROGRAM=$(BENCH_PROGRAM) $(foreach v,$(BENCH_PASS),$(if $($(v)),$(v)="$($(v))")) /damos/perf/bench.sh -o /damos/results/bench' > $(PERF_BUILD)/guest-cmd
+	@DAMOS_GUEST_TIMEOUT=$(BENCH_TIMEOUT) guest-image/run.sh cmd $(KERNEL_BZIMAGE) $(GUEST_BENCH_IMAGE) \
 		$(GUEST_STAGE) $(GUEST_OUT) $(PERF_BUILD)/guest-cmd; \
 		rc=$$?; \
 		cp -r $(GUEST_OUT)/results/bench/. $(BENCH_OUT)/ 2>/dev/null; \

@@ -46,6 +46,18 @@ ok "report and progress log"
 "$BIN/hotcold" --tlb-flush -1 2> /dev/null && fail "--tlb-flush -1 accepted"
 ok "bad options rejected"
 
+# tlbshake: pinned, counts its wakeups, names a bad value
+out=$("$BIN/tlbshake" -c 0 -i 100000 -d 1) || fail "tlbshake -d 1 failed"
+[[ $out =~ ^wakeups=([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" -ge 1 ] ||
+	fail "tlbshake report: '$out'"
+for bad in "-i 0" "-i 2x" "-c -1" "-d x" "extra"; do
+	# shellcheck disable=SC2086
+	err=$("$BIN/tlbshake" $bad 2>&1 >/dev/null) && fail "tlbshake $bad accepted"
+	v=${bad#* }
+	[[ $err == *"'$v'"* ]] || fail "tlbshake $bad: error does not name '$v': $err"
+done
+ok "tlbshake: report and bad options"
+
 run_oracle() { "$BIN/hcoracle" -t "$T/a.bin" "$@" | sed -n 's/.*oracle_majflt=\([0-9]*\) pinned_lru_majflt=\([0-9]*\).*/\1 \2/p'; }
 read -r m l < <(run_oracle -c 128)
 [ "$m" = 0 ] && [ "$l" = 0 ] || fail "faults with every page resident: $m $l"
@@ -110,6 +122,20 @@ grep -q '^runtime_s .*20\.30±' "$O/table.txt" || fail "table: mprs runtime mean
 grep -q '^runs (failed) *5(0) *5(1) ' "$O/table.txt" || fail "table: failed run not counted"
 grep -q 'measured/floor' "$O/table.txt" || fail "table: no floor"
 ok "analysis: table, floor and final line ($last)"
+# the same results from fio: no trace, so no floor, and no hotcold run
+F=$T/fio
+cp -r "$O" "$F"
+rm -f "$F"/oracle.txt "$F"/table.txt
+sed -i '1i program=fio' "$F/params.txt"
+sed -i 's/^workload=.*/workload=--size=1M --bs=4k/' "$F/params.txt"
+"$HERE/analyze.sh" "$F" "$BIN" > "$T/fan.out" || fail "analyze.sh failed on fio results"
+[ "$(tail -1 "$T/fan.out")" = "$last" ] || fail "fio: final line '$(tail -1 "$T/fan.out")'"
+grep -q '^floor: none for fio' "$F/table.txt" || fail "fio table: no 'floor: none' note"
+grep -q 'measured/floor' "$F/table.txt" && fail "fio table: a floor without a trace"
+[ -s "$F/oracle.txt" ] && fail "fio: the oracle ran"
+grep -q '^workload: fio --size=1M' "$F/table.txt" || fail "fio table: workload not named"
+ok "analysis of fio results: no floor, same final line"
+
 if command -v gnuplot > /dev/null; then
 	[ -s "$O/ratios.png" ] || fail "no plot"
 	ok "plot written"
