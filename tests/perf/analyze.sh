@@ -181,6 +181,19 @@ END {
 		g = (r1 * (r2 > 0 ? r2 : 1e-9) * (r3 > 0 ? r3 : 1e-9))
 		if (best == "" || g < bestg) { best = c; bestg = g; b1 = r1; b2 = r2; b3 = r3 }
 	}
+	printf "\neach configuration vs mprs (difference in combined standard errors; |z| < 2: within noise):\n" > t
+	printf "  %-16s %10s %10s %10s\n", "", "runtime", "majfaults", "psi" > t
+	for (j = 1; j <= nc; j++) {
+		c = cfg[j]
+		if (c == "mprs" || c ~ /^orig/) continue
+		printf "  %-16s", c > t
+		split("runtime_s " mf " memory_psi_some_us", zm, " ")
+		for (i = 1; i <= 3; i++) {
+			z = zdiff(c, "mprs", zm[i])
+			printf " %10s", z == "" ? "-" : sprintf("%+.2f", z) > t
+		}
+		printf "\n" > t
+	}
 	if (n["plrus-dbgfs", "runtime_s"] && n["plrus-sysfs", "runtime_s"]) {
 		printf "\nplrus-dbgfs vs plrus-sysfs (difference in combined standard errors; |z| < 2: within noise):\n" > t
 		for (i = 1; i <= nr; i++) {

@@ -70,9 +70,12 @@ LRUS=/sys/module/damon_lru_sort/parameters
 # mean the same; BENCH_DAMON_ATTRS="5000 100000 1000000 10 1000" is the seed's.
 read -r SAMPLE_US AGGR_US UPDATE_US MIN_NR MAX_NR <<< "${BENCH_DAMON_ATTRS:-20000 400000 1000000 10 250}"
 # the seed's radically tuned PLRUS
-HOT_NR=$((AGGR_US / SAMPLE_US * 20 / 100))	# >= 20% of samples
+# lru_prio's threshold: the seed's >= 20% of samples (BENCH_HOT_PCT)
+HOT_PCT=${BENCH_HOT_PCT:-20}
+HOT_NR=$((AGGR_US / SAMPLE_US * HOT_PCT / 100))
 COLD_AGE=$(((5000000 + AGGR_US - 1) / AGGR_US))	# >= 5 s without access
-QUOTA_MS=20 QUOTA_RESET_MS=1000			# 2% of one CPU each
+# time quota of each scheme per 1 s: the seed's 20 ms is 2% of one CPU each
+QUOTA_MS=${BENCH_QUOTA_MS:-20} QUOTA_RESET_MS=1000
 ULONG_MAX=18446744073709551615 UINT_MAX=4294967295
 
 log() { echo "bench: $*" | tee -a "$OUT/bench.log" >&2; }
@@ -138,7 +141,7 @@ record_env() {
 		echo "damoctl=$(command -v "$DAMOCTL" || echo none)"
 		echo "via=$VIA quick=$QUICK rounds=$ROUNDS configs=$CONFIGS pressure=$PRESSURE"
 		echo "program=$PROGRAM $([ "$PROGRAM" = fio ] && echo "$(fio --version) tlbshake_us=$TLBSHAKE_US")"
-		echo "damon_attrs=$SAMPLE_US,$AGGR_US,$UPDATE_US,$MIN_NR,$MAX_NR"
+		echo "damon_attrs=$SAMPLE_US,$AGGR_US,$UPDATE_US,$MIN_NR,$MAX_NR quota_ms=$QUOTA_MS/$QUOTA_RESET_MS hot_pct=$HOT_PCT hot_nr=$HOT_NR"
 	} > "$OUT/env.txt"
 }
 
@@ -241,7 +244,7 @@ wmarks_mid=150 wmarks_low=50 sample_interval=5000 aggr_interval=100000
 min_nr_regions=10 max_nr_regions=1000 monitor_region_start=0 monitor_region_end=0"
 # Tuned like the PLRUS schemes above; quota_ms is split between the two
 # schemes, and watermarks 1000/999/0 keep it active at any free memory.
-LRUS_TUNED="hot_thres_access_freq=200 cold_min_age=5000000 quota_ms=$((2 * QUOTA_MS))
+LRUS_TUNED="hot_thres_access_freq=$((HOT_PCT * 10)) cold_min_age=5000000 quota_ms=$((2 * QUOTA_MS))
 wmarks_high=1000 wmarks_mid=999 wmarks_low=0 sample_interval=$SAMPLE_US
 aggr_interval=$AGGR_US min_nr_regions=$MIN_NR max_nr_regions=$MAX_NR"
 

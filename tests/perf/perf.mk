@@ -19,7 +19,7 @@ BENCH_CONFIGS ?= orig mprs plrus-dbgfs plrus-sysfs lru_sort lru_sort-tuned
 BENCH_VIA ?= auto
 BENCH_PROGRAM ?= hotcold
 # handed to bench.sh in the guest when set (see README.md)
-BENCH_PASS := BENCH_TARGET_S BENCH_PRESSURE BENCH_WORKLOAD BENCH_DAMON_ATTRS BENCH_ZRAM_SIZE BENCH_TLBSHAKE_US
+BENCH_PASS := BENCH_TARGET_S BENCH_PRESSURE BENCH_WORKLOAD BENCH_DAMON_ATTRS BENCH_ZRAM_SIZE BENCH_TLBSHAKE_US BENCH_QUOTA_MS BENCH_HOT_PCT
 BENCH_TIMEOUT ?= $(if $(filter 1,$(BENCH_QUICK)),900,7200)
 ifeq ($(origin BENCH_OUT),undefined)
 BENCH_OUT := $(PERF_BUILD)/results/$(shell date +%Y%m%d-%H%M%S)$(if $(filter 1,$(BENCH_QUICK)),-quick)$(if $(filter-out hotcold,$(BENCH_PROGRAM)),-$(BENCH_PROGRAM))

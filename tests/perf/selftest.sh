@@ -121,6 +121,8 @@ last=$(tail -1 "$T/an.out")
 grep -q '^runtime_s .*20\.30±' "$O/table.txt" || fail "table: mprs runtime mean"
 grep -q '^runs (failed) *5(0) *5(1) ' "$O/table.txt" || fail "table: failed run not counted"
 grep -q 'measured/floor' "$O/table.txt" || fail "table: no floor"
+# runtime 18.3 vs mprs 20.3, sd 0.16 each over 5 runs (mprs's 6th failed)
+grep -Eq '^  plrus-sysfs +-20\.00 +-150\.00 +-1200\.00$' "$O/table.txt" || fail "table: z of plrus-sysfs vs mprs: $(grep '^  plrus-sysfs ' "$O/table.txt")"
 ok "analysis: table, floor and final line ($last)"
 # the same results from fio: no trace, so no floor, and no hotcold run
 F=$T/fio
