@@ -545,7 +545,12 @@ main() {
 	sed -i '/^config=warmup /d' "$OUT/results.txt"
 	{
 		echo "program=$PROGRAM"
-		echo "workload=$WL_ARGS --accesses $ACCESSES"
+		# the workload's whole command line (analyze.sh replays hotcold's)
+		if [ "$PROGRAM" = fio ]; then
+			echo "workload=$WL_ARGS --io_size=$((ACCESSES * 4096))"
+		else
+			echo "workload=$WL_ARGS --accesses $ACCESSES"
+		fi
 		echo "peak_bytes=$PEAK limit_lo=$LO limit_hi=$HI"
 		echo "rate_per_s=$rate target_s=$TARGET_S rounds=$ROUNDS"
 	} > "$OUT/params.txt"
