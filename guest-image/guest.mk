@@ -22,11 +22,12 @@ DEPS += qemu-system-x86 debootstrap debian-archive-keyring e2fsprogs curl \
 
 GUEST_CACHE := $(DAMOS_CACHE)/guest
 GUEST_IMAGE_INPUTS := guest-image/packages guest-image/mkimage.sh guest-image/init-stub
-GUEST_IMAGE_KEY := $(shell cat $(GUEST_IMAGE_INPUTS) | sha256sum | cut -c1-16)
+image_key = $(shell cat $(1) | sha256sum | cut -c1-16)
+GUEST_IMAGE_KEY := $(call image_key,$(GUEST_IMAGE_INPUTS))
 GUEST_IMAGE := $(GUEST_CACHE)/image-$(GUEST_IMAGE_KEY)/root.img
 # make bench's image: the same plus the benchmark's programs (fio), kept
 # apart so that they never rebuild the image the tests run on
-GUEST_BENCH_IMAGE_KEY := $(shell cat $(GUEST_IMAGE_INPUTS) guest-image/packages-bench | sha256sum | cut -c1-16)
+GUEST_BENCH_IMAGE_KEY := $(call image_key,$(GUEST_IMAGE_INPUTS) guest-image/packages-bench)
 GUEST_BENCH_IMAGE := $(GUEST_CACHE)/image-bench-$(GUEST_BENCH_IMAGE_KEY)/root.img
 GUEST_STAGE := $(BUILD)/guest/stage
 GUEST_OUT := $(BUILD)/guest/out

@@ -149,12 +149,12 @@ END {
 		printf "\n" > t
 	}
 
-	if (program != "hotcold")
+	if (program != "hotcold") {
 		printf "\nfloor: none for %s (its accesses are not traced; hotcold has one)\n", program > t
-	else {
-	printf "\nfloor: major faults of an oracle that keeps the hot set resident and\n" > t
-	printf "evicts the page used farthest in the future, under each run'"'"'s limits\n" > t
-	printf "(workload faults only; compare with proc_majflt)\n" > t
+	} else {
+		printf "\nfloor: major faults of an oracle that keeps the hot set resident and\n" > t
+		printf "evicts the page used farthest in the future, under each run'"'"'s limits\n" > t
+		printf "(workload faults only; compare with proc_majflt)\n" > t
 	}
 	for (j = 1; j <= nc; j++) {
 		c = cfg[j]
@@ -181,15 +181,16 @@ END {
 		g = (r1 * (r2 > 0 ? r2 : 1e-9) * (r3 > 0 ? r3 : 1e-9))
 		if (best == "" || g < bestg) { best = c; bestg = g; b1 = r1; b2 = r2; b3 = r3 }
 	}
+	# the three metrics of the final line, for the z rows and the plot
+	split("runtime_s " mf " memory_psi_some_us", pm, " ")
 	printf "\neach configuration vs mprs (difference in combined standard errors; |z| < 2: within noise):\n" > t
 	printf "  %-16s %10s %10s %10s\n", "", "runtime", "majfaults", "psi" > t
 	for (j = 1; j <= nc; j++) {
 		c = cfg[j]
 		if (c == "mprs" || c ~ /^orig/) continue
 		printf "  %-16s", c > t
-		split("runtime_s " mf " memory_psi_some_us", zm, " ")
 		for (i = 1; i <= 3; i++) {
-			z = zdiff(c, "mprs", zm[i])
+			z = zdiff(c, "mprs", pm[i])
 			printf " %10s", z == "" ? "-" : sprintf("%+.2f", z) > t
 		}
 		printf "\n" > t
@@ -213,7 +214,6 @@ END {
 
 	p = outdir "/ratios.dat"
 	printf "# config runtime runtime_sd majfaults majfaults_sd psi psi_sd (ratios to mprs)\n" > p
-	split("runtime_s " mf " memory_psi_some_us", pm, " ")
 	for (j = 1; j <= nc; j++) {
 		c = cfg[j]
 		if (c == "mprs" || ratio(c, "runtime_s") == "") continue
