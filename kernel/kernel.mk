@@ -1,8 +1,14 @@
-# kernel: Debian's linux-source-6.1 + kernel/patches/series, configured from
-# tinyconfig + kernel/config/*.config, built into the cache (never the repo).
+# kernel: Debian's linux-source-$(KVER) + kernel/patches/$(KVER)/series,
+# configured from tinyconfig + kernel/config/*.config +
+# kernel/config/$(KVER)/*.config, built into the cache (never the repo).
 # The work is done by kernel/build.sh; this file computes paths and keys.
 #
 # Knobs (command line or environment):
+#   KVER=6.1          the kernel: 6.1 or 6.12 picks the source package
+#                     (linux-source-$(KVER)), the series
+#                     (kernel/patches/$(KVER)/) and the version's own config
+#                     fragments (kernel/config/$(KVER)/*.config); every cache
+#                     path below carries the package version
 #   KCONFIG=default   config set: kernel/config/*.config; any other NAME adds
 #                     kernel/config/variant/NAME.config (e.g. KCONFIG=debug)
 #   KPATCHES=series   KPATCHES=none builds the package as is, for comparison
@@ -31,7 +37,12 @@
 # stable per (package version, KPATCHES, KCONFIG) so that a changed patch
 # recompiles only what it touches.
 
-KERNEL_PKG := linux-source-6.1
+KVER ?= 6.1
+KERNEL_VERSIONS := 6.1 6.12
+ifeq ($(filter $(KERNEL_VERSIONS),$(KVER)),)
+$(error KVER must be one of: $(KERNEL_VERSIONS); not "$(KVER)")
+endif
+KERNEL_PKG := linux-source-$(KVER)
 KERNEL_DEPS := $(KERNEL_PKG) xz-utils patch make gcc libc6-dev bc bison flex \
 	libelf-dev libssl-dev perl
 DEPS += $(KERNEL_DEPS)
@@ -57,20 +68,21 @@ endif
 KERNEL_PKGVER_ := $(subst :,_,$(KERNEL_PKGVER))
 
 # KERNEL_SERIES=PATH tries another series (e.g. while reworking one)
-KERNEL_SERIES ?= $(CURDIR)/kernel/patches/series
+KERNEL_SERIES ?= $(CURDIR)/kernel/patches/$(KVER)/series
 kernel_hashchar := \#
 ifeq ($(KPATCHES),none)
 KERNEL_PATCH_FILES :=
 KERNEL_SERIES_ARG :=
 KERNEL_LOCALVERSION := -unpatched
 else
-KERNEL_PATCH_FILES := $(KERNEL_SERIES) $(addprefix $(CURDIR)/kernel/patches/,\
+KERNEL_PATCH_FILES := $(KERNEL_SERIES) $(addprefix $(dir $(KERNEL_SERIES)),\
 	$(shell sed -e 's/$(kernel_hashchar).*//' $(KERNEL_SERIES) 2>/dev/null))
 KERNEL_SERIES_ARG := $(KERNEL_SERIES)
 KERNEL_LOCALVERSION := -damos
 endif
 
-KERNEL_CONFIG_FILES := $(sort $(wildcard $(CURDIR)/kernel/config/*.config))
+KERNEL_CONFIG_FILES := $(sort $(wildcard $(CURDIR)/kernel/config/*.config)) \
+	$(sort $(wildcard $(CURDIR)/kernel/config/$(KVER)/*.config))
 ifneq ($(KCONFIG),default)
 KERNEL_CONFIG_FILES += $(CURDIR)/kernel/config/variant/$(KCONFIG).config
 KERNEL_LOCALVERSION := $(KERNEL_LOCALVERSION)-$(KCONFIG)
@@ -126,10 +138,13 @@ $(KERNEL_SRC_STAMP):
 	@$(KERNEL_ENV) $(CURDIR)/kernel/build.sh source
 
 kernel-lint:
-	@$(KERNEL_ENV) KERNEL_CONFIGS='$(sort $(wildcard $(CURDIR)/kernel/config/*.config))' \
+	@$(KERNEL_ENV) KERNEL_CONFIGS='$(sort $(wildcard $(CURDIR)/kernel/config/*.config) \
+		$(wildcard $(CURDIR)/kernel/config/$(KVER)/*.config))' \
 		$(CURDIR)/kernel/build.sh lint
 
 kernel-info:
+	@echo "KVER=$(KVER)"
+	@echo "KERNEL_PKG=$(KERNEL_PKG)"
 	@echo "KERNEL_PKGVER=$(KERNEL_PKGVER)"
 	@echo "KERNEL_SRC=$(KERNEL_SRC)"
 	@echo "KERNEL_SELFTESTS=$(KERNEL_SELFTESTS)"
