@@ -71,7 +71,7 @@ guest-stage:
 	@cp guest-image/guest-init guest-image/profile.sh VERSION $(GUEST_STAGE)/
 	$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/damos-reboot guest-image/reboot.c
 	@cp tests/guest/*.bats tests/guest/hostile_input.sh $(GUEST_STAGE)/tests/
-	@cp tests/guest/helpers/*.bash $(GUEST_STAGE)/tests/helpers/
+	@cp tests/guest/helpers/*.bash tests/guest/helpers/*.txt $(GUEST_STAGE)/tests/helpers/
 	@for c in tests/guest/helpers/*.c; do \
 		echo "  CC $$c"; \
 		$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/tests/helpers/$$(basename $$c .c) $$c || exit 1; \
