@@ -47,13 +47,13 @@ damo_read() { sed -n 's/^R //p' "$DAMO_LINES"; }
 
 @test "damo 1.x: each scheme line damo v1.6.0 writes is accepted and reads back with its meaning" {
 	local w r n=0
-	while IFS= read -r w && IFS= read -r r <&3; do
+	while IFS= read -r w && IFS= read -r r <&4; do
 		n=$((n + 1))
 		run put "$DBGFS/schemes" "$w"
 		assert_success
 		assert_equal "$(cat "$DBGFS/schemes" | first_fields 18)" "$r"
 		assert_equal "$(wc -l < "$DBGFS/schemes")" 1
-	done < <(damo_written) 3< <(damo_read)
+	done < <(damo_written) 4< <(damo_read)
 	[ "$n" -ge 12 ]
 }
 
