@@ -276,8 +276,9 @@ hang_report() {
 	printf '%s\t%s\tHANG\t\t\t\t\t\t\t\t%s\t%s\n' "$CLASS" all "$((SECONDS - t0))" "$1" >> "$HOSTILE_OUT"
 }
 
-# dhw ARGS...: a dbgfs write checked against the schemes file.
-dhw() { hw dbgfs -k "$DBGFS/schemes" -F 18 "$@"; }
+# dhw ARGS...: a dbgfs write checked against the schemes file ($JOIN: the
+# kernel joins the writes to one open file, see below).
+dhw() { hw dbgfs -k "$DBGFS/schemes" -F 18 $JOIN "$@"; }
 # shw FILE [OPTION...] [-- CONTENT...]: a sysfs write checked against FILE.
 shw() {
 	local f=$1 opts=()
@@ -359,15 +360,21 @@ class_long() {
 
 class_split() {
 	local c
-	# The oracle judges the first piece, the only one dbgfs takes: a
-	# piece that ends inside the last number of a line is a valid, other
-	# scheme ("... 500 300" cut to "... 500 3"), which dbgfs cannot tell
-	# from a whole write; after those the baseline is put back.
+	# A kernel that joins the writes to one open file takes the whole
+	# content, and the oracle judges all of it (-J).  Else the oracle
+	# judges the first piece, the only one dbgfs takes: a piece that ends
+	# inside the last number of a line is a valid, other scheme ("... 500
+	# 300" cut to "... 500 3"), which dbgfs cannot tell from a whole
+	# write.  After each, the baseline is put back.
 	for c in 1 7 100 150 200; do
 		dhw -V "$ORACLE" -c "$c" "$DBGFS/schemes" "$BASE_A\n$DOC\n$BASE_B\n"
 		put "$DBGFS/schemes" "$BASE_A\n$BASE_B\n"
+		# a bad line in the middle: refused, the baseline kept
+		dhw -V "$ORACLE" -c "$c" "$DBGFS/schemes" "$DOC\ngarbage\n$BASE_B\n"
 	done
 	dhw -I -c 3 "$DBGFS/attrs" "5000 100000 1000000 10 1000\n"
+	# "pa" of "paddr" is taken as paddr by the stock parser, the second
+	# piece is refused; target_ids does not join writes
 	dhw -I -c 2 "$DBGFS/target_ids" "paddr\n"
 	dhw -I -c 1 "$DBGFS/monitor_on" "on\n"
 	shw "$C/schemes/0/action" -I -c 4 -- "lru_deprio\n"
@@ -597,6 +604,17 @@ else
 	BASE_A=$DOC BASE_B=$STAT ORACLE=dbgfs:5
 fi
 
+# Does the kernel join the writes to one open file into one input (kernel
+# patch "join the writes to one open 'schemes' or 'init_regions'")?  Two
+# lines in two writes: joined, both are set; else the second write fails.
+JOIN=
+if [ -n "${BASE_B:-}" ] &&
+   "$HW" -c $((${#BASE_A} + 1)) "$DBGFS/schemes" "$BASE_A\n$BASE_B\n" | grep -q ' failed=0 ' &&
+   [ "$(dbgfs_state | wc -l)" = 2 ]; then
+	JOIN=-J
+fi
+put "$DBGFS/schemes" "\n"
+
 classes=${*:-$CLASSES}
 for c in $classes; do
 	declare -F "class_$c" >/dev/null || { echo "hostile_input: unknown class '$c' (classes: $CLASSES cmdrace)" >&2; exit 2; }
@@ -607,7 +625,7 @@ TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
 mkdir -p "$(dirname "$HOSTILE_OUT")"
 [ -s "$HOSTILE_OUT" ] || printf 'class\tiface\tinputs\taccepted\trejected\taccepted_invalid\trejected_valid\tschemes_lost\tkernel_reports\tstart_stop\tseconds\terrors\n' > "$HOSTILE_OUT"
-say "kernel $(uname -r), strict=$STRICT, dbgfs actions up to ${ORACLE#*:}, seed $SEED, table $HOSTILE_OUT"
+say "kernel $(uname -r), strict=$STRICT, dbgfs actions up to ${ORACLE#*:}, joined writes: ${JOIN:-no}, seed $SEED, table $HOSTILE_OUT"
 
 rc=0
 for c in $classes; do

@@ -12,6 +12,12 @@ done
 unset _lib _f
 
 DBGFS=/sys/kernel/debug/damon
+# 6.12 renamed dbgfs's monitor_on to monitor_on_DEPRECATED (the series
+# provides monitor_on again); use whichever file this kernel has.
+DBGFS_ON=$DBGFS/monitor_on
+if [ ! -e "$DBGFS_ON" ] && [ -e "$DBGFS/monitor_on_DEPRECATED" ]; then
+	DBGFS_ON=$DBGFS/monitor_on_DEPRECATED
+fi
 SYSFS=/sys/kernel/mm/damon/admin
 LRU_SORT=/sys/module/damon_lru_sort/parameters
 DAMOCTL=${DAMOCTL:-damoctl}
@@ -92,8 +98,12 @@ wait_for() {
 # a module's).
 no_kdamond() {
 	local v
-	val v "$DBGFS/monitor_on"
-	[ "$v" = off ]
+	if [ -d "$DBGFS" ]; then
+		val v "$DBGFS_ON"
+		[ "$v" = off ]
+	else
+		! pgrep -x 'kdamond\.[0-9]+' >/dev/null
+	fi
 }
 
 # Stop every DAMON user and drop what dbgfs and sysfs hold, whatever state a
@@ -111,9 +121,12 @@ damon_off() {
 	done
 	val v "$SYSFS/kdamonds/nr_kdamonds"
 	[ "$v" = 0 ] || echo 0 > "$SYSFS/kdamonds/nr_kdamonds"
-	v=$(< "$DBGFS/kdamond_pid")
-	[ "$v" = none ] || echo off > "$DBGFS/monitor_on"
+	if [ -d "$DBGFS" ]; then
+		v=$(< "$DBGFS/kdamond_pid")
+		[ "$v" = none ] || echo off > "$DBGFS_ON"
+	fi
 	wait_for 10 no_kdamond
+	[ -d "$DBGFS" ] || return 0
 	echo > "$DBGFS/schemes"
 	echo > "$DBGFS/target_ids"
 }

@@ -39,6 +39,11 @@
  *                 empty writes).  Valid writes that are rejected are
  *                 counted as rejected_valid, invalid ones accepted as
  *                 accepted_invalid.
+ *   -J            the kernel joins the writes to one open file into one input
+ *                 (kernel patch "join the writes to one open 'schemes' or
+ *                 'init_regions'"): -V judges the whole content of a -c
+ *                 write, and a last line without a newline that could still
+ *                 become a scheme makes a write unknown (it waits)
  *   -v            print each write's result to stderr
  *
  * Output, one line on stdout:
@@ -73,7 +78,7 @@ struct content {
 
 static const char *file, *keep;
 static struct content *contents;
-static int nr_contents, keep_fields, invalid, verbose, reader, oracle;
+static int nr_contents, keep_fields, invalid, verbose, reader, oracle, joined;
 static unsigned long max_action = 7;
 static size_t rnd_min, rnd_max, chunk, mutations;
 static struct content alphabet;
@@ -191,14 +196,18 @@ enum { UNKNOWN = -1, INVALID = 0, VALID = 1 };
 /*
  * What the strict dbgfs "schemes" parser must do with @b: one scheme a line,
  * exactly 18 decimal numbers within their fields (u32 for accesses, ages
- * and weights, action 0..7, metric 0..1), min <= max, watermarks high >=
- * mid >= low, at most 256 schemes; whitespace only removes every scheme.
+ * and weights, action 0..7, metric 0..1), or 23 (the 5 statistics that
+ * reading the file shows, any u64, ignored); an upper bound of the access
+ * pattern (max size, max accesses, max age) above its range is its largest
+ * value; min <= max, watermarks high >= mid >= low, at most 256 schemes;
+ * whitespace only removes every scheme.
  */
-static int classify_dbgfs(const char *b, size_t len)
+static int classify_lines(const char *b, size_t len)
 {
 	static const int u32_field[18] = {
 		[2] = 1, [3] = 1, [4] = 1, [5] = 1, [10] = 1, [11] = 1, [12] = 1,
 	};
+	static const int upper_bound[18] = { [1] = 1, [3] = 1, [5] = 1 };
 	const char *nul = memchr(b, '\0', len), *end = b + len, *line;
 	int nr = 0, blank_seen = 0;
 
@@ -217,7 +226,7 @@ static int classify_dbgfs(const char *b, size_t len)
 		return VALID;
 	for (line = b; line < end;) {
 		const char *eol = memchr(line, '\n', (size_t)(end - line));
-		uint64_t v[18];
+		uint64_t v[23];
 		int n = 0;
 
 		if (!eol)
@@ -225,6 +234,7 @@ static int classify_dbgfs(const char *b, size_t len)
 		for (const char *p = line; p < eol;) {
 			uint64_t x = 0;
 			const char *t;
+			int over = 0;
 
 			while (p < eol && (*p == ' ' || *p == '\t'))
 				p++;
@@ -238,12 +248,17 @@ static int classify_dbgfs(const char *b, size_t len)
 					return INVALID;
 				if (__builtin_mul_overflow(x, 10, &x) ||
 				    __builtin_add_overflow(x, (uint64_t)(*p - '0'), &x))
-					return INVALID;
+					over = 1;
 			}
 			if (p - t > 1 && *t == '0')
 				return UNKNOWN;
-			if (n == 18)
+			if (n == 23)
 				return INVALID;
+			if (over) {
+				if (n >= 18 || !upper_bound[n])
+					return INVALID;
+				x = UINT64_MAX;
+			}
 			v[n++] = x;
 		}
 		if (!n) {
@@ -251,11 +266,15 @@ static int classify_dbgfs(const char *b, size_t len)
 		} else {
 			if (blank_seen)
 				return UNKNOWN;	/* a blank line between schemes */
-			if (n != 18)
+			if (n != 18 && n != 23)
 				return INVALID;
-			for (int f = 0; f < 18; f++)
-				if (u32_field[f] && v[f] > 4294967295ULL)
+			for (int f = 0; f < 18; f++) {
+				if (!u32_field[f] || v[f] <= 4294967295ULL)
+					continue;
+				if (!upper_bound[f])
 					return INVALID;
+				v[f] = 4294967295ULL;
+			}
 			if (v[6] > max_action || v[13] > 1 || v[0] > v[1] ||
 			    v[2] > v[3] || v[4] > v[5] || v[15] < v[16] ||
 			    v[16] < v[17])
@@ -266,6 +285,67 @@ static int classify_dbgfs(const char *b, size_t len)
 	}
 	/* a trailing newline leaves one empty "line": not a blank line */
 	return nr > 256 ? INVALID : VALID;
+}
+
+/*
+ * Whether number @i (0-based) of a line, @x (@over: above 64 bits), is out of
+ * its field's range for good: more digits only make it larger.  Upper bounds
+ * of the access pattern (1, 3, 5) take any number.
+ */
+static int out_of_range_for_good(int i, uint64_t x, int over)
+{
+	static const int u32_field[18] = {
+		[2] = 1, [3] = 1, [4] = 1, [5] = 1, [6] = 1, [10] = 1, [11] = 1,
+		[12] = 1, [13] = 1,
+	};
+
+	if (i >= 18)
+		return over;
+	if (i == 1 || i == 3 || i == 5)
+		return 0;
+	return over || (u32_field[i] && x > 4294967295ULL);
+}
+
+static int classify_dbgfs(const char *b, size_t len)
+{
+	const char *tail = b + len;
+	int n = 0, in_number = 0, over = 0, r;
+	uint64_t x = 0;
+
+	if (!joined || !len || b[len - 1] == '\n' || memchr(b, '\0', len))
+		return classify_lines(b, len);
+	/*
+	 * A last line without a newline that has only numbers, fewer than a
+	 * scheme has (or 19..22), none out of range for good, may be the
+	 * beginning of a line the next write completes: the kernel applies
+	 * the lines before it and lets it wait.  Whether such a write is
+	 * taken is not judged.
+	 */
+	while (tail > b && tail[-1] != '\n')
+		tail--;
+	for (const char *p = tail; p <= b + len; p++) {
+		if (p == b + len || *p == ' ' || *p == '\t') {
+			if (in_number && out_of_range_for_good(n - 1, x, over))
+				return classify_lines(b, len);
+			in_number = 0;
+			continue;
+		}
+		if (*p < '0' || *p > '9')
+			return classify_lines(b, len);
+		if (!in_number) {
+			n++;
+			x = 0;
+			over = 0;
+		}
+		in_number = 1;
+		if (__builtin_mul_overflow(x, 10, &x) ||
+		    __builtin_add_overflow(x, (uint64_t)(*p - '0'), &x))
+			over = 1;
+	}
+	if (!n || n == 18 || n >= 23)
+		return classify_lines(b, len);
+	r = classify_lines(b, (size_t)(tail - b));
+	return r == INVALID ? INVALID : UNKNOWN;
 }
 
 static uint64_t next_rand(uint64_t *s)
@@ -395,9 +475,11 @@ static void worker(int idx, long count, double seconds)
 				c = &mut;
 			}
 			if (oracle && !reader)
-				cls = classify_dbgfs(c->buf, chunk && chunk < c->len ?
+				cls = classify_dbgfs(c->buf, chunk && !joined &&
+						     chunk < c->len ?
 						     chunk : c->len);
-			if (oracle && chunk && chunk < c->len && cls == VALID)
+			if (oracle && chunk && chunk < c->len && !joined &&
+			    cls == VALID)
 				cls = UNKNOWN;	/* the rest fails: ppos != 0 */
 			if (oracle)
 				__atomic_fetch_add(cls == VALID ? &total->valid :
@@ -433,7 +515,8 @@ static void worker(int idx, long count, double seconds)
 			 * was taken by the kernel up to there: a new state,
 			 * not a lost one.
 			 */
-			if (oracle && chunk && chunk < c->len && cls != INVALID) {
+			if (oracle && chunk && chunk < c->len && !joined &&
+			    cls != INVALID) {
 				free(ref);
 				ref = snapshot();
 				continue;
@@ -470,7 +553,7 @@ int main(int argc, char **argv)
 	double seconds = 0;
 	int opt, first = 1;
 
-	while ((opt = getopt(argc, argv, "+R:A:M:S:c:o:n:t:p:rk:F:IV:v")) != -1) {
+	while ((opt = getopt(argc, argv, "+R:A:M:S:c:o:n:t:p:rk:F:IV:Jv")) != -1) {
 		switch (opt) {
 		case 'R': {
 			char *dash;
@@ -505,9 +588,10 @@ int main(int argc, char **argv)
 				max_action = strtoul(optarg + 6, NULL, 10);
 			oracle = 1;
 			break;
+		case 'J': joined = 1; break;
 		case 'v': verbose = 1; break;
 		default:
-			die("usage: hostile_write [-R MIN[-MAX]] [-A ALPHABET] [-M K] [-S SEED] [-c CHUNK] [-o OFFSET] [-n COUNT|-t SECONDS] [-p PROCS] [-r] [-k KEEP [-F N]] [-I|-V dbgfs[:MAX]] [-v] FILE [CONTENT...]");
+			die("usage: hostile_write [-R MIN[-MAX]] [-A ALPHABET] [-M K] [-S SEED] [-c CHUNK] [-o OFFSET] [-n COUNT|-t SECONDS] [-p PROCS] [-r] [-k KEEP [-F N]] [-I|-V dbgfs[:MAX]] [-J] [-v] FILE [CONTENT...]");
 		}
 	}
 	if (optind >= argc)

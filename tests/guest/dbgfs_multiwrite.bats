@@ -1,0 +1,125 @@
+#!/usr/bin/env bats
+# Scripts that echo schemes into DAMON's debugfs under bash: bash's echo and
+# printf write a multi-line string one line per write(2).  The writes to one
+# open file are one input (kernel patch "join the writes to one open
+# 'schemes' or 'init_regions'"): the whole content is set, and a bad line
+# anywhere fails the write and keeps the schemes from before the open.
+
+load helpers/common
+
+setup() {
+	[ -d "$DBGFS" ] || skip "this kernel has no DAMON debugfs interface"
+	damon_off
+	log_mark
+}
+
+teardown() {
+	[ -d "$DBGFS" ] || return 0
+	damon_off
+	assert_kernel_log_clean
+}
+
+# line N ACTION: a valid scheme line, different for every N.
+line() { echo "$((4096 * ($1 + 1))) $ULONG_MAX 0 $U32_MAX $1 $U32_MAX $2 10 0 1000 0 0 100 0 0 0 0 0"; }
+
+# The 18 input numbers of each scheme the file shows now.
+# cat: one read with a buffer large enough for 256 schemes (the file
+# formats all of them into the buffer of the read, or fails)
+schemes_now() { cat "$DBGFS/schemes" | first_fields 18; }
+
+@test "bash: echo of two lines (two writes) sets exactly both schemes" {
+	local two
+	two="$(line 1 6)
+$(line 2 7)"
+	run bash -c 'echo "$1" > "$2"' _ "$two" "$DBGFS/schemes"
+	assert_success
+	assert_equal "$(schemes_now)" "$two"
+}
+
+@test "bash: printf of 256 schemes (256 writes) sets exactly those, 257 keep them" {
+	local -a lines
+	local i
+	for ((i = 0; i < 256; i++)); do lines+=("$(line "$i" $((i % 8)))"); done
+	run bash -c 'l=("${@:2}"); printf "%s\n" "${l[@]}" > "$1"' _ "$DBGFS/schemes" "${lines[@]}"
+	assert_success
+	assert_equal "$(schemes_now)" "$(printf '%s\n' "${lines[@]}")"
+	# one more is too many: the write fails, the 256 stay
+	run bash -c 'l=("${@:2}"); printf "%s\n" "${l[@]}" > "$1"' _ "$DBGFS/schemes" "${lines[@]}" "$(line 256 5)"
+	assert_failure
+	assert_equal "$(schemes_now)" "$(printf '%s\n' "${lines[@]}")"
+}
+
+@test "bash: a bad line in the middle fails the echo and keeps the schemes from before it" {
+	local old
+	old=$(line 9 5)
+	echo "$old" > "$DBGFS/schemes"
+	run bash -c 'echo "$1
+garbage
+$2" > "$3"' _ "$(line 1 6)" "$(line 2 7)" "$DBGFS/schemes"
+	assert_failure
+	assert_output --partial "Invalid argument"
+	assert_equal "$(schemes_now)" "$old"
+	# a line too large for its field, in the last line
+	run bash -c 'echo "$1
+4096 8192 0 5 4294967296 4294967296 2 0 0 0 0 0 0 0 0 0 0 0" > "$2"' _ "$(line 1 6)" "$DBGFS/schemes"
+	assert_failure
+	assert_equal "$(schemes_now)" "$old"
+}
+
+@test "a line split across writes (7-byte pieces, one open file) is one input" {
+	local two
+	two="$(line 3 6)
+$(line 4 7)"
+	run "$HELPERS/hostile_write" -c 7 "$DBGFS/schemes" "$two\n"
+	assert_success
+	assert_output --partial " failed=0 "
+	assert_equal "$(schemes_now)" "$two"
+}
+
+@test "an unfinished last line is not applied, and the lines before it are" {
+	local old
+	old=$(line 9 5)
+	echo "$old" > "$DBGFS/schemes"
+	# only the beginning of a scheme: nothing changes
+	run bash -c 'printf "%s" "4096 8192 0" > "$1"' _ "$DBGFS/schemes"
+	assert_success
+	assert_equal "$(schemes_now)" "$old"
+	# a complete line, then an unfinished one
+	run bash -c 'printf "%s\n%s" "$1" "4096 8192 0" > "$2"' _ "$(line 1 6)" "$DBGFS/schemes"
+	assert_success
+	assert_equal "$(schemes_now)" "$(line 1 6)"
+}
+
+@test "two bash writers on their own opens at once: the schemes are always one whole content" {
+	local a b st i
+	a="$(line 1 6)
+$(line 2 7)"
+	b="$(line 3 2)
+$(line 4 5)
+$(line 5 6)"
+	bash -c 'for i in $(seq 30); do echo "$1" > "$2" || exit 1; done' _ "$a" "$DBGFS/schemes" &
+	local pa=$!
+	bash -c 'for i in $(seq 30); do echo "$1" > "$2" || exit 1; done' _ "$b" "$DBGFS/schemes" &
+	local pb=$!
+	for i in $(seq 30); do
+		st=$(schemes_now)
+		case $st in
+		"$a"|"$b"|"$(line 1 6)"|"$(line 3 2)"|"$(line 3 2)
+$(line 4 5)") ;;	# a write in progress shows its lines so far
+		*) kill $pa $pb 2>/dev/null; fail "a mix of two writers' schemes: $st" ;;
+		esac
+	done
+	wait $pa || fail "writer a failed"
+	wait $pb || fail "writer b failed"
+	st=$(schemes_now)
+	[ "$st" = "$a" ] || [ "$st" = "$b" ] || fail "after both writers: $st"
+}
+
+@test "dash (one write for the whole echo) still sets both schemes" {
+	local two
+	two="$(line 1 6)
+$(line 2 7)"
+	run sh -c 'echo "$1" > "$2"' _ "$two" "$DBGFS/schemes"
+	assert_success
+	assert_equal "$(schemes_now)" "$two"
+}
