@@ -2,7 +2,8 @@
 # KUnit: the DAMON suites are built in and run at boot. Their KTAP results
 # are read from the boot log guest-init saved before any test ran, and
 # checked against the cases the kernel tree under test defines
-# (kunit-expected.txt, staged from mm/damon/*-test.h).
+# (kunit-expected.txt, staged from mm/damon/*-test.h on 6.1,
+# mm/damon/tests/*-kunit.h on 6.12).
 
 load helpers/common
 
