@@ -8,6 +8,7 @@ P=$LRU_SORT
 setup() {
 	damon_off
 	log_mark
+	need lru_sort
 	# the module keeps its inputs across enable/disable (and failed tests):
 	# start every test from its defaults
 	local kv
@@ -118,12 +119,18 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 }
 
 @test "lru_sort: it refuses to start while another DAMON user runs (EBUSY)" {
-	dbgfs_paddr_setup
-	echo on > "$DBGFS/monitor_on"
+	# the other user: dbgfs where the kernel has it, else sysfs
+	if kconfig DAMON_DBGFS; then
+		dbgfs_paddr_setup
+		echo on > "$DBGFS_ON"
+	else
+		need sysfs
+		sysfs_paddr_setup
+		echo on > "$SYSFS_K/state"
+	fi
 	echo Y > "$P/enabled"
 	# enabling is asynchronous in 6.1: the kdamond is not started
 	sleep 2
 	assert_equal "$(cat "$P/kdamond_pid")" -1
-	echo off > "$DBGFS/monitor_on"
 	echo N > "$P/enabled"
 }
