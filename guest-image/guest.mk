@@ -78,7 +78,7 @@ guest-stage:
 	$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/damos-reboot guest-image/reboot.c
 	@cp tests/guest/*.bats tests/guest/hostile_input.sh $(GUEST_STAGE)/tests/
 	@cp tests/guest/helpers/*.bash $(GUEST_STAGE)/tests/helpers/
-	@for c in tests/guest/helpers/*.c; do \
+	@for c in tests/guest/helpers/*.c tests/perf/tlbshake.c; do \
 		echo "  CC $$c"; \
 		$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/tests/helpers/$$(basename $$c .c) $$c || exit 1; \
 	done

@@ -192,7 +192,9 @@ if [ -s "$tap" ]; then
 	skipped=$(grep -ciE "^ok [0-9]+ .*$skip_ok" "$tap")
 	badskip=$(grep -iE '^ok [0-9]+ .*# skip' "$tap" | grep -ciEv "$skip_ok")
 	if [ "$skipped" -gt 0 ]; then
-		grep -iE "^ok [0-9]+ .*$skip_ok" "$tap" | sed -E 's/^ok [0-9]+ (.*) # skip /# skipped: \1: /I'
+		# one line per reason (the TAP file has each test)
+		grep -iE "^ok [0-9]+ .*$skip_ok" "$tap" | sed -E 's/^ok [0-9]+ .* # skip //I' |
+			sort | uniq -c | sed -E 's/^ *([0-9]+) /# skipped \1: /'
 	fi
 	if [ "$badskip" -gt 0 ]; then
 		grep -iE '^ok [0-9]+ .*# skip' "$tap" | grep -iEv "$skip_ok" | sed 's/^/# skipped without a kernel reason, counted as failed: /'

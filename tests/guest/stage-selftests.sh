@@ -40,11 +40,22 @@ run_selftest() {
 	*) need damon ;;
 	esac
 	cd "$BATS_TEST_DIRNAME/selftests"
+	# The selftests' workloads (access_memory*) cannot flush their own TLB,
+	# and under QEMU's TCG a working set that fits its software TLB looks
+	# idle to DAMON: tlbshake on every CPU (tests/perf/tlbshake.c) makes
+	# them miss it as on hardware.
+	local cpu shakers=()
+	for ((cpu = 0; cpu < $(nproc); cpu++)); do
+		"$HELPERS/tlbshake" -c "$cpu" >/dev/null 2>&1 &
+		shakers+=($!)
+	done
 	# Debian's linux-source tarball drops the scripts' exec bits.
 	case $1 in
 	*.sh) run timeout 600 bash "./$1" ;;
 	*) run timeout 600 "./$1" ;;
 	esac
+	kill "${shakers[@]}" 2>/dev/null
+	wait "${shakers[@]}" 2>/dev/null
 	echo "$output"
 	if [ "$status" -eq 4 ]; then
 		echo "$1 skipped itself (exit 4): in the guest nothing skips"
