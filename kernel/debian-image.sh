@@ -11,12 +11,16 @@
 #
 #   vmlinuz  initrd.img  config  System.map  kernelrelease  package
 #   modules/<release>/    /lib/modules of the package, after depmod
+#   src/                  tools/ and mm/damon/ of KERNEL_PKG (linux-source-
+#                         $KVER, installed with apt if missing): the DAMON
+#                         selftests and KUnit case list of that version
 #
 # Environment (from kernel/debian.mk): DEBIAN_KPKG, DEBIAN_KPKGVER (what make
 # keyed the cache on), DEBIAN_KOUT, GUEST_IMAGE (the guest root disk),
-# KERNEL_CACHE.
+# KERNEL_PKG, KERNEL_PKGVER (the source package), KERNEL_CACHE.
 set -euo pipefail
 : "${DEBIAN_KPKG:?}" "${DEBIAN_KPKGVER:?}" "${DEBIAN_KOUT:?}" "${GUEST_IMAGE:?}" "${KERNEL_CACHE:?}"
+: "${KERNEL_PKG:?}" "${KERNEL_PKGVER:?}"
 
 T0=$SECONDS
 say() { printf 'kernel: %s\n' "$*"; }
@@ -99,7 +103,25 @@ done
 say "installed $rel in $(elapsed "$t"): initrd.img $(du -m "$r/boot/initrd.img-$rel" | cut -f1) MiB"
 
 rm -rf "$DEBIAN_KOUT.new"
-mkdir -p "$DEBIAN_KOUT.new/modules"
+mkdir -p "$DEBIAN_KOUT.new/modules" "$DEBIAN_KOUT.new/src"
+
+# The selftests and KUnit cases of this version, from Debian's source
+# package as it is (only what the suites read: no kernel lock, no full tree).
+t=$SECONDS
+if [ "$(dpkg-query -W -f='${Status}' "$KERNEL_PKG" 2>/dev/null)" != "install ok installed" ]; then
+	say "installing $KERNEL_PKG with apt-get"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$KERNEL_PKG" >"$work/apt-src.log" 2>&1 ||
+	{ apt-get update -q >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$KERNEL_PKG" >"$work/apt-src.log" 2>&1; } ||
+		{ tail -n 20 "$work/apt-src.log" >&2; die "could not install $KERNEL_PKG"; }
+fi
+srcver=$(dpkg-query -W -f='${Version}' "$KERNEL_PKG")
+[ "$srcver" = "$KERNEL_PKGVER" ] || die "$KERNEL_PKG is $srcver but make keyed the cache on '$KERNEL_PKGVER'; run make again"
+tar -xJf "/usr/src/$KERNEL_PKG.tar.xz" -C "$DEBIAN_KOUT.new/src" --strip-components=1 \
+	--wildcards --no-wildcards-match-slash '*/tools' '*/mm/damon' || die "unpacking tools/ and mm/damon/ of /usr/src/$KERNEL_PKG.tar.xz failed"
+echo "$KERNEL_PKG $srcver" >"$DEBIAN_KOUT.new/src/.damos-source"
+[ "${srcver%%-*}" = "${DEBIAN_KPKGVER%%-*}" ] ||
+	say "note: the selftests come from $KERNEL_PKG $srcver, the image is $DEBIAN_KPKGVER"
+say "$KERNEL_PKG $srcver: tools/ and mm/damon/ unpacked in $(elapsed "$t")"
 cp "$r/boot/vmlinuz-$rel" "$DEBIAN_KOUT.new/vmlinuz"
 cp "$r/boot/initrd.img-$rel" "$DEBIAN_KOUT.new/initrd.img"
 cp "$r/boot/config-$rel" "$DEBIAN_KOUT.new/config"

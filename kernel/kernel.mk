@@ -131,6 +131,12 @@ KERNEL_ENV := KERNEL_PKG='$(KERNEL_PKG)' KERNEL_PKGVER='$(KERNEL_PKGVER)' \
 	KERNEL_BUILD_DIR='$(KERNEL_BUILD_DIR)' KERNEL_OUT='$(KERNEL_OUT)' \
 	KERNEL_LINT_SRC='$(KERNEL_LINT_SRC)' KERNEL_LINT_BUILD='$(KERNEL_LINT_BUILD)'
 
+# KIMAGE=debian: Debian's image and its own source subset, keyed and made
+# by kernel/debian.mk (the variables above it overrides, its own rules).
+ifeq ($(KIMAGE),debian)
+include $(CURDIR)/kernel/debian.mk
+endif
+
 .PHONY: kernel kernel-source kernel-lint kernel-info kernel-clean
 
 kernel: $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP)
@@ -141,15 +147,13 @@ kernel-source: $(KERNEL_SRC_STAMP)
 # No prerequisites by mtime: the path is keyed by content, so a fresh clone
 # with new mtimes reuses the cache.  The source tree prerequisite is
 # order-only for the same reason.
-ifeq ($(KIMAGE),debian)
-include $(CURDIR)/kernel/debian.mk
-else
+ifneq ($(KIMAGE),debian)
 $(KERNEL_BZIMAGE): | $(KERNEL_SRC_STAMP)
 	@$(KERNEL_ENV) $(CURDIR)/kernel/build.sh build
-endif
 
 $(KERNEL_SRC_STAMP):
 	@$(KERNEL_ENV) $(CURDIR)/kernel/build.sh source
+endif
 
 kernel-lint:
 	@$(KERNEL_ENV) KERNEL_CONFIGS='$(sort $(wildcard $(CURDIR)/kernel/config/*.config) \
