@@ -5,11 +5,13 @@
 # And 6.12 has migrate_hot and migrate_cold, which need a target node that a
 # dbgfs scheme line cannot carry: the series gives them no number (8 and 9 are
 # refused with EINVAL).  On 6.1 (no monitor_on_DEPRECATED, no migrate actions)
-# only the part that holds there is checked.
+# only the part that holds there is checked.  A kernel without the series
+# (KPATCHES=none, Debian's) skips the file: "kernel lacks".
 
 load helpers/common
 
 setup() {
+	need dbgfs_series
 	damon_off
 	log_mark
 }
