@@ -22,7 +22,52 @@ struct apply {
 	size_t nr_schemes;
 	bool has_schemes;
 	bool schemes_first;		/* dbgfs may refuse them: see check_dbgfs */
+	struct damos_targets targets;	/* to write: the file's, paddr filled */
+	bool has_targets;
 };
+
+/* @t with paddr's region filled in (cli_paddr_fill) as a->targets. */
+static int paddr_targets(struct apply *a, const struct damos_targets *t,
+			 unsigned int line)
+{
+	struct damos_targets *o = &a->targets;
+	bool filled;
+
+	o->ops = t->ops;
+	o->targets = calloc(t->nr ? t->nr : 1, sizeof(*o->targets));
+	if (!o->targets)
+		return cli_error(a->c, EXIT_FAIL, "out of memory");
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct damos_target *s = &t->targets[i];
+
+		o->targets[i].pid = s->pid;
+		o->nr++;
+		if (!s->nr_regions)
+			continue;
+		o->targets[i].regions = calloc(s->nr_regions, sizeof(*s->regions));
+		if (!o->targets[i].regions)
+			return cli_error(a->c, EXIT_FAIL, "out of memory");
+		memcpy(o->targets[i].regions, s->regions,
+		       s->nr_regions * sizeof(*s->regions));
+		o->targets[i].nr_regions = s->nr_regions;
+	}
+	a->has_targets = true;
+	if (o->ops != DAMOS_OPS_PADDR || o->nr != 1 || o->targets[0].nr_regions)
+		return EXIT_OK;
+	{
+		uint64_t start, end;
+		char msg[600];
+
+		if (damos_iomem_biggest_ram(a->c->root, &start, &end)) {
+			snprintf(msg, sizeof(msg),
+				 "target: paddr with no region monitors nothing, and %s: give one (region START END)",
+				 damos_errmsg());
+			damos_config_add_error(a->cfg, line, msg);
+			return EXIT_OK;
+		}
+	}
+	return cli_paddr_fill(a->c, o, &filled);
+}
 
 static char *slurp(FILE *f, size_t *len)
 {
@@ -135,6 +180,8 @@ static int check_live(struct apply *a)
 		a->has_schemes = !err;
 		if (damos_get_iface(a->d) == DAMOS_IFACE_DBGFS)
 			check_dbgfs(a, t);
+		if (t && (err = paddr_targets(a, t, damos_config_line(a->cfg, "target"))))
+			return err;
 		if (!t) {
 			err = damos_targets_read(a->d, &lt);
 			if (err) {
@@ -147,6 +194,13 @@ static int check_live(struct apply *a)
 				damos_config_add_error(a->cfg,
 						       damos_config_line(a->cfg, "monitor"),
 						       "monitor on: there is no target, here or in the kernel (add a target line)");
+			/* a live paddr target of no region: filled, written */
+			if (mon == 1 && lt.nr && lt.ops == DAMOS_OPS_PADDR &&
+			    !lt.targets[0].nr_regions && !a->mon_on &&
+			    (err = paddr_targets(a, &lt, damos_config_line(a->cfg, "monitor")))) {
+				damos_targets_free(&lt);
+				return err;
+			}
 			damos_targets_free(&lt);
 		}
 	}
@@ -219,7 +273,7 @@ static int lru_write(struct apply *a, int enable)
 static int write_all(struct apply *a)
 {
 	const struct damos_attrs *at = damos_config_attrs(a->cfg);
-	const struct damos_targets *t = damos_config_targets(a->cfg);
+	const struct damos_targets *t = a->has_targets ? &a->targets : NULL;
 	int mon = damos_config_monitor(a->cfg);
 	int lru_en = damos_config_lru_sort_enable(a->cfg);
 	bool writes = at || t || a->has_schemes;
@@ -254,6 +308,14 @@ static int write_all(struct apply *a)
 		/* a refused first write changed nothing: monitoring goes on */
 		if (err && restart && !written && !damos_monitor_start(a->d))
 			cli_error(a->c, status, "monitoring restarted, nothing changed");
+		/* what the file says is there, unless another program interfered */
+		if (!status && at)
+			status = cli_verify_attrs(a->c, a->d, at);
+		if (!status && t)
+			status = cli_verify_targets(a->c, a->d, t);
+		if (!status && a->has_schemes)
+			status = cli_verify_schemes(a->c, a->d, a->schemes,
+						    a->nr_schemes);
 		status = cli_close(a->c, a->d, status);
 		a->d = NULL;
 		if (status)
@@ -323,6 +385,7 @@ out:
 	if (a.d)
 		damos_close(a.d);
 	damos_lru_sort_free(a.lru);
+	damos_targets_free(&a.targets);
 	damos_config_free(a.cfg);
 	return status;
 }

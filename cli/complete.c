@@ -101,7 +101,7 @@ void cli_complete_grammar(const struct cli_grammar *gr, int argc, char **argv,
 
 static const char *const global_opts[] = {
 	"--interface", "--root", "--dry-run", "--json", "--kdamond",
-	"--context", "--file", "--force", "--version", "--help", NULL,
+	"--context", "--file", "--force", "--wait", "--version", "--help", NULL,
 };
 
 /* Options that take a value, long and short. */
@@ -109,7 +109,7 @@ static bool takes_value(const char *o)
 {
 	static const char *const with_value[] = {
 		"--interface", "-i", "--root", "-r", "--kdamond", "-k",
-		"--context", "-c", "--file", "-f", NULL,
+		"--context", "-c", "--file", "-f", "--wait", "-w", NULL,
 	};
 
 	for (const char *const *w = with_value; *w; w++)
@@ -141,7 +141,8 @@ int cli_complete_print(int argc, char **argv, FILE *f)
 			for (int k = 0; k <= DAMOS_IFACE_DBGFS; k++)
 				put(f, damos_iface_name(k), cur);
 		} else if (strcmp(o, "--kdamond") && strcmp(o, "-k") &&
-			   strcmp(o, "--context") && strcmp(o, "-c")) {
+			   strcmp(o, "--context") && strcmp(o, "-c") &&
+			   strcmp(o, "--wait") && strcmp(o, "-w")) {
 			fprintf(f, "@files\n");
 		}
 		return EXIT_OK;

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -29,11 +30,14 @@ void cli_init(struct cli *c)
 	c->iface = DAMOS_IFACE_AUTO;
 	c->out = stdout;
 	c->err = stderr;
+	c->wait_us = CLI_WAIT_DEFAULT_US;
 }
 
 void cli_fini(struct cli *c)
 {
 	fflush(c->out);
+	free(c->root_abs);
+	c->root_abs = NULL;
 }
 
 /* "damoctl OBJECT COMMAND ARGS", as --help, help and damoctl(8) show it. */
@@ -60,6 +64,7 @@ static void usage(FILE *f)
 		"  -j, --json            JSON output, errors included\n"
 		"  -k, --kdamond N       sysfs kdamond index (default 0)\n"
 		"  -c, --context NAME    dbgfs context directory (default: the first)\n"
+		"  -w, --wait SECONDS    wait at most this long for another damoctl (default 30)\n"
 		"  -f, --file FILE|-     run the command lines of FILE (- for stdin)\n"
 		"      --force           with -f: go on after a failure, report them all\n"
 		"  -V, --version         print the version\n"
@@ -206,7 +211,7 @@ const struct cli_cmd *cmd_select(const struct cli_cmd *cmds, const char *name)
 
 static void vreport(struct cli *c, const char *fmt, va_list ap)
 {
-	char msg[1024], where[128] = "";
+	char msg[4096], where[600] = "";
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (c->object)
@@ -217,7 +222,7 @@ static void vreport(struct cli *c, const char *fmt, va_list ap)
 	else if (c->where)
 		snprintf(where, sizeof(where), "%s: ", c->where);
 	if (c->json) {
-		char full[1200];
+		char full[4800];
 
 		snprintf(full, sizeof(full), "%s%s", where, msg);
 		fprintf(c->out, "{\"error\":");
@@ -236,6 +241,34 @@ int cli_error(struct cli *c, int status, const char *fmt, ...)
 	vreport(c, fmt, ap);
 	va_end(ap);
 	return status;
+}
+
+/* The rule of apply (damos_config_check_ops) for scheme add and target set. */
+int cli_check_ops(struct cli *c, enum damos_ops o, enum damos_action a,
+		  const char *which)
+{
+	if (damos_ops_supports(o, a))
+		return EXIT_OK;
+	return cli_error(c, EXIT_USAGE,
+			 "%s%s does nothing on %s targets (Linux 6.1 applies %s there)",
+			 which ? which : "", damos_action_name(a), damos_ops_name(o),
+			 o == DAMOS_OPS_PADDR ? "pageout, lru_prio, lru_deprio and stat" :
+			 "willneed, cold, pageout, hugepage, nohugepage and stat");
+}
+
+void cli_note(struct cli *c, const char *fmt, ...)
+{
+	FILE *f = c->json || c->dry_run ? c->err : c->out;
+	va_list ap;
+
+	fprintf(f, "damoctl: ");
+	if (c->object)
+		fprintf(f, "%s%s%s: ", c->object, c->command ? " " : "",
+			c->command ? c->command : "");
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
 }
 
 int cli_lib_error(struct cli *c, int err)
@@ -279,8 +312,27 @@ struct damos *cli_open(struct cli *c)
 {
 	struct damos *d = cli_open_quiet(c);
 
-	if (!d)
+	if (!d) {
 		cli_lib_error(c, -errno);
+		return NULL;
+	}
+	/* reads of a kdamond that is not there would show made-up defaults */
+	if (c->kdamond && !c->writing &&
+	    damos_get_iface(d) == DAMOS_IFACE_SYSFS) {
+		const char *dir = damos_get_dir(d);
+		size_t n = strlen(dir) - strlen("/contexts/0");
+
+		char *k = access(dir, F_OK) ? strndup(dir, n) : NULL;
+
+		if (k && access(k, F_OK)) {
+			cli_error(c, EXIT_FAIL, "kdamond %d does not exist: no %s",
+				  c->kdamond, k);
+			free(k);
+			damos_close(d);
+			return NULL;
+		}
+		free(k);
+	}
 	return d;
 }
 
@@ -336,6 +388,7 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 		{ "context", required_argument, NULL, 'c' },
 		{ "file", required_argument, NULL, 'f' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "wait", required_argument, NULL, 'w' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -346,11 +399,11 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 
 	/* --json first, so that every message is JSON wherever it stands */
 	opterr = 0;
-	for (optind = 0; (opt = getopt_long(argc, argv, "+i:r:njk:c:f:Vh",
+	for (optind = 0; (opt = getopt_long(argc, argv, "+i:r:njk:c:f:w:Vh",
 					    opts, NULL)) != -1;)
 		c->json |= opt == 'j';
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+i:r:njk:c:f:Vh", opts,
+	while ((opt = getopt_long(argc, argv, "+i:r:njk:c:f:w:Vh", opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'i':
@@ -361,7 +414,25 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 			c->iface = v;
 			break;
 		case 'r':
+			/* "$FAKE" unset must not mean the live system */
+			if (!*optarg)
+				return cli_error(c, EXIT_USAGE,
+						 "--root: an empty DIR (an unset variable?); give / for the live system");
 			c->root = optarg;
+			/* absolute: dry-run scripts and messages work anywhere */
+			if (optarg[0] != '/') {
+				char *cwd = getcwd(NULL, 0);
+
+				free(c->root_abs);
+				c->root_abs = NULL;
+				if (!cwd || asprintf(&c->root_abs, "%s/%s", cwd, optarg) < 0)
+					c->root_abs = NULL;
+				free(cwd);
+				if (!c->root_abs)
+					return cli_error(c, EXIT_FAIL, "--root %s: %s",
+							 optarg, strerror(errno));
+				c->root = c->root_abs;
+			}
 			break;
 		case 'n':
 			c->dry_run = true;
@@ -387,6 +458,16 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 		case 'F':
 			c->force = true;
 			break;
+		case 'w': {
+			uint64_t us;
+
+			if (damos_parse_time_us(optarg, 1000000, &us))
+				return cli_error(c, EXIT_USAGE,
+						 "--wait: '%s' is not a time (seconds, or with us ms s m h)",
+						 optarg);
+			c->wait_us = us;
+			break;
+		}
 		case 'V':
 			fprintf(c->out, c->json ?
 				"{\"version\":\"%s\",\"libdamos\":\"%s\"}\n" :
@@ -402,7 +483,7 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 			if (optopt)
 				return cli_error(c, EXIT_USAGE,
 						 "option -%c: %s", optopt,
-						 strchr("irkcf", optopt) ?
+						 strchr("irkcfw", optopt) ?
 						 "missing argument" : "unknown option");
 			return cli_error(c, EXIT_USAGE, "unknown option '%s'",
 					 argv[optind - 1]);
@@ -443,7 +524,7 @@ static int misplaced_option(struct cli *c, const struct cli_object *o,
 {
 	static const char *const globals[] = {
 		"--interface", "--root", "--dry-run", "--json", "--kdamond",
-		"--context", "--file", "--force", "--version", NULL,
+		"--context", "--file", "--force", "--wait", "--version", NULL,
 	};
 
 	for (int i = 0; i < argc; i++) {
@@ -523,7 +604,9 @@ static int run(struct cli *c, int argc, char **argv)
 		     n < (int)sizeof(c->line); i++)
 			n += snprintf(c->line + n, sizeof(c->line) - n, " %s",
 				      argv[i]);
-		status = o->run(c, argc - 1, argv + 1);
+		status = cli_call_run(c, o->run,
+				      !(argc > 1 && !strcmp(argv[1], "check")),
+				      argc - 1, argv + 1);
 		fflush(c->out);
 		return status;
 	}
@@ -592,7 +675,7 @@ static int cli_run_cmd(struct cli *c, const struct cli_object *o,
 	if (!status && watch_us)
 		status = cli_watch(c, k, argc, argv, watch_us, count);
 	else if (!status)
-		status = k->fn(c, argc, argv);
+		status = cli_call(c, k, argc, argv);
 	fflush(c->out);
 	return status;
 }

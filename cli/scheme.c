@@ -59,14 +59,42 @@ static int do_add(struct cli *c, int argc, char **argv)
 
 	if (!d)
 		return status;
+	struct damos_scheme **arr = NULL;
+	size_t n = 0;
+	int err;
+
 	status = parse_scheme(c, d, argc, argv, &s);
+	/* an action the live targets' operations ignore: as apply refuses it */
+	if (!status) {
+		struct damos_targets t;
+
+		if (!damos_targets_read(d, &t) && t.nr)
+			status = cli_check_ops(c, t.ops, damos_scheme_action(s), NULL);
+		damos_targets_free(&t);
+	}
+	/* what is there before, to check the add against */
+	if (!status && (err = damos_schemes_read(d, &arr, &n)))
+		status = cli_lib_error(c, err);
 	if (!status) {
 		idx = damos_scheme_add(d, s);
-		if (idx < 0)
+		if (idx < 0) {
 			status = cli_lib_error(c, idx);
-		else if (c->json && !c->dry_run)
+		} else {
+			struct damos_scheme **want = realloc(arr, (n + 1) * sizeof(*arr));
+
+			if (!want) {
+				status = cli_error(c, EXIT_FAIL, "out of memory");
+			} else {
+				arr = want;
+				arr[n] = s;
+				status = cli_verify_schemes(c, d, arr, n + 1);
+				arr[n] = NULL;
+			}
+		}
+		if (!status && c->json && !c->dry_run)
 			fprintf(c->out, "{\"index\":%d}\n", idx);
 	}
+	damos_schemes_free(arr, n);
 	damos_scheme_free(s);
 	return cli_close(c, d, status);
 }
@@ -133,11 +161,25 @@ static int do_rm(struct cli *c, int argc, char **argv)
 	status = parse_index(c, argv[0], &idx);
 	if (status)
 		return status;
+	struct damos_scheme **arr = NULL;
+	size_t n = 0;
+
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
-	err = damos_scheme_remove(d, idx);
-	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
+	err = damos_schemes_read(d, &arr, &n);
+	if (!err)
+		err = damos_scheme_remove(d, idx);
+	if (err) {
+		status = cli_lib_error(c, err);
+	} else {
+		damos_scheme_free(arr[idx]);
+		memmove(&arr[idx], &arr[idx + 1], (n - idx - 1) * sizeof(*arr));
+		n--;
+		status = cli_verify_schemes(c, d, arr, n);
+	}
+	damos_schemes_free(arr, n);
+	return cli_close(c, d, status);
 }
 
 static int do_clear(struct cli *c, int argc, char **argv)
@@ -151,7 +193,8 @@ static int do_clear(struct cli *c, int argc, char **argv)
 	if (!d)
 		return EXIT_FAIL;
 	err = damos_schemes_clear(d);
-	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
+	return cli_close(c, d, err ? cli_lib_error(c, err) :
+			 cli_verify_schemes(c, d, NULL, 0));
 }
 
 /* Offline: the attributes of the tree if there is one, else the defaults. */
@@ -218,12 +261,12 @@ static const struct cli_grammar scheme_grammar = {
 const struct cli_cmd scheme_cmds[] = {
 	{ "add", do_add, SCHEME_ARGS,
 	  "append a scheme, keeping those there (lru_prio and lru_deprio alone take damon_lru_sort's defaults)",
-	  &scheme_grammar },
+	  &scheme_grammar, CLI_WRITE },
 	{ "list", do_list, "", "print the schemes, one a line, in the add grammar", NULL },
-	{ "rm", do_rm, "INDEX", "remove the scheme at INDEX", NULL },
-	{ "clear", do_clear, "", "remove every scheme", NULL },
+	{ "rm", do_rm, "INDEX", "remove the scheme at INDEX", NULL, CLI_WRITE },
+	{ "clear", do_clear, "", "remove every scheme", NULL, CLI_WRITE },
 	{ "encode", do_encode, SCHEME_ARGS,
 	  "print the dbgfs schemes line of a scheme, writing nothing",
-	  &scheme_grammar },
+	  &scheme_grammar, CLI_NOLOCK },
 	{ NULL },
 };

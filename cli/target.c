@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdlib.h>
+
 #include "cli.h"
 
 void cli_print_targets(struct cli *c, const struct damos_targets *t)
@@ -34,6 +36,41 @@ void cli_print_targets(struct cli *c, const struct damos_targets *t)
 	}
 }
 
+/*
+ * paddr with a target of no region: Linux 6.1 to 6.12 then monitor
+ * nothing.  Take the biggest System RAM range of /proc/iomem, as damo and
+ * damon_lru_sort do, and say so; none found is an error.  *@filled tells
+ * whether @t changed.
+ */
+int cli_paddr_fill(struct cli *c, struct damos_targets *t, bool *filled)
+{
+	struct damos_region *r;
+	uint64_t start, end;
+	char sz[32];
+	int err;
+
+	*filled = false;
+	if (t->ops != DAMOS_OPS_PADDR || t->nr != 1 || t->targets[0].nr_regions)
+		return EXIT_OK;
+	err = damos_iomem_biggest_ram(c->root, &start, &end);
+	if (err)
+		return cli_error(c, EXIT_FAIL,
+				 "paddr with no region monitors nothing, and %s: give one (region START END)",
+				 damos_errmsg());
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return cli_error(c, EXIT_FAIL, "out of memory");
+	r->start = start;
+	r->end = end;
+	t->targets[0].regions = r;
+	t->targets[0].nr_regions = 1;
+	*filled = true;
+	cli_note(c, "paddr: no region given: the biggest System RAM range of /proc/iomem, region 0x%llx 0x%llx (%s)",
+		 (unsigned long long)start, (unsigned long long)end,
+		 damos_format_size(end - start, sz, sizeof(sz)));
+	return EXIT_OK;
+}
+
 static int do_show(struct cli *c, int argc, char **argv)
 {
 	struct damos_targets t;
@@ -58,7 +95,7 @@ static int do_set(struct cli *c, int argc, char **argv)
 {
 	struct damos_targets t;
 	struct damos *d;
-	int err;
+	int err, status;
 
 	err = damos_targets_parse(&t, argc, (const char *const *)argv);
 	if (err) {
@@ -70,9 +107,33 @@ static int do_set(struct cli *c, int argc, char **argv)
 		damos_targets_free(&t);
 		return EXIT_FAIL;
 	}
+	/* the schemes there must mean something on the new operations */
+	{
+		struct damos_scheme **arr;
+		size_t n;
+		char which[64];
+
+		status = EXIT_OK;
+		if (t.nr && !damos_schemes_read(d, &arr, &n)) {
+			for (size_t i = 0; !status && i < n; i++) {
+				snprintf(which, sizeof(which), "scheme %zu: ", i);
+				status = cli_check_ops(c, t.ops,
+						       damos_scheme_action(arr[i]),
+						       which);
+			}
+			damos_schemes_free(arr, n);
+		}
+	}
+	if (!status)
+		status = cli_paddr_fill(c, &t, &(bool){ false });
+	if (status) {
+		damos_targets_free(&t);
+		return cli_close(c, d, status);
+	}
 	err = damos_targets_write(d, &t);
+	status = err ? cli_lib_error(c, err) : cli_verify_targets(c, d, &t);
 	damos_targets_free(&t);
-	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
+	return cli_close(c, d, status);
 }
 
 static int do_clear(struct cli *c, int argc, char **argv)
@@ -94,7 +155,8 @@ static int do_clear(struct cli *c, int argc, char **argv)
 		t.ops = ops;
 		err = damos_targets_write(d, &t);
 	}
-	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
+	return cli_close(c, d, err ? cli_lib_error(c, err) :
+			 cli_verify_targets(c, d, &t));
 }
 
 static const struct cli_grammar target_grammar = {
@@ -114,7 +176,8 @@ const struct cli_cmd target_cmds[] = {
 	{ "show", do_show, "", "print the operations, targets and regions", NULL },
 	{ "set", do_set,
 	  "{paddr|fvaddr} [region START END]... | vaddr pid PID [region START END]... [pid PID ...]",
-	  "replace the targets (addresses in 0xHEX or sizes)", &target_grammar },
-	{ "clear", do_clear, "", "remove every target", NULL },
+	  "replace the targets (addresses in 0xHEX or sizes)", &target_grammar,
+	  CLI_WRITE },
+	{ "clear", do_clear, "", "remove every target", NULL, CLI_WRITE },
 	{ NULL },
 };

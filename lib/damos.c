@@ -380,6 +380,12 @@ int damos_other_user(struct damos *d, enum damos_user self)
 	return busy;
 }
 
+int damos_monitor_check_start(struct damos *d)
+{
+	return damos_other_user(d, d->iface == DAMOS_IFACE_SYSFS ?
+				DAMOS_USER_SYSFS : DAMOS_USER_DBGFS);
+}
+
 /* Linux 6.1 refuses "on" when on (EBUSY) and "off" when off (EINVAL, EPERM). */
 int damos_monitor_start(struct damos *d)
 {

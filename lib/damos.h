@@ -640,6 +640,47 @@ DAMOS_API enum damos_iface damos_get_iface(const struct damos *d);
 DAMOS_API const char *damos_get_dir(const struct damos *d);
 
 /*
+ * Locking.  DAMON's files are read-modify-written (a scheme is added by
+ * reading the schemes and writing them all back), so two programs writing
+ * at once lose each other's changes, and sysfs answers EBUSY or ENODEV to
+ * the slower one.  The library does not lock by itself; damoctl takes, for
+ * the whole of every command, flock(2) on the directory of what it works
+ * on, and any other program (flock(1) in a script) can take the same lock:
+ *
+ *   sysfs           <root>/sys/kernel/mm/damon/admin
+ *   dbgfs           <root>/sys/kernel/debug/damon   (all its contexts)
+ *   damon_lru_sort  <root>/sys/module/damon_lru_sort/parameters
+ *
+ * LOCK_EX to write, LOCK_SH to read.  One who needs several takes them in
+ * the order above ("damoctl apply" does).  Nothing is created: the lock
+ * works on fake trees and on read-only roots alike.
+ */
+
+/*
+ * damos_lock_dir() - the directory whose flock() guards the handle's
+ * interface (the table above).
+ */
+DAMOS_API const char *damos_lock_dir(const struct damos *d);
+
+/*
+ * damos_lock_take() - flock() directory @dir, LOCK_EX if @exclusive else
+ * LOCK_SH, trying until @wait_us microseconds have passed (0: once).
+ *
+ * Return: the descriptor that holds the lock (release it with
+ * damos_lock_release()), -ETIMEDOUT with a message naming the holder when
+ * /proc/locks shows it ("... is locked by pid 123 (damoctl scheme add
+ * stat)"), or the errno of open() or flock().
+ */
+DAMOS_API int damos_lock_take(const char *dir, bool exclusive,
+			      uint64_t wait_us);
+
+/*
+ * damos_lock_release() - release what damos_lock_take() returned; a
+ * negative @fd is a no-op.
+ */
+DAMOS_API void damos_lock_release(int fd);
+
+/*
  * damos_dbgfs_lru_supported() - whether this dbgfs accepts lru_prio and
  * lru_deprio (see the top of this file for how it is found out).
  *
@@ -735,6 +776,12 @@ DAMOS_API int damos_monitor_status(struct damos *d, bool *on, int *pid);
  * kernel would refuse the write: EBUSY, EINVAL or EPERM).
  */
 DAMOS_API int damos_monitor_start(struct damos *d);
+/*
+ * damos_monitor_check_start() - the check of damos_monitor_start() that
+ * another DAMON user keeps monitoring off (-EBUSY with a message naming
+ * it), for a caller that prepares more before it starts.
+ */
+DAMOS_API int damos_monitor_check_start(struct damos *d);
 DAMOS_API int damos_monitor_stop(struct damos *d);
 
 /*
@@ -823,6 +870,19 @@ DAMOS_API int damos_targets_parse(struct damos_targets *t, int argc,
  * kernel accepts the others and silently does nothing.
  */
 DAMOS_API bool damos_ops_supports(enum damos_ops o, enum damos_action a);
+
+/*
+ * damos_iomem_biggest_ram() - the biggest top-level "System RAM" range of
+ * <@root>/proc/iomem (@root NULL or "" for /), the range damo and the
+ * kernel's damon_reclaim and damon_lru_sort monitor when none is given;
+ * Linux 6.1 to 6.12 give paddr no region by themselves.
+ *
+ * Return: 0 with [*@start, *@end) (@end exclusive); -ENOENT if there is no
+ * such range (the message says so, and that a user other than root sees
+ * only zeros), or the errno of the read.
+ */
+DAMOS_API int damos_iomem_biggest_ram(const char *root, uint64_t *start,
+				      uint64_t *end);
 
 /* ------------------------------------------------------------------------
  * damoctl.conf(5): a whole setup, one directive a line ('#' comments,

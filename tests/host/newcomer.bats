@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# Issue 14: damoctl as a newcomer meets it.  One test (or more) an item.
+
+load helper
+
+# A /proc/iomem with two System RAM ranges (the second, 0x100000000-
+# 0x17fffffff = 2G, the biggest) and nested lines that are not top level.
+make_iomem() {
+	mkdir -p "$ROOT/proc"
+	cat > "$ROOT/proc/iomem" <<-'EOF'
+	00000000-00000fff : Reserved
+	00001000-0009fbff : System RAM
+	000f0000-000fffff : Reserved
+	00100000-7ffdffff : System RAM
+	  01000000-01ffffff : Kernel code
+	100000000-17fffffff : System RAM
+	  100000000-1ffffffff : System RAM
+	EOF
+}
+
+C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
+
+@test "14 High 1: target set paddr with no region takes the biggest System RAM range, and says so (sysfs)" {
+	make_sysfs off 0
+	make_iomem
+	run damoctl target set paddr
+	assert_success
+	assert_output "damoctl: target set: paddr: no region given: the biggest System RAM range of /proc/iomem, region 0x100000000 0x180000000 (2G)"
+	[ "$(cat "$(C targets/0/regions/0/start)")" = 4294967296 ]
+	[ "$(cat "$(C targets/0/regions/0/end)")" = 6442450944 ]
+	run damoctl target show
+	assert_output "paddr region 0x100000000 0x180000000"
+}
+
+@test "14 High 1: the same on dbgfs" {
+	make_dbgfs
+	make_iomem
+	run damoctl target set paddr
+	assert_success
+	assert_output --partial "region 0x100000000 0x180000000 (2G)"
+	[ "$(cat "$ROOT/sys/kernel/debug/damon/init_regions")" = "0 4294967296 6442450944" ]
+}
+
+@test "14 High 1: no System RAM range (no file, or zeros as a user sees it): refused, nothing written" {
+	make_sysfs off 0
+	before=$(tree_sum)
+	run damoctl target set paddr
+	assert_failure 1
+	assert_output --partial "paddr with no region monitors nothing, and cannot read $ROOT/proc/iomem"
+	make_iomem
+	sed -i 's/^[0-9a-f]*-[0-9a-f]* /00000000-00000000 /' "$ROOT/proc/iomem"
+	before=$(tree_sum)
+	run damoctl target set paddr
+	assert_failure 1
+	assert_output --partial "no System RAM range in $ROOT/proc/iomem (it shows zeros: only root sees the addresses): give one (region START END)"
+	[ "$(tree_sum)" = "$before" ]
+	run damoctl target set paddr region 4G 8G
+	assert_success
+	assert_output ""
+}
+
+@test "14 High 1: monitor start of a paddr target without a region fills it in, or refuses" {
+	make_sysfs off 0
+	echo 0 > "$(C targets/0/regions/nr_regions)"
+	rm -rf "$(C targets/0/regions/0)"
+	run damoctl monitor start
+	assert_failure 1
+	assert_output --partial "paddr with no region monitors nothing"
+	[ "$(cat "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state")" = off ]
+	make_iomem
+	run damoctl monitor start
+	assert_success
+	assert_output --partial "region 0x100000000 0x180000000 (2G)"
+	[ "$(cat "$(C targets/0/regions/0/start)")" = 4294967296 ]
+	[ "$(cat "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state")" = on ]
+}
+
+@test "14 High 1: apply of 'target paddr' takes the range, or names the line" {
+	make_sysfs off 0
+	printf 'target paddr\nmonitor on\n' > "$BATS_TEST_TMPDIR/p.conf"
+	run damoctl apply "$BATS_TEST_TMPDIR/p.conf"
+	assert_failure 2
+	assert_output --partial "p.conf:1: target: paddr with no region monitors nothing"
+	make_iomem
+	run damoctl apply "$BATS_TEST_TMPDIR/p.conf"
+	assert_success
+	assert_output --partial "region 0x100000000 0x180000000"
+	[ "$(cat "$(C targets/0/regions/0/end)")" = 6442450944 ]
+}
+
+@test "14 High 3: --root \"\" is a usage error, not the live system" {
+	run "$DAMOCTL" --root "" scheme list
+	assert_failure 2
+	assert_output "damoctl: --root: an empty DIR (an unset variable?); give / for the live system"
+	run "$DAMOCTL" --root= scheme list
+	assert_failure 2
+}
+
+@test "14 Low: a relative --root is made absolute (dry-run scripts work from anywhere)" {
+	make_dbgfs
+	cd "$BATS_TEST_TMPDIR"
+	run "$DAMOCTL" --root root --dry-run scheme add stat
+	assert_success
+	assert_output --partial "> $ROOT/sys/kernel/debug/damon/schemes"
+}
+
+@test "14 Medium: -f DIR is an error, not an empty batch" {
+	make_dbgfs
+	run damoctl -f "$BATS_TEST_TMPDIR"
+	assert_failure 1
+	assert_output --partial "Is a directory"
+}
+
+@test "14 Medium: a NUL byte in a batch line is refused, the command not run" {
+	make_dbgfs
+	printf 'scheme add stat\0 sz 4K max\n' > "$BATS_TEST_TMPDIR/nul"
+	run damoctl -f "$BATS_TEST_TMPDIR/nul"
+	assert_failure 2
+	assert_output --partial "nul:1: a NUL byte in the line"
+	[ ! -s "$ROOT/sys/kernel/debug/damon/schemes" ]
+}
+
+@test "14 Medium: attrs set of a huge sample names no internal placeholder" {
+	make_dbgfs
+	run damoctl attrs set sample 18446744073709551615
+	assert_failure 2
+	refute_output --partial 9223372036854775807
+	assert_output --partial "aggr 100ms"
+}
+
+@test "14 Medium: --kdamond 1 where only kdamond 0 exists: reads fail, no made-up defaults" {
+	make_sysfs off 1
+	for cmd in "scheme list" "attrs show" "target show" "stats show"; do
+		run damoctl --kdamond 1 $cmd
+		assert_failure 1
+		assert_output --partial "kdamond 1 does not exist"
+	done
+}
