@@ -148,11 +148,11 @@ void cli_note(struct cli *c, const char *fmt, ...)
 int cli_check_ops(struct cli *c, enum damos_ops o, enum damos_action a,
 		  const char *which);
 /* cli/verify.c: after a write, EXIT_OK if what was meant is there */
-int cli_verify_schemes(struct cli *c, struct damos *d,
+int cli_verify_schemes(struct cli *c, struct damos_ctx *d,
 		       struct damos_scheme *const *want, size_t n);
-int cli_verify_attrs(struct cli *c, struct damos *d,
+int cli_verify_attrs(struct cli *c, struct damos_ctx *d,
 		     const struct damos_attrs *want);
-int cli_verify_targets(struct cli *c, struct damos *d,
+int cli_verify_targets(struct cli *c, struct damos_ctx *d,
 		       const struct damos_targets *want);
 #define CLI_WAIT_DEFAULT_US	(30 * 1000000ULL)
 
@@ -163,11 +163,11 @@ int cli_error(struct cli *c, int status, const char *fmt, ...)
 int cli_lib_error(struct cli *c, int err);
 int cli_parse_error(struct cli *c, int err);
 void cli_opts(struct cli *c, struct damos_opts *o);
-struct damos *cli_open(struct cli *c);
-struct damos *cli_open_quiet(struct cli *c);
-int cli_close(struct cli *c, struct damos *d, int status);
+struct damos_ctx *cli_open(struct cli *c);
+struct damos_ctx *cli_open_quiet(struct cli *c);
+int cli_close(struct cli *c, struct damos_ctx *d, int status);
 void cli_print_script(struct cli *c, const char *what, const char *script);
-int cli_attrs(struct cli *c, struct damos *d, struct damos_attrs *a);
+int cli_attrs(struct cli *c, struct damos_ctx *d, struct damos_attrs *a);
 
 /* attrs and targets in the grammar of "set" (text) or as a JSON object */
 void cli_print_attrs(struct cli *c, const struct damos_attrs *a);

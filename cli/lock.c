@@ -50,7 +50,7 @@ static int lock_dirs(struct cli *c, char *dirs[NR_LOCKS])
 		for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 			dirs[n++] = below(c, all[i]);
 	} else {
-		struct damos *d = cli_open_quiet(c);
+		struct damos_ctx *d = cli_open_quiet(c);
 
 		/* no handle: the command says why itself */
 		if (d)

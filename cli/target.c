@@ -74,7 +74,7 @@ int cli_paddr_fill(struct cli *c, struct damos_targets *t, bool *filled)
 static int do_show(struct cli *c, int argc, char **argv)
 {
 	struct damos_targets t;
-	struct damos *d;
+	struct damos_ctx *d;
 	int err;
 
 	(void)argc;
@@ -94,7 +94,7 @@ static int do_show(struct cli *c, int argc, char **argv)
 static int do_set(struct cli *c, int argc, char **argv)
 {
 	struct damos_targets t;
-	struct damos *d;
+	struct damos_ctx *d;
 	int err, status;
 
 	err = damos_targets_parse(&t, argc, (const char *const *)argv);
@@ -139,7 +139,7 @@ static int do_set(struct cli *c, int argc, char **argv)
 static int do_clear(struct cli *c, int argc, char **argv)
 {
 	struct damos_targets t = { .ops = DAMOS_OPS_VADDR };
-	struct damos *d;
+	struct damos_ctx *d;
 	int err;
 
 	(void)argc;

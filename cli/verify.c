@@ -13,7 +13,7 @@
 
 #define CHANGED "another program changed the %s while damoctl wrote them (a program that does not take the lock: see LOCKING in damoctl(8)): "
 
-int cli_verify_schemes(struct cli *c, struct damos *d,
+int cli_verify_schemes(struct cli *c, struct damos_ctx *d,
 		       struct damos_scheme *const *want, size_t n)
 {
 	struct damos_scheme **arr;
@@ -51,7 +51,7 @@ int cli_verify_schemes(struct cli *c, struct damos *d,
 	return EXIT_FAIL;
 }
 
-int cli_verify_attrs(struct cli *c, struct damos *d,
+int cli_verify_attrs(struct cli *c, struct damos_ctx *d,
 		     const struct damos_attrs *want)
 {
 	struct damos_attrs a;
@@ -112,7 +112,7 @@ static bool targets_same(const struct damos_targets *a,
 	return true;
 }
 
-int cli_verify_targets(struct cli *c, struct damos *d,
+int cli_verify_targets(struct cli *c, struct damos_ctx *d,
 		       const struct damos_targets *want)
 {
 	struct damos_targets t;

@@ -16,7 +16,7 @@
 
 #include "internal.h"
 
-const char *damos_lock_dir(const struct damos *d)
+const char *damos_lock_dir(const struct damos_ctx *d)
 {
 	return d->iface == DAMOS_IFACE_SYSFS ? d->admin : d->dbgfs;
 }
