@@ -213,7 +213,7 @@ damoctl: apply: m.conf: 1 bad line; nothing was changed"
 	run damoctl apply v.conf
 	assert_failure 2
 	assert_line --index 0 --partial "v.conf:1: scheme: lru_deprio does nothing on vaddr targets"
-	damoctl target set paddr
+	damoctl target set paddr region 4G 8G
 	# the module runs: DAMON cannot start next to it
 	lru_sort_on
 	run damoctl apply m.conf

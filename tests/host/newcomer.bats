@@ -136,3 +136,28 @@ C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 		assert_output --partial "kdamond 1 does not exist"
 	done
 }
+
+@test "14 Medium: apply of the same file twice writes nothing the second time (no commit)" {
+	command -v strace >/dev/null || skip "strace is missing"
+	make_sysfs on 1
+	mkdir -p "$ROOT/proc"
+	cat > "$BATS_TEST_TMPDIR/s.conf" <<-'EOF2'
+	attrs sample 5ms aggr 100ms update 1s regions 10 1000
+	target paddr region 4G 8G
+	scheme pageout sz 2M max access 0 0 age 5m max
+	scheme stat
+	monitor on
+	EOF2
+	strace -f -qq -e trace=write -s 32 -o "$BATS_TEST_TMPDIR/st1" \
+		"$DAMOCTL" --root "$ROOT" apply "$BATS_TEST_TMPDIR/s.conf"
+	[ "$(grep -c '"commit\\n"' "$BATS_TEST_TMPDIR/st1")" -ge 1 ]
+	touch "$BATS_TEST_TMPDIR/mark"
+	sleep 1.1
+	strace -f -qq -e trace=write -s 32 -o "$BATS_TEST_TMPDIR/st2" \
+		"$DAMOCTL" --root "$ROOT" apply "$BATS_TEST_TMPDIR/s.conf"
+	run grep -c '"commit\\n"' "$BATS_TEST_TMPDIR/st2"
+	assert_output 0
+	# the state file takes update_schemes_stats for the reads; nothing else is written
+	run find "$ROOT/sys" -type f -newer "$BATS_TEST_TMPDIR/mark" ! -name state
+	assert_output ""
+}
