@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -91,6 +94,67 @@ static int do_show(struct cli *c, int argc, char **argv)
 	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
 }
 
+/*
+ * The files a targets write changes, checked before the first of them is
+ * written: a refusal half-way would leave target_ids (or operations)
+ * changed and the regions not.
+ */
+static int writable(struct cli *c, struct damos_ctx *d)
+{
+	static const char *const dbgfs[] = { "target_ids", "init_regions", NULL };
+	static const char *const sysfs[] = { "operations", "targets/nr_targets", NULL };
+	const char *const *f = damos_get_iface(d) == DAMOS_IFACE_SYSFS ? sysfs : dbgfs;
+	int status = EXIT_OK;
+
+	if (c->dry_run)
+		return EXIT_OK;
+	for (; !status && *f; f++) {
+		char *p;
+
+		if (asprintf(&p, "%s/%s", damos_get_dir(d), *f) < 0)
+			return cli_error(c, EXIT_FAIL, "out of memory");
+		if (!access(p, F_OK) && access(p, W_OK))
+			status = cli_error(c, EXIT_FAIL,
+					   "cannot write %s: %s%s; nothing was changed",
+					   p, strerror(errno),
+					   geteuid() ? " (DAMON's files need root)" : "");
+		free(p);
+	}
+	return status;
+}
+
+/* A write refused half-way: put the old targets back, and say what is there. */
+static int failed(struct cli *c, struct damos_ctx *d, int err)
+{
+	struct damos_targets now;
+	char *msg = strdup(damos_errmsg());
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = c->out, *f;
+
+	if (c->dry_run || damos_targets_read(d, &now)) {
+		free(msg);
+		return cli_lib_error(c, err);
+	}
+	f = open_memstream(&text, &len);
+	if (f) {
+		bool json = c->json;
+
+		c->out = f;
+		c->json = false;
+		cli_print_targets(c, &now);
+		c->json = json;
+		c->out = out;
+		fclose(f);
+	}
+	cli_error(c, EXIT_FAIL, "%s; the targets are now: %s",
+		  msg ? msg : strerror(-err), text ? text : "?");
+	free(text);
+	free(msg);
+	damos_targets_free(&now);
+	return EXIT_FAIL;
+}
+
 static int do_set(struct cli *c, int argc, char **argv)
 {
 	struct damos_targets t;
@@ -130,8 +194,13 @@ static int do_set(struct cli *c, int argc, char **argv)
 		damos_targets_free(&t);
 		return cli_close(c, d, status);
 	}
+	status = writable(c, d);
+	if (status) {
+		damos_targets_free(&t);
+		return cli_close(c, d, status);
+	}
 	err = damos_targets_write(d, &t);
-	status = err ? cli_lib_error(c, err) : cli_verify_targets(c, d, &t);
+	status = err ? failed(c, d, err) : cli_verify_targets(c, d, &t);
 	damos_targets_free(&t);
 	return cli_close(c, d, status);
 }

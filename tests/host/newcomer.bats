@@ -161,3 +161,32 @@ C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 	run find "$ROOT/sys" -type f -newer "$BATS_TEST_TMPDIR/mark" ! -name state
 	assert_output ""
 }
+
+teardown() {
+	[ -z "${NC_TMP:-}" ] || rm -rf "$NC_TMP"
+}
+
+@test "14 Medium: target set with init_regions read-only changes nothing and says so" {
+	# a root that user nobody can reach (bats' own directory is 0700)
+	NC_TMP=$(mktemp -d "${TMPDIR:-/tmp}/damos-nc.XXXXXX")
+	chmod 755 "$NC_TMP"
+	ROOT=$NC_TMP/root
+	mkdir -p "$ROOT"
+	make_dbgfs
+	echo 42 > "$ROOT/sys/kernel/debug/damon/target_ids"
+	chmod 444 "$ROOT/sys/kernel/debug/damon/init_regions"
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null || skip "setpriv is missing"
+		chown -R nobody "$ROOT"
+		chmod 444 "$ROOT/sys/kernel/debug/damon/init_regions"
+		setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$DAMOCTL" ||
+			skip "nobody cannot run $DAMOCTL"
+		run setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			"$DAMOCTL" --root "$ROOT" target set vaddr pid 7 region 4K 8K
+	else
+		run damoctl target set vaddr pid 7 region 4K 8K
+	fi
+	assert_failure 1
+	assert_output --partial "cannot write $ROOT/sys/kernel/debug/damon/init_regions: Permission denied (DAMON's files need root); nothing was changed"
+	[ "$(cat "$ROOT/sys/kernel/debug/damon/target_ids")" = 42 ]
+}
