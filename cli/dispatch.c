@@ -313,7 +313,23 @@ struct damos_ctx *cli_open(struct cli *c)
 	struct damos_ctx *d = cli_open_quiet(c);
 
 	if (!d) {
-		cli_lib_error(c, -errno);
+		int err = errno;
+		char *sys = NULL, *dbg = NULL;
+
+		if (err == ENOENT && c->dbgfs_ctx &&
+		    asprintf(&dbg, "%s/sys/kernel/debug/damon", c->root ? c->root : "") >= 0 &&
+		    access(dbg, F_OK))
+			cli_error(c, EXIT_FAIL, "--context %s is a dbgfs context, and there is no dbgfs: %s does not exist",
+				  c->dbgfs_ctx, dbg);
+		else if (err == ENOENT && c->iface == DAMOS_IFACE_AUTO && !c->dbgfs_ctx &&
+			 asprintf(&sys, "%s/sys/kernel/mm/damon", c->root ? c->root : "") >= 0 &&
+			 access(sys, F_OK))
+			cli_error(c, EXIT_FAIL, "%s: this kernel has no DAMON (CONFIG_DAMON_SYSFS and CONFIG_DAMON_DBGFS are not set?), or debugfs is not mounted",
+				  damos_errmsg());
+		else
+			cli_lib_error(c, -err);
+		free(sys);
+		free(dbg);
 		return NULL;
 	}
 	/* reads of a kdamond that is not there would show made-up defaults */
@@ -492,6 +508,11 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 	/* damos_open() refuses these too, but they are usage errors */
 	if (c->dbgfs_ctx && !*c->dbgfs_ctx)
 		c->dbgfs_ctx = NULL;
+	if (c->dbgfs_ctx && (strchr(c->dbgfs_ctx, '/') ||
+			     !strcmp(c->dbgfs_ctx, ".") || !strcmp(c->dbgfs_ctx, "..")))
+		return cli_error(c, EXIT_USAGE,
+				 "--context '%s': a context is a name (of mk_contexts), not a path",
+				 c->dbgfs_ctx);
 	if (c->dbgfs_ctx && c->kdamond)
 		return cli_error(c, EXIT_USAGE,
 				 "--context is dbgfs's and --kdamond sysfs's: not both");

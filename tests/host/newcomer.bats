@@ -190,3 +190,38 @@ teardown() {
 	assert_output --partial "cannot write $ROOT/sys/kernel/debug/damon/init_regions: Permission denied (DAMON's files need root); nothing was changed"
 	[ "$(cat "$ROOT/sys/kernel/debug/damon/target_ids")" = 42 ]
 }
+
+@test "14 Medium: a kernel without DAMON is named as such" {
+	mkdir -p "$ROOT/sys/kernel/debug" "$ROOT/sys/kernel/mm"
+	run damoctl scheme list
+	assert_failure 1
+	assert_output --partial "this kernel has no DAMON (CONFIG_DAMON_SYSFS and CONFIG_DAMON_DBGFS are not set?)"
+}
+
+@test "14 Medium: lru-sort status says when the module failed to start, and when the watermarks keep it idle" {
+	load lru_sort
+	make_lru_sort
+	echo Y > "$(LRU)/enabled"
+	run damoctl lru-sort status
+	assert_line --index 1 --partial "enabled, but no kdamond runs: the module failed to start"
+	run damoctl --json lru-sort status
+	assert_output --partial '"state":"failed"'
+	echo 4321 > "$(LRU)/kdamond_pid"
+	mkdir -p "$ROOT/proc"
+	printf 'MemTotal:       2000000 kB\nMemFree:        1000000 kB\n' > "$ROOT/proc/meminfo"
+	run damoctl lru-sort status
+	assert_line --index 1 "  idle: free memory is 50.0%, above the high watermark 20.0%: the schemes wait until it is between 5.0% and 15.0%"
+	printf 'MemTotal:       2000000 kB\nMemFree:        200000 kB\n' > "$ROOT/proc/meminfo"
+	run damoctl --json lru-sort status
+	assert_output --partial '"state":"running"'
+}
+
+@test "14 Low: --context on a sysfs-only tree, and --context ../..: say what is wrong" {
+	make_sysfs off 0
+	run damoctl --context foo scheme list
+	assert_failure 1
+	assert_output --partial "--context foo is a dbgfs context, and there is no dbgfs"
+	run damoctl --context ../.. scheme list
+	assert_failure 2
+	assert_output --partial "a context is a name (of mk_contexts), not a path"
+}
