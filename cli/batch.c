@@ -22,6 +22,11 @@ int cli_run_line(struct cli *c, const char *line)
 		return cli_error(c, EXIT_FAIL, "out of memory");
 	if (!argc)
 		status = EXIT_OK;
+	else if (!strcmp(argv[0], "damoctl"))
+		status = cli_error(c, EXIT_USAGE,
+				   "a command line here is what follows \"damoctl\": leave it out (%s%s%s)",
+				   argc > 1 ? argv[1] : "scheme", argc > 2 ? " " : "",
+				   argc > 2 ? argv[2] : argc > 1 ? "" : " list");
 	else if (argv[0][0] == '-')
 		status = cli_error(c, EXIT_USAGE,
 				   "'%s': options go on the damoctl command line, not in a command",

@@ -85,6 +85,9 @@ static void usage(FILE *f)
 
 const struct cli_object *cli_object_find(const char *name)
 {
+	/* the spellings of damo's users */
+	if (!strcmp(name, "lru_sort"))
+		name = "lru-sort";
 	for (const struct cli_object *o = cli_objects; o->name; o++)
 		if (!strcmp(o->name, name))
 			return o;
@@ -423,7 +426,9 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'i':
-			v = damos_iface_from_name(optarg);
+			/* damo's spelling */
+			v = damos_iface_from_name(strcmp(optarg, "debugfs") ?
+						  optarg : "dbgfs");
 			if (v < 0)
 				return cli_error(c, EXIT_USAGE, "%s",
 						 damos_errmsg());
@@ -485,6 +490,10 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 			break;
 		}
 		case 'V':
+			if (optind < argc)
+				return cli_error(c, EXIT_USAGE,
+						 "--version: nothing goes after it, got '%s'",
+						 argv[optind]);
 			fprintf(c->out, c->json ?
 				"{\"version\":\"%s\",\"libdamos\":\"%s\"}\n" :
 				"damoctl %s (libdamos %s)\n",
@@ -571,11 +580,21 @@ static int run(struct cli *c, int argc, char **argv)
 	int status;
 
 	if (argc < 1) {
+		/* "echo 'scheme list' | damoctl": the commands are on stdin */
 		if (c->json)
 			return cli_error(c, EXIT_USAGE,
 					 "expected OBJECT COMMAND (see damoctl --help)");
 		usage(c->err);
+		if (!isatty(STDIN_FILENO))
+			fprintf(c->err, "\nNo command given; to run the commands of standard input: damoctl -f -\n");
 		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[0], "version") && argc == 1) {
+		fprintf(c->out, c->json ?
+			"{\"version\":\"%s\",\"libdamos\":\"%s\"}\n" :
+			"damoctl %s (libdamos %s)\n",
+			DAMOS_VERSION, damos_version());
+		return EXIT_OK;
 	}
 	o = cli_object_find(argv[0]);
 	if (!o) {

@@ -260,7 +260,7 @@ static const struct cli_grammar scheme_grammar = {
 
 const struct cli_cmd scheme_cmds[] = {
 	{ "add", do_add, SCHEME_ARGS,
-	  "append a scheme, keeping those there (lru_prio and lru_deprio alone take damon_lru_sort's defaults)",
+	  "append a scheme, keeping those there (lru_prio and lru_deprio start from damon_lru_sort's defaults, the keywords given change them)",
 	  &scheme_grammar, CLI_WRITE },
 	{ "list", do_list, "", "print the schemes, one a line, in the add grammar", NULL },
 	{ "rm", do_rm, "INDEX", "remove the scheme at INDEX", NULL, CLI_WRITE },

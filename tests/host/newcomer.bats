@@ -225,3 +225,41 @@ teardown() {
 	assert_failure 2
 	assert_output --partial "a context is a name (of mk_contexts), not a path"
 }
+
+@test "14 Low: damo's spellings: --interface debugfs, lru_sort, version" {
+	make_dbgfs
+	run damoctl --interface debugfs scheme list
+	assert_success
+	load lru_sort
+	make_lru_sort
+	run damoctl lru_sort status
+	assert_success
+	assert_line --index 0 "damon_lru_sort: off"
+	run damoctl version
+	assert_success
+	assert_output --regexp '^damoctl [0-9.]+ \(libdamos [0-9.]+\)$'
+}
+
+@test "14 Low: --version extra is a usage error; damoctl with commands on stdin hints at -f -; a batch line with damoctl" {
+	run "$DAMOCTL" --version extra
+	assert_failure 2
+	assert_output --partial "--version: nothing goes after it, got 'extra'"
+	run bash -c "echo 'scheme list' | '$DAMOCTL' --root '$ROOT'"
+	assert_failure 2
+	assert_output --partial "to run the commands of standard input: damoctl -f -"
+	make_dbgfs
+	run bash -c "echo 'damoctl scheme list' | '$DAMOCTL' --root '$ROOT' -f -"
+	assert_failure 2
+	assert_output --partial "what follows \"damoctl\": leave it out (scheme list)"
+}
+
+@test "14 Low: scheme add --help says lru_prio/lru_deprio start from the module's defaults with keywords too" {
+	run "$DAMOCTL" scheme add --help
+	assert_output --partial "start from damon_lru_sort's defaults, the keywords given change them"
+	refute_output --partial "alone"
+}
+
+@test "14 Low: damoctl(8) EXAMPLES no longer calls access 0 5 'not accessed'" {
+	run grep -n "not accessed for 1 to 2 seconds" "$BATS_TEST_DIRNAME/../../man/damoctl.8"
+	assert_failure
+}
