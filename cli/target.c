@@ -123,16 +123,34 @@ static int writable(struct cli *c, struct damos_ctx *d)
 	return status;
 }
 
-/* A write refused half-way: put the old targets back, and say what is there. */
-static int failed(struct cli *c, struct damos_ctx *d, int err)
+static bool same_targets(const struct damos_targets *a,
+			 const struct damos_targets *b)
 {
-	struct damos_targets now;
+	bool same = a->ops == b->ops && a->nr == b->nr;
+
+	for (size_t i = 0; same && i < a->nr; i++)
+		same = a->targets[i].pid == b->targets[i].pid &&
+		       a->targets[i].nr_regions == b->targets[i].nr_regions &&
+		       (!a->targets[i].nr_regions ||
+			!memcmp(a->targets[i].regions, b->targets[i].regions,
+				a->targets[i].nr_regions * sizeof(*a->targets[i].regions)));
+	return same;
+}
+
+/* A write refused half-way (@old: before it): say what the targets are now. */
+static int failed(struct cli *c, struct damos_ctx *d, int err,
+		  const struct damos_targets *old)
+{
+	struct damos_targets now = { 0 };
 	char *msg = strdup(damos_errmsg());
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = c->out, *f;
 
-	if (c->dry_run || damos_targets_read(d, &now)) {
+	/* nothing changed (refused before the first write): the error alone */
+	if (c->dry_run || !old || damos_targets_read(d, &now) ||
+	    same_targets(&now, old)) {
+		damos_targets_free(&now);
 		free(msg);
 		return cli_lib_error(c, err);
 	}
@@ -199,8 +217,16 @@ static int do_set(struct cli *c, int argc, char **argv)
 		damos_targets_free(&t);
 		return cli_close(c, d, status);
 	}
-	err = damos_targets_write(d, &t);
-	status = err ? failed(c, d, err) : cli_verify_targets(c, d, &t);
+	{
+		struct damos_targets old;
+		bool have_old = !damos_targets_read(d, &old);
+
+		err = damos_targets_write(d, &t);
+		status = err ? failed(c, d, err, have_old ? &old : NULL) :
+			 cli_verify_targets(c, d, &t);
+		if (have_old)
+			damos_targets_free(&old);
+	}
 	damos_targets_free(&t);
 	return cli_close(c, d, status);
 }
