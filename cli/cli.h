@@ -42,6 +42,11 @@ struct cli {
 	char line[256];			/* the command, for dry-run comments */
 	bool script_started;
 	bool writing;			/* the command writes (CLI_WRITE) */
+	/* --json: one document a command (cli/json.c) */
+	bool capture;			/* collecting this command's output */
+	char **json_errs, **json_notes;
+	size_t nr_errs, nr_notes;
+	char *json_script;
 	FILE *out;
 	FILE *err;
 	/* front ends (cli/shell.c, cli/batch.c) */
@@ -175,6 +180,9 @@ void cli_print_targets(struct cli *c, const struct damos_targets *t);
 
 /* JSON output, bpftool style: one document per command on c->out */
 void json_str(FILE *f, const char *s);
+void json_begin(struct cli *c, FILE **saved, char **buf, size_t *len);
+void json_end(struct cli *c, FILE *saved, char **bufp, size_t *lenp, int status);
+void json_add(char ***arr, size_t *n, const char *s);
 void json_scheme(FILE *f, const struct damos_scheme *s, int idx);
 
 #endif /* DAMOCTL_CLI_H */

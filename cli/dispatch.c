@@ -224,7 +224,12 @@ static void vreport(struct cli *c, const char *fmt, va_list ap)
 			 c->command ? c->command : "");
 	else if (c->where)
 		snprintf(where, sizeof(where), "%s: ", c->where);
-	if (c->json) {
+	if (c->json && c->capture) {
+		char full[4800];
+
+		snprintf(full, sizeof(full), "%s%s", where, msg);
+		json_add(&c->json_errs, &c->nr_errs, full);
+	} else if (c->json) {
 		char full[4800];
 
 		snprintf(full, sizeof(full), "%s%s", where, msg);
@@ -264,6 +269,15 @@ void cli_note(struct cli *c, const char *fmt, ...)
 	FILE *f = c->json || c->dry_run ? c->err : c->out;
 	va_list ap;
 
+	if (c->json && c->capture) {
+		char msg[1024];
+
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		json_add(&c->json_notes, &c->nr_notes, msg);
+		return;
+	}
 	fprintf(f, "damoctl: ");
 	if (c->object)
 		fprintf(f, "%s%s%s: ", c->object, c->command ? " " : "",
@@ -360,7 +374,15 @@ void cli_print_script(struct cli *c, const char *what, const char *script)
 {
 	if (!c->dry_run || !script || !*script)
 		return;
-	if (c->json) {
+	if (c->json && c->capture) {
+		size_t n = c->json_script ? strlen(c->json_script) : 0;
+		char *s = realloc(c->json_script, n + strlen(script) + 1);
+
+		if (s) {
+			strcpy(s + n, script);
+			c->json_script = s;
+		}
+	} else if (c->json) {
 		fprintf(c->out, "{\"dry_run\":");
 		json_str(c->out, script);
 		fprintf(c->out, "}\n");
@@ -776,26 +798,6 @@ const char **cli_complete_words(int argc, char **argv)
 		out[n++] = "--count";
 	}
 	return out;
-}
-
-void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
 }
 
 void json_scheme(FILE *f, const struct damos_scheme *s, int idx)

@@ -109,33 +109,38 @@ void cli_test_race(struct cli *c)
 	}
 }
 
-int cli_call(struct cli *c, const struct cli_cmd *k, int argc, char **argv)
-{
-	int fds[NR_LOCKS] = { -1, -1, -1 };
-	int status;
-
-	c->writing = k->flags & CLI_WRITE;
-	if (k->flags & CLI_NOLOCK)
-		return k->fn(c, argc, argv);
-	status = lock(c, k->flags & CLI_WRITE, fds);
-	if (status)
-		return status;
-	status = k->fn(c, argc, argv);
-	for (int i = 0; i < NR_LOCKS; i++)
-		damos_lock_release(fds[i]);
-	return status;
-}
-
 int cli_call_run(struct cli *c, int (*fn)(struct cli *, int, char **),
 		 bool exclusive, int argc, char **argv)
 {
 	int fds[NR_LOCKS] = { -1, -1, -1 };
-	int status = lock(c, exclusive, fds);
+	FILE *saved;
+	char *buf;
+	size_t len;
+	int status;
 
-	if (status)
-		return status;
-	status = fn(c, argc, argv);
-	for (int i = 0; i < NR_LOCKS; i++)
-		damos_lock_release(fds[i]);
+	json_begin(c, &saved, &buf, &len);
+	status = lock(c, exclusive, fds);
+	if (!status) {
+		status = fn(c, argc, argv);
+		for (int i = 0; i < NR_LOCKS; i++)
+			damos_lock_release(fds[i]);
+	}
+	json_end(c, saved, &buf, &len, status);
+	return status;
+}
+
+int cli_call(struct cli *c, const struct cli_cmd *k, int argc, char **argv)
+{
+	FILE *saved;
+	char *buf;
+	size_t len;
+	int status;
+
+	c->writing = k->flags & CLI_WRITE;
+	if (!(k->flags & CLI_NOLOCK))
+		return cli_call_run(c, k->fn, k->flags & CLI_WRITE, argc, argv);
+	json_begin(c, &saved, &buf, &len);
+	status = k->fn(c, argc, argv);
+	json_end(c, saved, &buf, &len, status);
 	return status;
 }

@@ -386,8 +386,8 @@ damoctl: apply: l.conf: 1 bad line; nothing was changed"
 	echo "frob" > f.conf
 	run damoctl --json apply f.conf
 	assert_failure 2
-	assert_output '{"error":"apply: f.conf:1: unknown directive '"'frob'"' (expected interface attrs target scheme monitor lru-sort)"}
-{"error":"apply: f.conf: 1 bad line; nothing was changed"}'
+	# one document: the first error, and all of them
+	assert_output '{"error":"apply: f.conf:1: unknown directive '"'frob'"' (expected interface attrs target scheme monitor lru-sort)","errors":["apply: f.conf:1: unknown directive '"'frob'"' (expected interface attrs target scheme monitor lru-sort)","apply: f.conf: 1 bad line; nothing was changed"]}'
 }
 
 # The tree "OBJECT set ARGS" makes, then the one "apply" of the line "DIRECTIVE

@@ -263,3 +263,25 @@ teardown() {
 	run grep -n "not accessed for 1 to 2 seconds" "$BATS_TEST_DIRNAME/../../man/damoctl.8"
 	assert_failure
 }
+
+@test "14 Medium: --json prints exactly one document a command, also on success; strings are UTF-8" {
+	make_dbgfs
+	make_iomem
+	for cmd in "scheme add stat" "scheme list" "scheme rm 0" "scheme clear" "attrs set sample 10ms" \
+		   "target set paddr" "target show" "monitor start" "monitor status" "monitor stop" \
+		   "stats show" "scheme rm 5" "scheme add frob"; do
+		run damoctl --json $cmd
+		[ "${#lines[@]}" = 1 ] || fail "$cmd: ${#lines[@]} lines: $output"
+		printf '%s\n' "$output" | python3 -c 'import json,sys; json.loads(sys.stdin.read())' ||
+			fail "$cmd: not JSON: $output"
+	done
+	run damoctl --json scheme clear
+	assert_output '{"ok":true}'
+	run damoctl --json target set paddr
+	assert_output --partial '{"ok":true,"notes":["paddr: no region given'
+	run damoctl --json --dry-run scheme add stat
+	assert_output --regexp '^\{"dry_run":"'
+	run damoctl --json apply "$(printf 'bad\377name')"
+	assert_output --partial '\ufffd'
+	printf '%s\n' "$output" | python3 -c 'import json,sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))'
+}
