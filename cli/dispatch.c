@@ -83,6 +83,20 @@ static void usage(FILE *f)
 	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage error.\n");
 }
 
+/* In the shell: the commands without "damoctl", no command-line options. */
+static void shell_usage(FILE *f)
+{
+	fprintf(f, "Objects and commands (as on damoctl's command line, without \"damoctl\"):\n");
+	for (const struct cli_object *o = cli_objects; o->name; o++) {
+		if (o->run)
+			fprintf(f, "  %s %s\n", o->name, o->run_args);
+		for (const struct cli_cmd *k = o->cmds; k->name; k++)
+			fprintf(f, "  %s %s%s%s%s\n", o->name, k->name,
+				*k->args ? " " : "", k->args,
+				k->flags & CLI_WATCH ? " [--watch SECONDS [--count N]]" : "");
+	}
+}
+
 const struct cli_object *cli_object_find(const char *name)
 {
 	/* the spellings of damo's users */
@@ -189,7 +203,9 @@ void cli_help(struct cli *c, const struct cli_object *o,
 		cli_error(c, EXIT_FAIL, "out of memory");
 		return;
 	}
-	if (!o)
+	if (!o && c->interactive)
+		shell_usage(f);
+	else if (!o)
 		usage(f);
 	else if (!k)
 		help_object(f, o);
@@ -794,8 +810,20 @@ const char **cli_complete_words(int argc, char **argv)
 	if (k->grammar) {
 		cli_complete_grammar(k->grammar, argc - 2, argv + 2, out, &n);
 	} else if (k->flags & CLI_WATCH) {
-		out[n++] = "--watch";
-		out[n++] = "--count";
+		bool watch = false, count = false;
+		const char *last = argv[argc - 1];
+
+		for (int i = 2; i < argc; i++) {
+			watch |= !strcmp(argv[i], "--watch");
+			count |= !strcmp(argv[i], "--count");
+		}
+		/* after --watch or --count comes its value */
+		if (strcmp(last, "--watch") && strcmp(last, "--count")) {
+			if (!watch)
+				out[n++] = "--watch";
+			if (!count)
+				out[n++] = "--count";
+		}
 	}
 	return out;
 }

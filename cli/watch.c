@@ -128,5 +128,8 @@ int cli_watch(struct cli *c, const struct cli_cmd *k, int argc, char **argv,
 			;
 	}
 	sigaction(SIGINT, &old, NULL);
+	/* the shell's prompt goes on a line of its own, after "^C" */
+	if (interrupted && c->interactive)
+		fputc('\n', c->out);
 	return status;
 }

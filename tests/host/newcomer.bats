@@ -285,3 +285,17 @@ teardown() {
 	assert_output --partial '\ufffd'
 	printf '%s\n' "$output" | python3 -c 'import json,sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))'
 }
+
+@test "14 Low: completion after --root=DIR and --interface=, no second --watch, nothing after -f -" {
+	run "$DAMOCTL" --complete -- --root=/x scheme ""
+	assert_line add
+	run "$DAMOCTL" --complete -- --interface=d
+	assert_output "--interface=dbgfs"
+	run "$DAMOCTL" --complete -- monitor status --watch 1 ""
+	refute_line -- --watch
+	assert_line -- --count
+	run "$DAMOCTL" --complete -- monitor status --watch ""
+	assert_output ""
+	run "$DAMOCTL" --complete -- -f - ""
+	assert_output ""
+}
