@@ -25,6 +25,28 @@ static int parse_scheme(struct cli *c, struct damos_ctx *d, int argc, char **arg
 	*out = damos_scheme_parse(argc, (const char *const *)argv, &a);
 	if (!*out)
 		return cli_error(c, EXIT_USAGE, "%s", damos_errmsg());
+	/*
+	 * A count of samples no aggregation interval reaches never matches
+	 * (the library keeps bare kernel numbers as they are; "max" is the
+	 * field's bound and means "any").
+	 */
+	for (int f = DAMOS_F_MIN_NR_ACCESSES; f <= DAMOS_F_MAX_NR_ACCESSES; f++) {
+		uint64_t v = damos_scheme_get(*out, f);
+		uint64_t most = damos_attrs_max_nr_accesses(&a);
+		char sa[32], ag[32];
+
+		if (v <= most || v == damos_field_max(f))
+			continue;
+		damos_scheme_free(*out);
+		*out = NULL;
+		return cli_error(c, EXIT_USAGE,
+				 "%s: %llu is more than the %llu samples of an aggregation interval (aggr %s / sample %s): at most %llu, N%%, or max",
+				 damos_field_label(f), (unsigned long long)v,
+				 (unsigned long long)most,
+				 damos_format_time_us(a.aggr_us, ag, sizeof(ag)),
+				 damos_format_time_us(a.sample_us, sa, sizeof(sa)),
+				 (unsigned long long)most);
+	}
 	return EXIT_OK;
 }
 

@@ -386,6 +386,15 @@ static int parse_quota(struct damos_scheme *s, struct parse_state *p,
 	if (p->i == start)
 		return damos_err(-EINVAL,
 				 "quota: expected time MS, size BYTES or reset MS");
+	/*
+	 * A quota without a reset interval: 0 opens a new charge window at
+	 * every check in Linux 6.1, so the quota would limit nothing.  1 s,
+	 * as damon_reclaim and damon_lru_sort use: "time/size per second".
+	 */
+	if (!seen[2] && !damos_scheme_get(s, DAMOS_F_QUOTA_RESET_MS) &&
+	    (damos_scheme_get(s, DAMOS_F_QUOTA_MS) ||
+	     damos_scheme_get(s, DAMOS_F_QUOTA_SZ)))
+		return damos_scheme_set(s, DAMOS_F_QUOTA_RESET_MS, 1000);
 	return 0;
 }
 

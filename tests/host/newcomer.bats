@@ -299,3 +299,18 @@ teardown() {
 	run "$DAMOCTL" --complete -- -f - ""
 	assert_output ""
 }
+
+@test "14 Medium: access beyond the samples of an aggregation interval is refused; a quota resets every 1s by default" {
+	make_dbgfs
+	run damoctl scheme add pageout access 50 max
+	assert_failure 2
+	assert_output --partial "access: 50 is more than the 20 samples of an aggregation interval (aggr 100ms / sample 5ms): at most 20, N%, or max"
+	run damoctl scheme add pageout access 20 max
+	assert_success
+	run damoctl scheme add pageout quota size 100M
+	assert_success
+	run damoctl scheme list
+	assert_line --index 1 --partial "quota time 0 size 100M reset 1s"
+	run damoctl scheme encode pageout quota size 100M reset 0
+	assert_output --partial " 2 0 104857600 0 "
+}
