@@ -40,9 +40,9 @@ load helper
 	run "$DAMOCTL" --frob scheme list
 	assert_failure 2
 	assert_output "damoctl: unknown option '--frob'"
-	run "$DAMOCTL" --interface debugfs scheme list
+	run "$DAMOCTL" --interface frob scheme list
 	assert_failure 2
-	assert_output "damoctl: unknown interface 'debugfs' (interfaces: auto sysfs dbgfs)"
+	assert_output "damoctl: unknown interface 'frob' (interfaces: auto sysfs dbgfs)"
 	run "$DAMOCTL" --root
 	assert_failure 2
 	run "$DAMOCTL" --kdamond x scheme list
@@ -78,7 +78,7 @@ load helper
 @test "no DAMON interface below the root: status 1, the paths named" {
 	run damoctl scheme list
 	assert_failure 1
-	assert_output "damoctl: scheme list: no DAMON interface: neither $ROOT/sys/kernel/mm/damon/admin nor $ROOT/sys/kernel/debug/damon exists"
+	assert_output "damoctl: scheme list: no DAMON interface: neither $ROOT/sys/kernel/mm/damon/admin nor $ROOT/sys/kernel/debug/damon exists: this kernel has no DAMON (CONFIG_DAMON_SYSFS and CONFIG_DAMON_DBGFS are not set?), or debugfs is not mounted"
 	run damoctl --interface sysfs scheme list
 	assert_output "damoctl: scheme list: no DAMON sysfs interface: $ROOT/sys/kernel/mm/damon/admin does not exist"
 }
