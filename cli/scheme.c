@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -149,6 +150,9 @@ static int do_list(struct cli *c, int argc, char **argv)
 	}
 	if (c->json)
 		fprintf(c->out, "]\n");
+	/* a user at a terminal sees that there is nothing; scripts get nothing */
+	else if (!n && isatty(fileno(c->out)))
+		fprintf(c->out, "no schemes (damoctl scheme add ACTION ... adds one)\n");
 	damos_schemes_free(arr, n);
 	return cli_close(c, d, EXIT_OK);
 }
@@ -233,6 +237,13 @@ static int do_encode(struct cli *c, int argc, char **argv)
 			return EXIT_FAIL;
 	}
 	status = parse_scheme(c, d, argc, argv, &s);
+	/* as scheme add refuses it there: a warning, the line is still printed */
+	if (!status && d && damos_get_iface(d) == DAMOS_IFACE_DBGFS &&
+	    (damos_scheme_action(s) == DAMOS_ACTION_LRU_PRIO ||
+	     damos_scheme_action(s) == DAMOS_ACTION_LRU_DEPRIO) &&
+	    damos_dbgfs_lru_supported(d) == 0)
+		fprintf(c->err, "damoctl: scheme encode: warning: this kernel's dbgfs does not accept %s (actions 6 and 7 need the damos kernel series): scheme add would refuse it\n",
+			damos_action_name(damos_scheme_action(s)));
 	if (!status) {
 		n = damos_dbgfs_encode_scheme(s, line, sizeof(line));
 		if (n < 0) {

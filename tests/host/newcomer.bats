@@ -314,3 +314,24 @@ teardown() {
 	run damoctl scheme encode pageout quota size 100M reset 0
 	assert_output --partial " 2 0 104857600 0 "
 }
+
+@test "14 Low: scheme encode lru_prio warns on a dbgfs without actions 6 and 7" {
+	make_dbgfs
+	echo 5 > "$ROOT/sys/kernel/debug/damon/.max_action"
+	run damoctl --interface dbgfs scheme encode lru_prio
+	assert_success
+	assert_line --index 0 --partial "warning: this kernel's dbgfs does not accept lru_prio"
+	assert_line --index 1 --partial " 6 "
+	echo 7 > "$ROOT/sys/kernel/debug/damon/.max_action"
+	run damoctl --interface dbgfs scheme encode lru_prio
+	refute_output --partial warning
+}
+
+@test "14 Low: scheme list with no scheme says so on a terminal, prints nothing to a pipe" {
+	make_dbgfs
+	run damoctl scheme list
+	assert_output ""
+	command -v script >/dev/null || skip "script(1) is missing"
+	run script -qec "'$DAMOCTL' --root '$ROOT' scheme list" /dev/null
+	assert_output --partial "no schemes (damoctl scheme add ACTION ... adds one)"
+}
