@@ -282,7 +282,8 @@ DAMOS_API int damos_attrs_set_str(struct damos_attrs *a, const char *key,
 
 /*
  * damos_parse_size() - parse a size: a number with an optional unit B, K,
- * M, G or T (powers of 1024, case-insensitive); a bare number is bytes.
+ * M, G or T (powers of 1024, case-insensitive; KiB and KB are K too, as
+ * damo spells them); a bare number is bytes.
  * Decimals are accepted when the result is a whole number of bytes
  * ("1.5K" = 1536).
  *
@@ -291,8 +292,8 @@ DAMOS_API int damos_attrs_set_str(struct damos_attrs *a, const char *key,
 DAMOS_API int damos_parse_size(const char *s, uint64_t *bytes);
 
 /*
- * damos_parse_time_us() - parse a time: a number with a unit us, ms, s, m
- * or h; a bare number is taken in units of @bare_unit_us microseconds (1
+ * damos_parse_time_us() - parse a time: a number with a unit us, ms, s, m,
+ * h or d; a bare number is taken in units of @bare_unit_us microseconds (1
  * for fields in us, 1000 for fields in ms).  Decimals are accepted when the
  * result is a whole number of microseconds.
  *

@@ -335,3 +335,9 @@ teardown() {
 	run script -qec "'$DAMOCTL' --root '$ROOT' scheme list" /dev/null
 	assert_output --partial "no schemes (damoctl scheme add ACTION ... adds one)"
 }
+
+@test "14 Low: sizes KiB and KB, times in days, as damo users type them" {
+	run "$DAMOCTL" scheme encode stat sz 4KiB 1MB age 1d max
+	assert_success
+	assert_output "4096 1048576 0 4294967295 864000 4294967295 5 0 0 0 0 0 0 0 0 0 0 0"
+}

@@ -48,7 +48,14 @@ static void test_size_errors(void **state)
 	assert_int_equal(damos_parse_size("K", &v), -EINVAL);
 	assert_int_equal(damos_parse_size("-1", &v), -EINVAL);
 	assert_int_equal(damos_parse_size(" 1", &v), -EINVAL);
-	assert_int_equal(damos_parse_size("4KB", &v), -EINVAL);
+	/* damo's spellings (issue 14): KiB and KB are K, powers of 1024 */
+	assert_int_equal(damos_parse_size("4KB", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(damos_parse_size("2MiB", &v), 0);
+	assert_int_equal(v, 2097152);
+	assert_int_equal(damos_parse_size("4BB", &v), -EINVAL);
+	assert_int_equal(damos_parse_size("4KiBs", &v), -EINVAL);
+	v = 7;
 	assert_int_equal(damos_parse_size("1.1B", &v), -EINVAL);
 	assert_string_equal(damos_errmsg(),
 			    "'1.1B' is not a whole number of bytes");
