@@ -830,7 +830,9 @@ const char **cli_complete_words(int argc, char **argv)
 
 void json_scheme(FILE *f, const struct damos_scheme *s, int idx)
 {
-	char line[512];
+	struct damos_filter_info fi = { .sz = sizeof(fi) };
+	struct damos_goal_info gi = { .sz = sizeof(gi) };
+	char line[4096];
 
 	fprintf(f, "{\"index\":%d", idx);
 	for (int fl = 0; fl < DAMOS_NR_FIELDS; fl++) {
@@ -838,12 +840,40 @@ void json_scheme(FILE *f, const struct damos_scheme *s, int idx)
 
 		fprintf(f, ",\"%s\":", damos_field_name(fl));
 		if (fl == DAMOS_F_ACTION)
-			json_str(f, damos_action_name(v));
+			json_str(f, damos_scheme_action_name(s));
 		else if (fl == DAMOS_F_WMARKS_METRIC)
 			json_str(f, damos_metric_name(v));
+		else if (fl == DAMOS_F_TARGET_NID && v == DAMOS_NID_NONE)
+			fprintf(f, "null");
 		else
 			fprintf(f, "%llu", (unsigned long long)v);
 	}
+	fprintf(f, ",\"filters\":[");
+	for (size_t i = 0; !damos_scheme_filter(s, i, &fi); i++) {
+		fprintf(f, "%s{\"type\":", i ? "," : "");
+		json_str(f, fi.type_name);
+		fprintf(f, ",\"matching\":%s", fi.matching ? "true" : "false");
+		if (fi.type == DAMOS_FILTER_MEMCG) {
+			fprintf(f, ",\"memcg_path\":");
+			json_str(f, fi.memcg_path ? fi.memcg_path : "");
+		} else if (fi.type == DAMOS_FILTER_ADDR) {
+			fprintf(f, ",\"addr_start\":%llu,\"addr_end\":%llu",
+				(unsigned long long)fi.addr_start,
+				(unsigned long long)fi.addr_end);
+		} else if (fi.type == DAMOS_FILTER_TARGET) {
+			fprintf(f, ",\"target_idx\":%d", fi.target_idx);
+		}
+		fprintf(f, "}");
+	}
+	fprintf(f, "],\"goals\":[");
+	for (size_t i = 0; !damos_scheme_goal(s, i, &gi); i++) {
+		fprintf(f, "%s{\"metric\":", i ? "," : "");
+		json_str(f, gi.metric_name);
+		fprintf(f, ",\"target\":%llu,\"current\":%llu}",
+			(unsigned long long)gi.target,
+			(unsigned long long)gi.current);
+	}
+	fprintf(f, "]");
 	if (damos_scheme_format(s, line, sizeof(line)) > 0) {
 		fprintf(f, ",\"keywords\":");
 		json_str(f, line);

@@ -162,7 +162,7 @@ static void print_text(struct cli *c, const struct damos_lru_sort *l,
 		"qt_exceeds");
 	for (int i = 0; i < 2; i++)
 		fprintf(c->out, "%-5s %-11s %12llu %14llu %12llu %14llu %10llu\n",
-			names[i], damos_action_name(damos_scheme_action(s[i])),
+			names[i], damos_scheme_action_name(s[i]),
 			(unsigned long long)damos_scheme_get(s[i], DAMOS_F_NR_TRIED),
 			(unsigned long long)damos_scheme_get(s[i], DAMOS_F_SZ_TRIED),
 			(unsigned long long)damos_scheme_get(s[i], DAMOS_F_NR_APPLIED),

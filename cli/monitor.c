@@ -83,17 +83,33 @@ static void status_setup(struct cli *c, struct damos_ctx *d)
 			fputc('[', c->out);
 			for (size_t i = 0; i < n; i++)
 				fprintf(c->out, "%s\"%s\"", i ? "," : "",
-					damos_action_name(damos_scheme_action(arr[i])));
+					damos_scheme_action_name(arr[i]));
 			fputc(']', c->out);
 		} else {
 			fprintf(c->out, "%zu", n);
 			for (size_t i = 0; i < n; i++)
 				fprintf(c->out, "%s%s", i ? ", " : ": ",
-					damos_action_name(damos_scheme_action(arr[i])));
+					damos_scheme_action_name(arr[i]));
 			fputc('\n', c->out);
 		}
 		damos_schemes_free(arr, n);
 	}
+	fprintf(c->out, fmt, c->json ? "kernel" : "features");
+	if (c->json) {
+		json_str(c->out, damos_kernel_desc(d));
+		fprintf(c->out, ",\"features\":[");
+	} else {
+		fprintf(c->out, "%s:", damos_kernel_desc(d));
+	}
+	for (int f = 0, k = 0; f < DAMOS_NR_FEATURES; f++) {
+		if (damos_has(d, f) != 1)
+			continue;
+		if (c->json)
+			fprintf(c->out, "%s\"%s\"", k++ ? "," : "", damos_feature_name(f));
+		else
+			fprintf(c->out, " %s", damos_feature_name(f));
+	}
+	fputs(c->json ? "]" : "\n", c->out);
 	cli_opts(c, &o);
 	if (!damos_lru_sort_read(&o, &l)) {
 		bool on = damos_lru_sort_enabled(l);

@@ -122,11 +122,28 @@ static int do_add(struct cli *c, int argc, char **argv)
 	return cli_close(c, d, status);
 }
 
+/* Whether the library knows every word of @s (else it cannot judge it). */
+static bool known_words(const struct damos_scheme *s)
+{
+	struct damos_filter_info f = { .sz = sizeof(f) };
+	struct damos_goal_info g = { .sz = sizeof(g) };
+
+	if (damos_scheme_action(s) == DAMOS_ACTION_UNKNOWN)
+		return false;
+	for (size_t i = 0; !damos_scheme_filter(s, i, &f); i++)
+		if (f.type == DAMOS_FILTER_UNKNOWN)
+			return false;
+	for (size_t i = 0; !damos_scheme_goal(s, i, &g); i++)
+		if (g.metric == DAMOS_GOAL_UNKNOWN)
+			return false;
+	return true;
+}
+
 static int do_list(struct cli *c, int argc, char **argv)
 {
 	struct damos_scheme **arr;
 	struct damos_ctx *d;
-	char line[512];
+	char line[4096];
 	size_t n;
 	int err;
 
@@ -147,6 +164,10 @@ static int do_list(struct cli *c, int argc, char **argv)
 		} else if (damos_scheme_format(arr[i], line, sizeof(line)) > 0) {
 			fprintf(c->out, "%zu: %s\n", i, line);
 		}
+		/* what another tool left is shown; the kernel accepts it */
+		if (known_words(arr[i]) && damos_scheme_validate(arr[i]))
+			fprintf(c->err, "damoctl: warning: scheme %zu: %s\n", i,
+				damos_errmsg());
 	}
 	if (c->json)
 		fprintf(c->out, "]\n");
@@ -266,6 +287,12 @@ static int do_encode(struct cli *c, int argc, char **argv)
 static const char *const min_max[] = { "min", "max", NULL };
 static const char *const metrics[] = { "none", "free_mem_rate", NULL };
 static const char *const quota_words[] = { "time", "size", "reset", NULL };
+static const char *const filter_types[] = {
+	"not", "anon", "young", "memcg", "addr", "target", NULL,
+};
+static const char *const goal_metrics[] = {
+	"user_input", "some_mem_psi_us", NULL,
+};
 
 static const struct cli_grammar scheme_grammar = {
 	.kws = (const struct kw_spec[]){
@@ -282,6 +309,15 @@ static const struct cli_grammar scheme_grammar = {
 		  .help = "which regions go first under the quota" },
 		{ "wmarks", 5, metrics, .args = "METRIC INTERVAL HIGH MID LOW",
 		  .help = "none, or free_mem_rate in per mille or N% checked every INTERVAL (bare: us): the scheme works between LOW and MID" },
+		{ "nid", 1, .args = "N",
+		  .help = "the NUMA node migrate_hot and migrate_cold move to (sysfs, Linux 6.11+)" },
+		{ "apply_interval", 1, .args = "TIME",
+		  .help = "apply the scheme every TIME instead of every aggregation interval (sysfs, Linux 6.7+)" },
+		{ "filter", 1, filter_types,
+		  .args = "[not] anon|young|memcg PATH|addr START END|target IDX",
+		  .help = "leave out the memory that is (not) of that kind; may come again (sysfs, Linux 6.3+)" },
+		{ "goal", 2, goal_metrics, .args = "METRIC TARGET [CURRENT]",
+		  .help = "tune the quota until METRIC (user_input, some_mem_psi_us) reaches TARGET; may come again (sysfs, Linux 6.8+)" },
 		{ NULL },
 	},
 	.actions_first = true,
@@ -289,7 +325,8 @@ static const struct cli_grammar scheme_grammar = {
 
 #define SCHEME_ARGS "ACTION [sz MIN MAX] [access MIN MAX] [age MIN MAX] " \
 	"[quota [time MS] [size BYTES] [reset MS]] [weights SZ ACCESS AGE] " \
-	"[wmarks METRIC INTERVAL HIGH MID LOW]"
+	"[wmarks METRIC INTERVAL HIGH MID LOW] [nid N] [apply_interval TIME] " \
+	"[filter [not] TYPE [ARGS]]... [goal METRIC TARGET [CURRENT]]..."
 
 const struct cli_cmd scheme_cmds[] = {
 	{ "add", do_add, SCHEME_ARGS,

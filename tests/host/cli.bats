@@ -66,7 +66,7 @@ load helper
 	# scheme add: the words are checked under the default attributes
 	run damoctl scheme add lru_prio bogus 1
 	assert_failure 2
-	assert_output "damoctl: scheme add: unknown keyword 'bogus' (expected sz access age quota weights wmarks)"
+	assert_output "damoctl: scheme add: unknown keyword 'bogus' (expected sz access age quota weights wmarks nid apply_interval filter goal)"
 	run damoctl scheme add pageout age 10s 5s
 	assert_failure 2
 	assert_output "damoctl: scheme add: min age 10s > max age 5s"
@@ -145,7 +145,7 @@ for line in sys.stdin:
 		done
 	done
 	run "$DAMOCTL" help scheme add
-	assert_line "  ACTION: willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat"
+	assert_line "  ACTION: willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat migrate_hot migrate_cold"
 	assert_line "  sz MIN MAX             region size: bytes, or with B K M G T; min, max"
 	run "$DAMOCTL" help target set
 	assert_line --regexp "^  paddr\|vaddr\|fvaddr +the operations: "
