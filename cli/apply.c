@@ -22,7 +22,52 @@ struct apply {
 	size_t nr_schemes;
 	bool has_schemes;
 	bool schemes_first;		/* dbgfs may refuse them: see check_dbgfs */
+	struct damos_targets targets;	/* to write: the file's, paddr filled */
+	bool has_targets;
 };
+
+/* @t with paddr's region filled in (cli_paddr_fill) as a->targets. */
+static int paddr_targets(struct apply *a, const struct damos_targets *t,
+			 unsigned int line)
+{
+	struct damos_targets *o = &a->targets;
+	bool filled;
+
+	o->ops = t->ops;
+	o->targets = calloc(t->nr ? t->nr : 1, sizeof(*o->targets));
+	if (!o->targets)
+		return cli_error(a->c, EXIT_FAIL, "out of memory");
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct damos_target *s = &t->targets[i];
+
+		o->targets[i].pid = s->pid;
+		o->nr++;
+		if (!s->nr_regions)
+			continue;
+		o->targets[i].regions = calloc(s->nr_regions, sizeof(*s->regions));
+		if (!o->targets[i].regions)
+			return cli_error(a->c, EXIT_FAIL, "out of memory");
+		memcpy(o->targets[i].regions, s->regions,
+		       s->nr_regions * sizeof(*s->regions));
+		o->targets[i].nr_regions = s->nr_regions;
+	}
+	a->has_targets = true;
+	if (o->ops != DAMOS_OPS_PADDR || o->nr != 1 || o->targets[0].nr_regions)
+		return EXIT_OK;
+	{
+		uint64_t start, end;
+		char msg[600];
+
+		if (damos_iomem_biggest_ram(a->c->root, &start, &end)) {
+			snprintf(msg, sizeof(msg),
+				 "target: paddr with no region monitors nothing, and %s: give one (region START END)",
+				 damos_errmsg());
+			damos_config_add_error(a->cfg, line, msg);
+			return EXIT_OK;
+		}
+	}
+	return cli_paddr_fill(a->c, o, &filled);
+}
 
 static char *slurp(FILE *f, size_t *len)
 {
@@ -135,6 +180,8 @@ static int check_live(struct apply *a)
 		a->has_schemes = !err;
 		if (damos_get_iface(a->d) == DAMOS_IFACE_DBGFS)
 			check_dbgfs(a, t);
+		if (t && (err = paddr_targets(a, t, damos_config_line(a->cfg, "target"))))
+			return err;
 		if (!t) {
 			err = damos_targets_read(a->d, &lt);
 			if (err) {
@@ -147,6 +194,13 @@ static int check_live(struct apply *a)
 				damos_config_add_error(a->cfg,
 						       damos_config_line(a->cfg, "monitor"),
 						       "monitor on: there is no target, here or in the kernel (add a target line)");
+			/* a live paddr target of no region: filled, written */
+			if (mon == 1 && lt.nr && lt.ops == DAMOS_OPS_PADDR &&
+			    !lt.targets[0].nr_regions && !a->mon_on &&
+			    (err = paddr_targets(a, &lt, damos_config_line(a->cfg, "monitor")))) {
+				damos_targets_free(&lt);
+				return err;
+			}
 			damos_targets_free(&lt);
 		}
 	}
@@ -216,15 +270,69 @@ static int lru_write(struct apply *a, int enable)
  * attributes, the targets, the schemes, DAMON started, the module's
  * parameters and the module on.
  */
+/* Whether the kernel holds @t exactly (regions included). */
+static bool targets_held(struct damos_ctx *d, const struct damos_targets *t)
+{
+	struct damos_targets l;
+	bool same;
+
+	if (damos_targets_read(d, &l))
+		return false;
+	same = l.ops == t->ops && l.nr == t->nr;
+	for (size_t i = 0; same && i < t->nr; i++) {
+		const struct damos_target *x = &l.targets[i], *y = &t->targets[i];
+
+		same = x->pid == y->pid && x->nr_regions == y->nr_regions &&
+		       (!x->nr_regions || !memcmp(x->regions, y->regions,
+						  x->nr_regions * sizeof(*x->regions)));
+	}
+	damos_targets_free(&l);
+	return same;
+}
+
+static bool schemes_held(struct damos_ctx *d, struct damos_scheme *const *s,
+			 size_t n)
+{
+	struct damos_scheme **l;
+	size_t nl;
+	bool same;
+
+	if (damos_schemes_read(d, &l, &nl))
+		return false;
+	same = nl == n;
+	for (size_t i = 0; same && i < n; i++)
+		same = damos_scheme_equal(l[i], s[i]);
+	damos_schemes_free(l, nl);
+	return same;
+}
+
 static int write_all(struct apply *a)
 {
 	const struct damos_attrs *at = damos_config_attrs(a->cfg);
-	const struct damos_targets *t = damos_config_targets(a->cfg);
+	const struct damos_targets *t = a->has_targets ? &a->targets : NULL;
 	int mon = damos_config_monitor(a->cfg);
 	int lru_en = damos_config_lru_sort_enable(a->cfg);
-	bool writes = at || t || a->has_schemes;
-	bool restart = false, lru_done = false, written = false;
+	bool has_schemes = a->has_schemes;
+	bool writes, restart = false, lru_done = false, written = false;
+	const struct damos_attrs *want_at = at;
+	const struct damos_targets *want_t = t;
 	int err = 0, status;
+
+	/*
+	 * Only what differs is written (damoctl.conf(5): a second apply of a
+	 * file changes nothing): no rewrite, no commit, no restart.
+	 */
+	if (a->d && at) {
+		struct damos_attrs live;
+
+		if (!damos_attrs_read(a->d, &live) && !memcmp(&live, at, sizeof(live)))
+			at = NULL;
+	}
+	if (a->d && t && targets_held(a->d, t))
+		t = NULL;
+	if (a->d && has_schemes && schemes_held(a->d, a->schemes, a->nr_schemes))
+		has_schemes = false;
+	writes = at || t || has_schemes;
 
 	if (a->lru && a->lru_on && (lru_en == 0 || mon == 1)) {
 		status = lru_write(a, 0);
@@ -239,14 +347,14 @@ static int write_all(struct apply *a)
 			restart = !err && mon != 0;
 		}
 		/* written: some write went through (before a refusal) */
-		if (!err && a->has_schemes && a->schemes_first &&
+		if (!err && has_schemes && a->schemes_first &&
 		    !(err = damos_schemes_write(a->d, a->schemes, a->nr_schemes)))
 			written = true;
 		if (!err && at && !(err = damos_attrs_write(a->d, at)))
 			written = true;
 		if (!err && t && !(err = damos_targets_write(a->d, t)))
 			written = true;
-		if (!err && a->has_schemes && !a->schemes_first)
+		if (!err && has_schemes && !a->schemes_first)
 			err = damos_schemes_write(a->d, a->schemes, a->nr_schemes);
 		if (!err && (restart || (mon == 1 && !a->mon_on)))
 			err = damos_monitor_start(a->d);
@@ -254,6 +362,14 @@ static int write_all(struct apply *a)
 		/* a refused first write changed nothing: monitoring goes on */
 		if (err && restart && !written && !damos_monitor_start(a->d))
 			cli_error(a->c, status, "monitoring restarted, nothing changed");
+		/* what the file says is there, unless another program interfered */
+		if (!status && want_at)
+			status = cli_verify_attrs(a->c, a->d, want_at);
+		if (!status && want_t)
+			status = cli_verify_targets(a->c, a->d, want_t);
+		if (!status && a->has_schemes)
+			status = cli_verify_schemes(a->c, a->d, a->schemes,
+						    a->nr_schemes);
 		status = cli_close(a->c, a->d, status);
 		a->d = NULL;
 		if (status)
@@ -323,6 +439,7 @@ out:
 	if (a.d)
 		damos_close(a.d);
 	damos_lru_sort_free(a.lru);
+	damos_targets_free(&a.targets);
 	damos_config_free(a.cfg);
 	return status;
 }

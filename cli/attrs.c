@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
 
 void cli_print_attrs(struct cli *c, const struct damos_attrs *a)
@@ -50,21 +53,27 @@ static int do_set(struct cli *c, int argc, char **argv)
 	};
 	struct damos_ctx *d;
 	int status, err;
+	char *msg;
 
-	/* so a bad word is a usage error even where there is no DAMON */
-	err = damos_attrs_parse(&a, argc, (const char *const *)argv);
-	if (err)
-		return cli_parse_error(c, err);
 	/* the values given apply over the live ones */
-	d = cli_open(c);
-	if (!d)
-		return EXIT_FAIL;
+	d = cli_open_quiet(c);
+	if (!d) {
+		/* a bad word is a usage error even where there is no DAMON */
+		msg = strdup(damos_errmsg());
+		err = damos_attrs_parse(&a, argc, (const char *const *)argv);
+		status = err ? cli_parse_error(c, err) :
+			 cli_error(c, EXIT_FAIL, "%s", msg ? msg : "cannot open DAMON");
+		free(msg);
+		return status;
+	}
 	status = cli_attrs(c, d, &a);
 	if (!status && (err = damos_attrs_parse(&a, argc,
 						 (const char *const *)argv)))
 		status = cli_parse_error(c, err);
 	if (!status && (err = damos_attrs_write(d, &a)))
 		status = cli_lib_error(c, err);
+	if (!status)
+		status = cli_verify_attrs(c, d, &a);
 	return cli_close(c, d, status);
 }
 
@@ -85,6 +94,7 @@ static const struct cli_grammar attrs_grammar = {
 const struct cli_cmd attrs_cmds[] = {
 	{ "show", do_show, "", "print the monitoring attributes", NULL },
 	{ "set", do_set, "[sample TIME] [aggr TIME] [update TIME] [regions MIN MAX]",
-	  "change the given attributes, keeping the others", &attrs_grammar },
+	  "change the given attributes, keeping the others", &attrs_grammar,
+	  CLI_WRITE },
 	{ NULL },
 };

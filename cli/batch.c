@@ -22,6 +22,11 @@ int cli_run_line(struct cli *c, const char *line)
 		return cli_error(c, EXIT_FAIL, "out of memory");
 	if (!argc)
 		status = EXIT_OK;
+	else if (!strcmp(argv[0], "damoctl"))
+		status = cli_error(c, EXIT_USAGE,
+				   "a command line here is what follows \"damoctl\": leave it out (%s%s%s)",
+				   argc > 1 ? argv[1] : "scheme", argc > 2 ? " " : "",
+				   argc > 2 ? argv[2] : argc > 1 ? "" : " list");
 	else if (argv[0][0] == '-')
 		status = cli_error(c, EXIT_USAGE,
 				   "'%s': options go on the damoctl command line, not in a command",
@@ -85,6 +90,7 @@ int cli_batch(struct cli *c, const char *file)
 	size_t cap = 0, cmd_len = 0;
 	unsigned long nr = 0, first = 0;
 	bool go = true;
+	int read_err;
 	ssize_t n;
 
 	if (!f)
@@ -94,6 +100,23 @@ int cli_batch(struct cli *c, const char *file)
 		char *nc;
 
 		nr++;
+		/* as apply: a NUL would cut the command short, silently */
+		if (memchr(line, '\0', n)) {
+			char where[512];
+			int st;
+
+			snprintf(where, sizeof(where), "%s:%lu", b.name, nr);
+			c->where = where;
+			st = cli_error(c, EXIT_USAGE, "a NUL byte in the line (is this a text file?)");
+			c->where = NULL;
+			b.nr_failed++;
+			if (!b.status)
+				b.status = st;
+			cmd_len = 0;
+			if (!c->force)
+				break;
+			continue;
+		}
 		if (n && line[n - 1] == '\n')
 			line[--n] = '\0';
 		more = n && line[n - 1] == '\\';
@@ -116,8 +139,13 @@ int cli_batch(struct cli *c, const char *file)
 		cmd_len = 0;
 		go = run_one(c, &b, cmd, first);
 	}
+	read_err = ferror(f) ? (errno ? errno : EIO) : 0;
 	if (go && cmd_len)	/* a backslash on the last line */
 		run_one(c, &b, cmd, first);
+	/* a directory, an I/O error: not the end of the file */
+	if (read_err && !b.status)
+		b.status = cli_error(c, EXIT_FAIL, "%s: %s", file,
+				     strerror(read_err));
 	if (c->force && b.nr_failed)
 		cli_error(c, b.status, "%s: %lu of %lu commands failed", b.name,
 			  b.nr_failed, b.nr_cmds);

@@ -29,16 +29,24 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 struct cli {
 	/* global options */
 	const char *root;
+	char *root_abs;			/* a relative --root made absolute */
 	enum damos_iface iface;
 	bool dry_run;
 	bool json;
 	int kdamond;
 	const char *dbgfs_ctx;
+	uint64_t wait_us;		/* --wait: for the lock (cli/lock.c) */
 	/* per command */
 	const char *object;
 	const char *command;
 	char line[256];			/* the command, for dry-run comments */
 	bool script_started;
+	bool writing;			/* the command writes (CLI_WRITE) */
+	/* --json: one document a command (cli/json.c) */
+	bool capture;			/* collecting this command's output */
+	char **json_errs, **json_notes;
+	size_t nr_errs, nr_notes;
+	char *json_script;
 	FILE *out;
 	FILE *err;
 	/* front ends (cli/shell.c, cli/batch.c) */
@@ -85,6 +93,10 @@ struct cli_cmd {
 
 /* The command takes --watch SECONDS [--count N] (cli/watch.c). */
 #define CLI_WATCH	0x1
+/* The command writes: it takes the lock exclusive (cli/lock.c). */
+#define CLI_WRITE	0x2
+/* The command takes no lock (it reads nothing of DAMON's). */
+#define CLI_NOLOCK	0x4
 
 struct cli_object {
 	const char *name;
@@ -128,6 +140,27 @@ int cli_watch_args(struct cli *c, int *argc, char **argv, uint64_t *us,
 int cli_watch(struct cli *c, const struct cli_cmd *k, int argc, char **argv,
 	      uint64_t us, long count);
 
+/* cli/lock.c: run a command under the lock of its object */
+int cli_call(struct cli *c, const struct cli_cmd *k, int argc, char **argv);
+int cli_call_run(struct cli *c, int (*fn)(struct cli *, int, char **),
+		 bool exclusive, int argc, char **argv);
+void cli_test_race(struct cli *c);
+/* cli/target.c: paddr without a region gets the biggest System RAM range */
+int cli_paddr_fill(struct cli *c, struct damos_targets *t, bool *filled);
+/* a note on what damoctl chose (stdout; with --json in the document) */
+void cli_note(struct cli *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int cli_check_ops(struct cli *c, enum damos_ops o, enum damos_action a,
+		  const char *which);
+/* cli/verify.c: after a write, EXIT_OK if what was meant is there */
+int cli_verify_schemes(struct cli *c, struct damos_ctx *d,
+		       struct damos_scheme *const *want, size_t n);
+int cli_verify_attrs(struct cli *c, struct damos_ctx *d,
+		     const struct damos_attrs *want);
+int cli_verify_targets(struct cli *c, struct damos_ctx *d,
+		       const struct damos_targets *want);
+#define CLI_WAIT_DEFAULT_US	(30 * 1000000ULL)
+
 /* helpers for the object files */
 const struct cli_cmd *cmd_select(const struct cli_cmd *cmds, const char *name);
 int cli_error(struct cli *c, int status, const char *fmt, ...)
@@ -147,6 +180,9 @@ void cli_print_targets(struct cli *c, const struct damos_targets *t);
 
 /* JSON output, bpftool style: one document per command on c->out */
 void json_str(FILE *f, const char *s);
+void json_begin(struct cli *c, FILE **saved, char **buf, size_t *len);
+void json_end(struct cli *c, FILE *saved, char **bufp, size_t *lenp, int status);
+void json_add(char ***arr, size_t *n, const char *s);
 void json_scheme(FILE *f, const struct damos_scheme *s, int idx);
 
 #endif /* DAMOCTL_CLI_H */

@@ -101,7 +101,7 @@ void cli_complete_grammar(const struct cli_grammar *gr, int argc, char **argv,
 
 static const char *const global_opts[] = {
 	"--interface", "--root", "--dry-run", "--json", "--kdamond",
-	"--context", "--file", "--force", "--version", "--help", NULL,
+	"--context", "--file", "--force", "--wait", "--version", "--help", NULL,
 };
 
 /* Options that take a value, long and short. */
@@ -109,7 +109,7 @@ static bool takes_value(const char *o)
 {
 	static const char *const with_value[] = {
 		"--interface", "-i", "--root", "-r", "--kdamond", "-k",
-		"--context", "-c", "--file", "-f", NULL,
+		"--context", "-c", "--file", "-f", "--wait", "-w", NULL,
 	};
 
 	for (const char *const *w = with_value; *w; w++)
@@ -130,10 +130,35 @@ int cli_complete_print(int argc, char **argv, FILE *f)
 	const char **words;
 	int i = 0;
 
+	bool batch = false;
+
 	argc = argc ? argc - 1 : 0;
-	/* the global options before the object */
-	while (i < argc && argv[i][0] == '-')
-		i += takes_value(argv[i]) ? 2 : 1;
+	/* the global options before the object; --opt=VALUE is one word */
+	while (i < argc && argv[i][0] == '-') {
+		batch |= !strcmp(argv[i], "-f") || !strcmp(argv[i], "--file") ||
+			 !strncmp(argv[i], "--file=", 7);
+		i += takes_value(argv[i]) && !strchr(argv[i], '=') ? 2 : 1;
+	}
+	/* --interface=<TAB>, --root=<TAB> */
+	if (i == argc && !strncmp(cur, "--", 2) && strchr(cur, '=')) {
+		if (!strncmp(cur, "--interface=", 12)) {
+			for (int k = 0; k <= DAMOS_IFACE_DBGFS; k++) {
+				char w[64];
+
+				snprintf(w, sizeof(w), "--interface=%s", damos_iface_name(k));
+				put(f, w, cur);
+			}
+		} else if (!strncmp(cur, "--root=", 7) || !strncmp(cur, "--file=", 7)) {
+			fprintf(f, "@files\n");
+		}
+		return EXIT_OK;
+	}
+	/* -f FILE runs the file: no command follows */
+	if (batch && i <= argc) {
+		if (i == argc && cur[0] == '-')
+			put(f, "--force", cur);
+		return EXIT_OK;
+	}
 	if (i > argc) {		/* completing an option's value */
 		const char *o = argv[argc - 1];
 
@@ -141,7 +166,8 @@ int cli_complete_print(int argc, char **argv, FILE *f)
 			for (int k = 0; k <= DAMOS_IFACE_DBGFS; k++)
 				put(f, damos_iface_name(k), cur);
 		} else if (strcmp(o, "--kdamond") && strcmp(o, "-k") &&
-			   strcmp(o, "--context") && strcmp(o, "-c")) {
+			   strcmp(o, "--context") && strcmp(o, "-c") &&
+			   strcmp(o, "--wait") && strcmp(o, "-w")) {
 			fprintf(f, "@files\n");
 		}
 		return EXIT_OK;

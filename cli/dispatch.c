@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -29,11 +30,14 @@ void cli_init(struct cli *c)
 	c->iface = DAMOS_IFACE_AUTO;
 	c->out = stdout;
 	c->err = stderr;
+	c->wait_us = CLI_WAIT_DEFAULT_US;
 }
 
 void cli_fini(struct cli *c)
 {
 	fflush(c->out);
+	free(c->root_abs);
+	c->root_abs = NULL;
 }
 
 /* "damoctl OBJECT COMMAND ARGS", as --help, help and damoctl(8) show it. */
@@ -60,6 +64,7 @@ static void usage(FILE *f)
 		"  -j, --json            JSON output, errors included\n"
 		"  -k, --kdamond N       sysfs kdamond index (default 0)\n"
 		"  -c, --context NAME    dbgfs context directory (default: the first)\n"
+		"  -w, --wait SECONDS    wait at most this long for another damoctl (default 30)\n"
 		"  -f, --file FILE|-     run the command lines of FILE (- for stdin)\n"
 		"      --force           with -f: go on after a failure, report them all\n"
 		"  -V, --version         print the version\n"
@@ -78,8 +83,25 @@ static void usage(FILE *f)
 	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage error.\n");
 }
 
+/* In the shell: the commands without "damoctl", no command-line options. */
+static void shell_usage(FILE *f)
+{
+	fprintf(f, "Objects and commands (as on damoctl's command line, without \"damoctl\"):\n");
+	for (const struct cli_object *o = cli_objects; o->name; o++) {
+		if (o->run)
+			fprintf(f, "  %s %s\n", o->name, o->run_args);
+		for (const struct cli_cmd *k = o->cmds; k->name; k++)
+			fprintf(f, "  %s %s%s%s%s\n", o->name, k->name,
+				*k->args ? " " : "", k->args,
+				k->flags & CLI_WATCH ? " [--watch SECONDS [--count N]]" : "");
+	}
+}
+
 const struct cli_object *cli_object_find(const char *name)
 {
+	/* the spellings of damo's users */
+	if (!strcmp(name, "lru_sort"))
+		name = "lru-sort";
 	for (const struct cli_object *o = cli_objects; o->name; o++)
 		if (!strcmp(o->name, name))
 			return o;
@@ -181,7 +203,9 @@ void cli_help(struct cli *c, const struct cli_object *o,
 		cli_error(c, EXIT_FAIL, "out of memory");
 		return;
 	}
-	if (!o)
+	if (!o && c->interactive)
+		shell_usage(f);
+	else if (!o)
 		usage(f);
 	else if (!k)
 		help_object(f, o);
@@ -206,7 +230,7 @@ const struct cli_cmd *cmd_select(const struct cli_cmd *cmds, const char *name)
 
 static void vreport(struct cli *c, const char *fmt, va_list ap)
 {
-	char msg[1024], where[128] = "";
+	char msg[4096], where[600] = "";
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (c->object)
@@ -216,8 +240,13 @@ static void vreport(struct cli *c, const char *fmt, va_list ap)
 			 c->command ? c->command : "");
 	else if (c->where)
 		snprintf(where, sizeof(where), "%s: ", c->where);
-	if (c->json) {
-		char full[1200];
+	if (c->json && c->capture) {
+		char full[4800];
+
+		snprintf(full, sizeof(full), "%s%s", where, msg);
+		json_add(&c->json_errs, &c->nr_errs, full);
+	} else if (c->json) {
+		char full[4800];
 
 		snprintf(full, sizeof(full), "%s%s", where, msg);
 		fprintf(c->out, "{\"error\":");
@@ -236,6 +265,43 @@ int cli_error(struct cli *c, int status, const char *fmt, ...)
 	vreport(c, fmt, ap);
 	va_end(ap);
 	return status;
+}
+
+/* The rule of apply (damos_config_check_ops) for scheme add and target set. */
+int cli_check_ops(struct cli *c, enum damos_ops o, enum damos_action a,
+		  const char *which)
+{
+	if (damos_ops_supports(o, a))
+		return EXIT_OK;
+	return cli_error(c, EXIT_USAGE,
+			 "%s%s does nothing on %s targets (Linux 6.1 applies %s there)",
+			 which ? which : "", damos_action_name(a), damos_ops_name(o),
+			 o == DAMOS_OPS_PADDR ? "pageout, lru_prio, lru_deprio and stat" :
+			 "willneed, cold, pageout, hugepage, nohugepage and stat");
+}
+
+void cli_note(struct cli *c, const char *fmt, ...)
+{
+	FILE *f = c->json || c->dry_run ? c->err : c->out;
+	va_list ap;
+
+	if (c->json && c->capture) {
+		char msg[1024];
+
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		json_add(&c->json_notes, &c->nr_notes, msg);
+		return;
+	}
+	fprintf(f, "damoctl: ");
+	if (c->object)
+		fprintf(f, "%s%s%s: ", c->object, c->command ? " " : "",
+			c->command ? c->command : "");
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
 }
 
 int cli_lib_error(struct cli *c, int err)
@@ -279,8 +345,43 @@ struct damos_ctx *cli_open(struct cli *c)
 {
 	struct damos_ctx *d = cli_open_quiet(c);
 
-	if (!d)
-		cli_lib_error(c, -errno);
+	if (!d) {
+		int err = errno;
+		char *sys = NULL, *dbg = NULL;
+
+		if (err == ENOENT && c->dbgfs_ctx &&
+		    asprintf(&dbg, "%s/sys/kernel/debug/damon", c->root ? c->root : "") >= 0 &&
+		    access(dbg, F_OK))
+			cli_error(c, EXIT_FAIL, "--context %s is a dbgfs context, and there is no dbgfs: %s does not exist",
+				  c->dbgfs_ctx, dbg);
+		else if (err == ENOENT && c->iface == DAMOS_IFACE_AUTO && !c->dbgfs_ctx &&
+			 asprintf(&sys, "%s/sys/kernel/mm/damon", c->root ? c->root : "") >= 0 &&
+			 access(sys, F_OK))
+			cli_error(c, EXIT_FAIL, "%s: this kernel has no DAMON (CONFIG_DAMON_SYSFS and CONFIG_DAMON_DBGFS are not set?), or debugfs is not mounted",
+				  damos_errmsg());
+		else
+			cli_lib_error(c, -err);
+		free(sys);
+		free(dbg);
+		return NULL;
+	}
+	/* reads of a kdamond that is not there would show made-up defaults */
+	if (c->kdamond && !c->writing &&
+	    damos_get_iface(d) == DAMOS_IFACE_SYSFS) {
+		const char *dir = damos_get_dir(d);
+		size_t n = strlen(dir) - strlen("/contexts/0");
+
+		char *k = access(dir, F_OK) ? strndup(dir, n) : NULL;
+
+		if (k && access(k, F_OK)) {
+			cli_error(c, EXIT_FAIL, "kdamond %d does not exist: no %s",
+				  c->kdamond, k);
+			free(k);
+			damos_close(d);
+			return NULL;
+		}
+		free(k);
+	}
 	return d;
 }
 
@@ -289,7 +390,15 @@ void cli_print_script(struct cli *c, const char *what, const char *script)
 {
 	if (!c->dry_run || !script || !*script)
 		return;
-	if (c->json) {
+	if (c->json && c->capture) {
+		size_t n = c->json_script ? strlen(c->json_script) : 0;
+		char *s = realloc(c->json_script, n + strlen(script) + 1);
+
+		if (s) {
+			strcpy(s + n, script);
+			c->json_script = s;
+		}
+	} else if (c->json) {
 		fprintf(c->out, "{\"dry_run\":");
 		json_str(c->out, script);
 		fprintf(c->out, "}\n");
@@ -336,6 +445,7 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 		{ "context", required_argument, NULL, 'c' },
 		{ "file", required_argument, NULL, 'f' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "wait", required_argument, NULL, 'w' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -346,22 +456,42 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 
 	/* --json first, so that every message is JSON wherever it stands */
 	opterr = 0;
-	for (optind = 0; (opt = getopt_long(argc, argv, "+i:r:njk:c:f:Vh",
+	for (optind = 0; (opt = getopt_long(argc, argv, "+i:r:njk:c:f:w:Vh",
 					    opts, NULL)) != -1;)
 		c->json |= opt == 'j';
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+i:r:njk:c:f:Vh", opts,
+	while ((opt = getopt_long(argc, argv, "+i:r:njk:c:f:w:Vh", opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'i':
-			v = damos_iface_from_name(optarg);
+			/* damo's spelling */
+			v = damos_iface_from_name(strcmp(optarg, "debugfs") ?
+						  optarg : "dbgfs");
 			if (v < 0)
 				return cli_error(c, EXIT_USAGE, "%s",
 						 damos_errmsg());
 			c->iface = v;
 			break;
 		case 'r':
+			/* "$FAKE" unset must not mean the live system */
+			if (!*optarg)
+				return cli_error(c, EXIT_USAGE,
+						 "--root: an empty DIR (an unset variable?); give / for the live system");
 			c->root = optarg;
+			/* absolute: dry-run scripts and messages work anywhere */
+			if (optarg[0] != '/') {
+				char *cwd = getcwd(NULL, 0);
+
+				free(c->root_abs);
+				c->root_abs = NULL;
+				if (!cwd || asprintf(&c->root_abs, "%s/%s", cwd, optarg) < 0)
+					c->root_abs = NULL;
+				free(cwd);
+				if (!c->root_abs)
+					return cli_error(c, EXIT_FAIL, "--root %s: %s",
+							 optarg, strerror(errno));
+				c->root = c->root_abs;
+			}
 			break;
 		case 'n':
 			c->dry_run = true;
@@ -387,7 +517,21 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 		case 'F':
 			c->force = true;
 			break;
+		case 'w': {
+			uint64_t us;
+
+			if (damos_parse_time_us(optarg, 1000000, &us))
+				return cli_error(c, EXIT_USAGE,
+						 "--wait: '%s' is not a time (seconds, or with us ms s m h)",
+						 optarg);
+			c->wait_us = us;
+			break;
+		}
 		case 'V':
+			if (optind < argc)
+				return cli_error(c, EXIT_USAGE,
+						 "--version: nothing goes after it, got '%s'",
+						 argv[optind]);
 			fprintf(c->out, c->json ?
 				"{\"version\":\"%s\",\"libdamos\":\"%s\"}\n" :
 				"damoctl %s (libdamos %s)\n",
@@ -402,7 +546,7 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 			if (optopt)
 				return cli_error(c, EXIT_USAGE,
 						 "option -%c: %s", optopt,
-						 strchr("irkcf", optopt) ?
+						 strchr("irkcfw", optopt) ?
 						 "missing argument" : "unknown option");
 			return cli_error(c, EXIT_USAGE, "unknown option '%s'",
 					 argv[optind - 1]);
@@ -411,6 +555,11 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 	/* damos_open() refuses these too, but they are usage errors */
 	if (c->dbgfs_ctx && !*c->dbgfs_ctx)
 		c->dbgfs_ctx = NULL;
+	if (c->dbgfs_ctx && (strchr(c->dbgfs_ctx, '/') ||
+			     !strcmp(c->dbgfs_ctx, ".") || !strcmp(c->dbgfs_ctx, "..")))
+		return cli_error(c, EXIT_USAGE,
+				 "--context '%s': a context is a name (of mk_contexts), not a path",
+				 c->dbgfs_ctx);
 	if (c->dbgfs_ctx && c->kdamond)
 		return cli_error(c, EXIT_USAGE,
 				 "--context is dbgfs's and --kdamond sysfs's: not both");
@@ -443,7 +592,7 @@ static int misplaced_option(struct cli *c, const struct cli_object *o,
 {
 	static const char *const globals[] = {
 		"--interface", "--root", "--dry-run", "--json", "--kdamond",
-		"--context", "--file", "--force", "--version", NULL,
+		"--context", "--file", "--force", "--wait", "--version", NULL,
 	};
 
 	for (int i = 0; i < argc; i++) {
@@ -469,11 +618,21 @@ static int run(struct cli *c, int argc, char **argv)
 	int status;
 
 	if (argc < 1) {
+		/* "echo 'scheme list' | damoctl": the commands are on stdin */
 		if (c->json)
 			return cli_error(c, EXIT_USAGE,
 					 "expected OBJECT COMMAND (see damoctl --help)");
 		usage(c->err);
+		if (!isatty(STDIN_FILENO))
+			fprintf(c->err, "\nNo command given; to run the commands of standard input: damoctl -f -\n");
 		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[0], "version") && argc == 1) {
+		fprintf(c->out, c->json ?
+			"{\"version\":\"%s\",\"libdamos\":\"%s\"}\n" :
+			"damoctl %s (libdamos %s)\n",
+			DAMOS_VERSION, damos_version());
+		return EXIT_OK;
 	}
 	o = cli_object_find(argv[0]);
 	if (!o) {
@@ -523,7 +682,9 @@ static int run(struct cli *c, int argc, char **argv)
 		     n < (int)sizeof(c->line); i++)
 			n += snprintf(c->line + n, sizeof(c->line) - n, " %s",
 				      argv[i]);
-		status = o->run(c, argc - 1, argv + 1);
+		status = cli_call_run(c, o->run,
+				      !(argc > 1 && !strcmp(argv[1], "check")),
+				      argc - 1, argv + 1);
 		fflush(c->out);
 		return status;
 	}
@@ -592,7 +753,7 @@ static int cli_run_cmd(struct cli *c, const struct cli_object *o,
 	if (!status && watch_us)
 		status = cli_watch(c, k, argc, argv, watch_us, count);
 	else if (!status)
-		status = k->fn(c, argc, argv);
+		status = cli_call(c, k, argc, argv);
 	fflush(c->out);
 	return status;
 }
@@ -649,35 +810,29 @@ const char **cli_complete_words(int argc, char **argv)
 	if (k->grammar) {
 		cli_complete_grammar(k->grammar, argc - 2, argv + 2, out, &n);
 	} else if (k->flags & CLI_WATCH) {
-		out[n++] = "--watch";
-		out[n++] = "--count";
+		bool watch = false, count = false;
+		const char *last = argv[argc - 1];
+
+		for (int i = 2; i < argc; i++) {
+			watch |= !strcmp(argv[i], "--watch");
+			count |= !strcmp(argv[i], "--count");
+		}
+		/* after --watch or --count comes its value */
+		if (strcmp(last, "--watch") && strcmp(last, "--count")) {
+			if (!watch)
+				out[n++] = "--watch";
+			if (!count)
+				out[n++] = "--count";
+		}
 	}
 	return out;
 }
 
-void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 void json_scheme(FILE *f, const struct damos_scheme *s, int idx)
 {
-	char line[512];
+	struct damos_filter_info fi = { .sz = sizeof(fi) };
+	struct damos_goal_info gi = { .sz = sizeof(gi) };
+	char line[4096];
 
 	fprintf(f, "{\"index\":%d", idx);
 	for (int fl = 0; fl < DAMOS_NR_FIELDS; fl++) {
@@ -685,12 +840,40 @@ void json_scheme(FILE *f, const struct damos_scheme *s, int idx)
 
 		fprintf(f, ",\"%s\":", damos_field_name(fl));
 		if (fl == DAMOS_F_ACTION)
-			json_str(f, damos_action_name(v));
+			json_str(f, damos_scheme_action_name(s));
 		else if (fl == DAMOS_F_WMARKS_METRIC)
 			json_str(f, damos_metric_name(v));
+		else if (fl == DAMOS_F_TARGET_NID && v == DAMOS_NID_NONE)
+			fprintf(f, "null");
 		else
 			fprintf(f, "%llu", (unsigned long long)v);
 	}
+	fprintf(f, ",\"filters\":[");
+	for (size_t i = 0; !damos_scheme_filter(s, i, &fi); i++) {
+		fprintf(f, "%s{\"type\":", i ? "," : "");
+		json_str(f, fi.type_name);
+		fprintf(f, ",\"matching\":%s", fi.matching ? "true" : "false");
+		if (fi.type == DAMOS_FILTER_MEMCG) {
+			fprintf(f, ",\"memcg_path\":");
+			json_str(f, fi.memcg_path ? fi.memcg_path : "");
+		} else if (fi.type == DAMOS_FILTER_ADDR) {
+			fprintf(f, ",\"addr_start\":%llu,\"addr_end\":%llu",
+				(unsigned long long)fi.addr_start,
+				(unsigned long long)fi.addr_end);
+		} else if (fi.type == DAMOS_FILTER_TARGET) {
+			fprintf(f, ",\"target_idx\":%d", fi.target_idx);
+		}
+		fprintf(f, "}");
+	}
+	fprintf(f, "],\"goals\":[");
+	for (size_t i = 0; !damos_scheme_goal(s, i, &gi); i++) {
+		fprintf(f, "%s{\"metric\":", i ? "," : "");
+		json_str(f, gi.metric_name);
+		fprintf(f, ",\"target\":%llu,\"current\":%llu}",
+			(unsigned long long)gi.target,
+			(unsigned long long)gi.current);
+	}
+	fprintf(f, "]");
 	if (damos_scheme_format(s, line, sizeof(line)) > 0) {
 		fprintf(f, ",\"keywords\":");
 		json_str(f, line);

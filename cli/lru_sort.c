@@ -47,19 +47,76 @@ static void row(struct cli *c, const char *kw, const char *value,
 	fprintf(c->out, "\n");
 }
 
+/*
+ * What "on" means now: "running"; "failed" (enabled, no kdamond: the
+ * module could not start); "idle" (the watermarks keep the schemes off:
+ * free memory, from <root>/proc/meminfo as the kernel's free_mem_rate,
+ * above the high one or below the low one); "off".  @why says it.
+ */
+static const char *module_state(struct cli *c, const struct damos_lru_sort *l,
+				char *why, size_t sz)
+{
+	uint64_t total = 0, free_kb = 0, rate;
+	uint64_t high = damos_lru_sort_get(l, DAMOS_LRU_WMARKS_HIGH);
+	uint64_t low = damos_lru_sort_get(l, DAMOS_LRU_WMARKS_LOW);
+	char path[4096], line[128];
+	FILE *f;
+
+	*why = '\0';
+	if (!damos_lru_sort_enabled(l))
+		return "off";
+	if (damos_lru_sort_kdamond_pid(l) <= 0) {
+		snprintf(why, sz, "enabled, but no kdamond runs: the module failed to start (another DAMON user? an invalid parameter? see dmesg)");
+		return "failed";
+	}
+	snprintf(path, sizeof(path), "%s/proc/meminfo", c->root ? c->root : "");
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+
+		if (sscanf(line, "MemTotal: %llu", &v) == 1)
+			total = v;
+		else if (sscanf(line, "MemFree: %llu", &v) == 1)
+			free_kb = v;
+	}
+	if (f)
+		fclose(f);
+	if (!total)
+		return "running";
+	rate = free_kb * 1000 / total;
+	if (rate > high || rate < low) {
+		snprintf(why, sz, "idle: free memory is %llu.%llu%%, %s the %s watermark %llu.%llu%%: the schemes wait until it is between %llu.%llu%% and %llu.%llu%%",
+			 (unsigned long long)rate / 10, (unsigned long long)rate % 10,
+			 rate > high ? "above" : "below", rate > high ? "high" : "low",
+			 (unsigned long long)(rate > high ? high : low) / 10,
+			 (unsigned long long)(rate > high ? high : low) % 10,
+			 (unsigned long long)low / 10, (unsigned long long)low % 10,
+			 (unsigned long long)damos_lru_sort_get(l, DAMOS_LRU_WMARKS_MID) / 10,
+			 (unsigned long long)damos_lru_sort_get(l, DAMOS_LRU_WMARKS_MID) % 10);
+		return "idle";
+	}
+	return "running";
+}
+
 static void print_text(struct cli *c, const struct damos_lru_sort *l,
 		       struct damos_scheme *const *s)
 {
+	char why[512];
 	char v[256], a[32], b[32], t[32], h[48], m[48], w[48];
 	uint64_t start = damos_lru_sort_get(l, DAMOS_LRU_MONITOR_REGION_START);
 	uint64_t end = damos_lru_sort_get(l, DAMOS_LRU_MONITOR_REGION_END);
 	static const char *const names[] = { "hot", "cold" };
 
-	if (damos_lru_sort_enabled(l))
-		fprintf(c->out, "damon_lru_sort: on, kdamond pid %d\n\n",
+	module_state(c, l, why, sizeof(why));
+	if (damos_lru_sort_enabled(l) && damos_lru_sort_kdamond_pid(l) > 0)
+		fprintf(c->out, "damon_lru_sort: on, kdamond pid %d\n",
 			damos_lru_sort_kdamond_pid(l));
 	else
-		fprintf(c->out, "damon_lru_sort: off\n\n");
+		fprintf(c->out, "damon_lru_sort: %s\n",
+			damos_lru_sort_enabled(l) ? "on" : "off");
+	if (*why)
+		fprintf(c->out, "  %s\n", why);
+	fputc('\n', c->out);
 	fprintf(c->out, "%-8s %-28s %s\n", "KEYWORD", "VALUE", "PARAMETERS");
 	rate(v, sizeof(v), damos_lru_sort_get(l, DAMOS_LRU_HOT_THRES_ACCESS_FREQ));
 	row(c, "hot", v, l, DAMOS_LRU_HOT_THRES_ACCESS_FREQ,
@@ -105,7 +162,7 @@ static void print_text(struct cli *c, const struct damos_lru_sort *l,
 		"qt_exceeds");
 	for (int i = 0; i < 2; i++)
 		fprintf(c->out, "%-5s %-11s %12llu %14llu %12llu %14llu %10llu\n",
-			names[i], damos_action_name(damos_scheme_action(s[i])),
+			names[i], damos_scheme_action_name(s[i]),
 			(unsigned long long)damos_scheme_get(s[i], DAMOS_F_NR_TRIED),
 			(unsigned long long)damos_scheme_get(s[i], DAMOS_F_SZ_TRIED),
 			(unsigned long long)damos_scheme_get(s[i], DAMOS_F_NR_APPLIED),
@@ -120,11 +177,18 @@ static void print_text(struct cli *c, const struct damos_lru_sort *l,
 static void print_json(struct cli *c, const struct damos_lru_sort *l,
 		       struct damos_scheme *const *s)
 {
-	char kw[512];
+	char kw[512], why[512];
+	const char *state = module_state(c, l, why, sizeof(why));
 
-	fprintf(c->out, "{\"enabled\":%s,\"kdamond_pid\":%d,\"parameters\":{",
+	fprintf(c->out, "{\"enabled\":%s,\"kdamond_pid\":%d,\"state\":\"%s\",",
 		damos_lru_sort_enabled(l) ? "true" : "false",
-		damos_lru_sort_kdamond_pid(l));
+		damos_lru_sort_kdamond_pid(l), state);
+	if (*why) {
+		fprintf(c->out, "\"why\":");
+		json_str(c->out, why);
+		fputc(',', c->out);
+	}
+	fprintf(c->out, "\"parameters\":{");
 	for (int p = 0; p < DAMOS_LRU_NR_PARAMS; p++)
 		fprintf(c->out, "%s\"%s\":%llu", p ? "," : "",
 			damos_lru_sort_param_name(p),
@@ -254,10 +318,11 @@ const struct cli_cmd lru_sort_cmds[] = {
 	  "the module's state, parameters (with units and as files), statistics and schemes",
 	  NULL, CLI_WATCH },
 	{ "enable", do_enable, LRU_SORT_ARGS,
-	  "start the module, with the parameters given changed first", &lru_sort_grammar },
-	{ "disable", do_disable, "", "stop the module", NULL },
+	  "start the module, with the parameters given changed first", &lru_sort_grammar,
+	  CLI_WRITE },
+	{ "disable", do_disable, "", "stop the module", NULL, CLI_WRITE },
 	{ "set", do_set, LRU_SORT_ARGS,
 	  "change the parameters given; a running module takes them through commit_inputs",
-	  &lru_sort_grammar },
+	  &lru_sort_grammar, CLI_WRITE },
 	{ NULL },
 };

@@ -9,6 +9,30 @@ static int turn(struct cli *c, bool on)
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
+	if (on) {
+		struct damos_targets t;
+		bool filled = false, was_on = false;
+		int status = EXIT_OK;
+
+		/* paddr without a region would monitor nothing */
+		err = damos_monitor_status(d, &was_on, NULL);
+		if (!err && !was_on)
+			err = damos_monitor_check_start(d);
+		if (!err && !was_on)
+			err = damos_targets_read(d, &t);
+		if (!err && !was_on) {
+			status = cli_paddr_fill(c, &t, &filled);
+			if (!status && filled && (err = damos_targets_write(d, &t)))
+				status = cli_lib_error(c, err);
+			if (!status && filled)
+				status = cli_verify_targets(c, d, &t);
+			damos_targets_free(&t);
+			if (status)
+				return cli_close(c, d, status);
+		}
+		if (err)
+			return cli_close(c, d, cli_lib_error(c, err));
+	}
 	err = on ? damos_monitor_start(d) : damos_monitor_stop(d);
 	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
 }
@@ -59,17 +83,33 @@ static void status_setup(struct cli *c, struct damos_ctx *d)
 			fputc('[', c->out);
 			for (size_t i = 0; i < n; i++)
 				fprintf(c->out, "%s\"%s\"", i ? "," : "",
-					damos_action_name(damos_scheme_action(arr[i])));
+					damos_scheme_action_name(arr[i]));
 			fputc(']', c->out);
 		} else {
 			fprintf(c->out, "%zu", n);
 			for (size_t i = 0; i < n; i++)
 				fprintf(c->out, "%s%s", i ? ", " : ": ",
-					damos_action_name(damos_scheme_action(arr[i])));
+					damos_scheme_action_name(arr[i]));
 			fputc('\n', c->out);
 		}
 		damos_schemes_free(arr, n);
 	}
+	fprintf(c->out, fmt, c->json ? "kernel" : "features");
+	if (c->json) {
+		json_str(c->out, damos_kernel_desc(d));
+		fprintf(c->out, ",\"features\":[");
+	} else {
+		fprintf(c->out, "%s:", damos_kernel_desc(d));
+	}
+	for (int f = 0, k = 0; f < DAMOS_NR_FEATURES; f++) {
+		if (damos_has(d, f) != 1)
+			continue;
+		if (c->json)
+			fprintf(c->out, "%s\"%s\"", k++ ? "," : "", damos_feature_name(f));
+		else
+			fprintf(c->out, " %s", damos_feature_name(f));
+	}
+	fputs(c->json ? "]" : "\n", c->out);
 	cli_opts(c, &o);
 	if (!damos_lru_sort_read(&o, &l)) {
 		bool on = damos_lru_sort_enabled(l);
@@ -120,8 +160,9 @@ static int do_status(struct cli *c, int argc, char **argv)
 }
 
 const struct cli_cmd monitor_cmds[] = {
-	{ "start", do_start, "", "start monitoring (needs a target)", NULL },
-	{ "stop", do_stop, "", "stop monitoring", NULL },
+	{ "start", do_start, "", "start monitoring (needs a target)", NULL,
+	  CLI_WRITE },
+	{ "stop", do_stop, "", "stop monitoring", NULL, CLI_WRITE },
 	{ "status", do_status, "",
 	  "print whether monitoring runs, and the attrs, targets and schemes it runs with",
 	  NULL, CLI_WATCH },

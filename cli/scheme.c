@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -25,6 +26,28 @@ static int parse_scheme(struct cli *c, struct damos_ctx *d, int argc, char **arg
 	*out = damos_scheme_parse(argc, (const char *const *)argv, &a);
 	if (!*out)
 		return cli_error(c, EXIT_USAGE, "%s", damos_errmsg());
+	/*
+	 * A count of samples no aggregation interval reaches never matches
+	 * (the library keeps bare kernel numbers as they are; "max" is the
+	 * field's bound and means "any").
+	 */
+	for (int f = DAMOS_F_MIN_NR_ACCESSES; f <= DAMOS_F_MAX_NR_ACCESSES; f++) {
+		uint64_t v = damos_scheme_get(*out, f);
+		uint64_t most = damos_attrs_max_nr_accesses(&a);
+		char sa[32], ag[32];
+
+		if (v <= most || v == damos_field_max(f))
+			continue;
+		damos_scheme_free(*out);
+		*out = NULL;
+		return cli_error(c, EXIT_USAGE,
+				 "%s: %llu is more than the %llu samples of an aggregation interval (aggr %s / sample %s): at most %llu, N%%, or max",
+				 damos_field_label(f), (unsigned long long)v,
+				 (unsigned long long)most,
+				 damos_format_time_us(a.aggr_us, ag, sizeof(ag)),
+				 damos_format_time_us(a.sample_us, sa, sizeof(sa)),
+				 (unsigned long long)most);
+	}
 	return EXIT_OK;
 }
 
@@ -59,23 +82,68 @@ static int do_add(struct cli *c, int argc, char **argv)
 
 	if (!d)
 		return status;
+	struct damos_scheme **arr = NULL;
+	size_t n = 0;
+	int err;
+
 	status = parse_scheme(c, d, argc, argv, &s);
+	/* an action the live targets' operations ignore: as apply refuses it */
+	if (!status) {
+		struct damos_targets t;
+
+		if (!damos_targets_read(d, &t) && t.nr)
+			status = cli_check_ops(c, t.ops, damos_scheme_action(s), NULL);
+		damos_targets_free(&t);
+	}
+	/* what is there before, to check the add against */
+	if (!status && (err = damos_schemes_read(d, &arr, &n)))
+		status = cli_lib_error(c, err);
 	if (!status) {
 		idx = damos_scheme_add(d, s);
-		if (idx < 0)
+		if (idx < 0) {
 			status = cli_lib_error(c, idx);
-		else if (c->json && !c->dry_run)
+		} else {
+			struct damos_scheme **want = realloc(arr, (n + 1) * sizeof(*arr));
+
+			if (!want) {
+				status = cli_error(c, EXIT_FAIL, "out of memory");
+			} else {
+				arr = want;
+				arr[n] = s;
+				status = cli_verify_schemes(c, d, arr, n + 1);
+				arr[n] = NULL;
+			}
+		}
+		if (!status && c->json && !c->dry_run)
 			fprintf(c->out, "{\"index\":%d}\n", idx);
 	}
+	damos_schemes_free(arr, n);
 	damos_scheme_free(s);
 	return cli_close(c, d, status);
+}
+
+/* Whether the library knows every word of @s (else it cannot judge it). */
+static bool known_words(const struct damos_scheme *s)
+{
+	struct damos_filter_info f = { .sz = sizeof(f) };
+	struct damos_goal_info g = { .sz = sizeof(g) };
+
+	if (damos_scheme_action(s) == DAMOS_ACTION_UNKNOWN)
+		return false;
+	for (size_t i = 0; !damos_scheme_filter(s, i, &f); i++)
+		if (f.type == DAMOS_FILTER_UNKNOWN)
+			return false;
+	for (size_t i = 0; !damos_scheme_goal(s, i, &g); i++)
+		if (g.metric == DAMOS_GOAL_UNKNOWN)
+			return false;
+	return true;
 }
 
 static int do_list(struct cli *c, int argc, char **argv)
 {
 	struct damos_scheme **arr;
 	struct damos_ctx *d;
-	char line[512];
+	char line[4096];
 	size_t n;
 	int err;
 
@@ -96,9 +164,16 @@ static int do_list(struct cli *c, int argc, char **argv)
 		} else if (damos_scheme_format(arr[i], line, sizeof(line)) > 0) {
 			fprintf(c->out, "%zu: %s\n", i, line);
 		}
+		/* what another tool left is shown; the kernel accepts it */
+		if (known_words(arr[i]) && damos_scheme_validate(arr[i]))
+			fprintf(c->err, "damoctl: warning: scheme %zu: %s\n", i,
+				damos_errmsg());
 	}
 	if (c->json)
 		fprintf(c->out, "]\n");
+	/* a user at a terminal sees that there is nothing; scripts get nothing */
+	else if (!n && isatty(fileno(c->out)))
+		fprintf(c->out, "no schemes (damoctl scheme add ACTION ... adds one)\n");
 	damos_schemes_free(arr, n);
 	return cli_close(c, d, EXIT_OK);
 }
@@ -133,11 +208,25 @@ static int do_rm(struct cli *c, int argc, char **argv)
 	status = parse_index(c, argv[0], &idx);
 	if (status)
 		return status;
+	struct damos_scheme **arr = NULL;
+	size_t n = 0;
+
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
-	err = damos_scheme_remove(d, idx);
-	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
+	err = damos_schemes_read(d, &arr, &n);
+	if (!err)
+		err = damos_scheme_remove(d, idx);
+	if (err) {
+		status = cli_lib_error(c, err);
+	} else {
+		damos_scheme_free(arr[idx]);
+		memmove(&arr[idx], &arr[idx + 1], (n - idx - 1) * sizeof(*arr));
+		n--;
+		status = cli_verify_schemes(c, d, arr, n);
+	}
+	damos_schemes_free(arr, n);
+	return cli_close(c, d, status);
 }
 
 static int do_clear(struct cli *c, int argc, char **argv)
@@ -151,7 +240,8 @@ static int do_clear(struct cli *c, int argc, char **argv)
 	if (!d)
 		return EXIT_FAIL;
 	err = damos_schemes_clear(d);
-	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
+	return cli_close(c, d, err ? cli_lib_error(c, err) :
+			 cli_verify_schemes(c, d, NULL, 0));
 }
 
 /* Offline: the attributes of the tree if there is one, else the defaults. */
@@ -168,6 +258,13 @@ static int do_encode(struct cli *c, int argc, char **argv)
 			return EXIT_FAIL;
 	}
 	status = parse_scheme(c, d, argc, argv, &s);
+	/* as scheme add refuses it there: a warning, the line is still printed */
+	if (!status && d && damos_get_iface(d) == DAMOS_IFACE_DBGFS &&
+	    (damos_scheme_action(s) == DAMOS_ACTION_LRU_PRIO ||
+	     damos_scheme_action(s) == DAMOS_ACTION_LRU_DEPRIO) &&
+	    damos_dbgfs_lru_supported(d) == 0)
+		fprintf(c->err, "damoctl: scheme encode: warning: this kernel's dbgfs does not accept %s (actions 6 and 7 need the damos kernel series): scheme add would refuse it\n",
+			damos_action_name(damos_scheme_action(s)));
 	if (!status) {
 		n = damos_dbgfs_encode_scheme(s, line, sizeof(line));
 		if (n < 0) {
@@ -190,6 +287,12 @@ static int do_encode(struct cli *c, int argc, char **argv)
 static const char *const min_max[] = { "min", "max", NULL };
 static const char *const metrics[] = { "none", "free_mem_rate", NULL };
 static const char *const quota_words[] = { "time", "size", "reset", NULL };
+static const char *const filter_types[] = {
+	"not", "anon", "young", "memcg", "addr", "target", NULL,
+};
+static const char *const goal_metrics[] = {
+	"user_input", "some_mem_psi_us", NULL,
+};
 
 static const struct cli_grammar scheme_grammar = {
 	.kws = (const struct kw_spec[]){
@@ -206,6 +309,15 @@ static const struct cli_grammar scheme_grammar = {
 		  .help = "which regions go first under the quota" },
 		{ "wmarks", 5, metrics, .args = "METRIC INTERVAL HIGH MID LOW",
 		  .help = "none, or free_mem_rate in per mille or N% checked every INTERVAL (bare: us): the scheme works between LOW and MID" },
+		{ "nid", 1, .args = "N",
+		  .help = "the NUMA node migrate_hot and migrate_cold move to (sysfs, Linux 6.11+)" },
+		{ "apply_interval", 1, .args = "TIME",
+		  .help = "apply the scheme every TIME instead of every aggregation interval (sysfs, Linux 6.7+)" },
+		{ "filter", 1, filter_types,
+		  .args = "[not] anon|young|memcg PATH|addr START END|target IDX",
+		  .help = "leave out the memory that is (not) of that kind; may come again (sysfs, Linux 6.3+)" },
+		{ "goal", 2, goal_metrics, .args = "METRIC TARGET [CURRENT]",
+		  .help = "tune the quota until METRIC (user_input, some_mem_psi_us) reaches TARGET; may come again (sysfs, Linux 6.8+)" },
 		{ NULL },
 	},
 	.actions_first = true,
@@ -213,17 +325,18 @@ static const struct cli_grammar scheme_grammar = {
 
 #define SCHEME_ARGS "ACTION [sz MIN MAX] [access MIN MAX] [age MIN MAX] " \
 	"[quota [time MS] [size BYTES] [reset MS]] [weights SZ ACCESS AGE] " \
-	"[wmarks METRIC INTERVAL HIGH MID LOW]"
+	"[wmarks METRIC INTERVAL HIGH MID LOW] [nid N] [apply_interval TIME] " \
+	"[filter [not] TYPE [ARGS]]... [goal METRIC TARGET [CURRENT]]..."
 
 const struct cli_cmd scheme_cmds[] = {
 	{ "add", do_add, SCHEME_ARGS,
-	  "append a scheme, keeping those there (lru_prio and lru_deprio alone take damon_lru_sort's defaults)",
-	  &scheme_grammar },
+	  "append a scheme, keeping those there (lru_prio and lru_deprio start from damon_lru_sort's defaults, the keywords given change them)",
+	  &scheme_grammar, CLI_WRITE },
 	{ "list", do_list, "", "print the schemes, one a line, in the add grammar", NULL },
-	{ "rm", do_rm, "INDEX", "remove the scheme at INDEX", NULL },
-	{ "clear", do_clear, "", "remove every scheme", NULL },
+	{ "rm", do_rm, "INDEX", "remove the scheme at INDEX", NULL, CLI_WRITE },
+	{ "clear", do_clear, "", "remove every scheme", NULL, CLI_WRITE },
 	{ "encode", do_encode, SCHEME_ARGS,
 	  "print the dbgfs schemes line of a scheme, writing nothing",
-	  &scheme_grammar },
+	  &scheme_grammar, CLI_NOLOCK },
 	{ NULL },
 };

@@ -185,13 +185,18 @@ int cli_shell(struct cli *c)
 					append_history(1, hist);
 			}
 		}
-		if (!strncmp(p, "quit", 4) || !strncmp(p, "exit", 4)) {
+		if ((!strncmp(p, "quit", 4) || !strncmp(p, "exit", 4)) &&
+		    (!p[4] || p[4] == ' ' || p[4] == '\t')) {
 			const char *q = p + 4;
 
 			if (!*(q + strspn(q, " \t"))) {
 				free(line);
 				break;
 			}
+			cli_error(c, EXIT_USAGE, "%.4s takes nothing after it (got '%s')",
+				  p, q + strspn(q, " \t"));
+			free(line);
+			continue;
 		}
 		if (!strcmp(p, "help") || !strncmp(p, "help ", 5) ||
 		    !strncmp(p, "help\t", 5)) {

@@ -27,15 +27,22 @@ static int do_show(struct cli *c, int argc, char **argv)
 
 		if (c->json) {
 			fprintf(c->out, "%s{\"index\":%zu,\"action\":\"%s\"", i ? "," : "",
-				i, damos_action_name(damos_scheme_action(s)));
-			for (int f = DAMOS_F_NR_TRIED; f < DAMOS_NR_FIELDS; f++)
+				i, damos_scheme_action_name(s));
+			for (int f = DAMOS_F_NR_TRIED; f <= DAMOS_F_QT_EXCEEDS; f++)
 				fprintf(c->out, ",\"%s\":%llu", damos_field_name(f),
 					(unsigned long long)damos_scheme_get(s, f));
+			/* later kernels' values, where this one has them */
+			if (damos_has(d, DAMOS_FEAT_EFFECTIVE_BYTES) == 1)
+				fprintf(c->out, ",\"effective_bytes\":%llu",
+					(unsigned long long)damos_scheme_get(s, DAMOS_F_EFFECTIVE_BYTES));
+			if (damos_has(d, DAMOS_FEAT_TRIED_BYTES) == 1)
+				fprintf(c->out, ",\"tried_bytes\":%llu",
+					(unsigned long long)damos_scheme_get(s, DAMOS_F_TRIED_BYTES));
 			fprintf(c->out, "}");
 			continue;
 		}
 		fprintf(c->out, "%-3zu %-11s %12llu %14llu %12llu %14llu %10llu\n",
-			i, damos_action_name(damos_scheme_action(s)),
+			i, damos_scheme_action_name(s),
 			(unsigned long long)damos_scheme_get(s, DAMOS_F_NR_TRIED),
 			(unsigned long long)damos_scheme_get(s, DAMOS_F_SZ_TRIED),
 			(unsigned long long)damos_scheme_get(s, DAMOS_F_NR_APPLIED),

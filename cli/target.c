@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cli.h"
 
 void cli_print_targets(struct cli *c, const struct damos_targets *t)
@@ -34,6 +39,41 @@ void cli_print_targets(struct cli *c, const struct damos_targets *t)
 	}
 }
 
+/*
+ * paddr with a target of no region: Linux 6.1 to 6.12 then monitor
+ * nothing.  Take the biggest System RAM range of /proc/iomem, as damo and
+ * damon_lru_sort do, and say so; none found is an error.  *@filled tells
+ * whether @t changed.
+ */
+int cli_paddr_fill(struct cli *c, struct damos_targets *t, bool *filled)
+{
+	struct damos_region *r;
+	uint64_t start, end;
+	char sz[32];
+	int err;
+
+	*filled = false;
+	if (t->ops != DAMOS_OPS_PADDR || t->nr != 1 || t->targets[0].nr_regions)
+		return EXIT_OK;
+	err = damos_iomem_biggest_ram(c->root, &start, &end);
+	if (err)
+		return cli_error(c, EXIT_FAIL,
+				 "paddr with no region monitors nothing, and %s: give one (region START END)",
+				 damos_errmsg());
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return cli_error(c, EXIT_FAIL, "out of memory");
+	r->start = start;
+	r->end = end;
+	t->targets[0].regions = r;
+	t->targets[0].nr_regions = 1;
+	*filled = true;
+	cli_note(c, "paddr: no region given: the biggest System RAM range of /proc/iomem, region 0x%llx 0x%llx (%s)",
+		 (unsigned long long)start, (unsigned long long)end,
+		 damos_format_size(end - start, sz, sizeof(sz)));
+	return EXIT_OK;
+}
+
 static int do_show(struct cli *c, int argc, char **argv)
 {
 	struct damos_targets t;
@@ -54,11 +94,90 @@ static int do_show(struct cli *c, int argc, char **argv)
 	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
 }
 
+/*
+ * The files a targets write changes, checked before the first of them is
+ * written: a refusal half-way would leave target_ids (or operations)
+ * changed and the regions not.
+ */
+static int writable(struct cli *c, struct damos_ctx *d)
+{
+	static const char *const dbgfs[] = { "target_ids", "init_regions", NULL };
+	static const char *const sysfs[] = { "operations", "targets/nr_targets", NULL };
+	const char *const *f = damos_get_iface(d) == DAMOS_IFACE_SYSFS ? sysfs : dbgfs;
+	int status = EXIT_OK;
+
+	if (c->dry_run)
+		return EXIT_OK;
+	for (; !status && *f; f++) {
+		char *p;
+
+		if (asprintf(&p, "%s/%s", damos_get_dir(d), *f) < 0)
+			return cli_error(c, EXIT_FAIL, "out of memory");
+		if (!access(p, F_OK) && access(p, W_OK))
+			status = cli_error(c, EXIT_FAIL,
+					   "cannot write %s: %s%s; nothing was changed",
+					   p, strerror(errno),
+					   geteuid() ? " (DAMON's files need root)" : "");
+		free(p);
+	}
+	return status;
+}
+
+static bool same_targets(const struct damos_targets *a,
+			 const struct damos_targets *b)
+{
+	bool same = a->ops == b->ops && a->nr == b->nr;
+
+	for (size_t i = 0; same && i < a->nr; i++)
+		same = a->targets[i].pid == b->targets[i].pid &&
+		       a->targets[i].nr_regions == b->targets[i].nr_regions &&
+		       (!a->targets[i].nr_regions ||
+			!memcmp(a->targets[i].regions, b->targets[i].regions,
+				a->targets[i].nr_regions * sizeof(*a->targets[i].regions)));
+	return same;
+}
+
+/* A write refused half-way (@old: before it): say what the targets are now. */
+static int failed(struct cli *c, struct damos_ctx *d, int err,
+		  const struct damos_targets *old)
+{
+	struct damos_targets now = { 0 };
+	char *msg = strdup(damos_errmsg());
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = c->out, *f;
+
+	/* nothing changed (refused before the first write): the error alone */
+	if (c->dry_run || !old || damos_targets_read(d, &now) ||
+	    same_targets(&now, old)) {
+		damos_targets_free(&now);
+		free(msg);
+		return cli_lib_error(c, err);
+	}
+	f = open_memstream(&text, &len);
+	if (f) {
+		bool json = c->json;
+
+		c->out = f;
+		c->json = false;
+		cli_print_targets(c, &now);
+		c->json = json;
+		c->out = out;
+		fclose(f);
+	}
+	cli_error(c, EXIT_FAIL, "%s; the targets are now: %s",
+		  msg ? msg : strerror(-err), text ? text : "?");
+	free(text);
+	free(msg);
+	damos_targets_free(&now);
+	return EXIT_FAIL;
+}
+
 static int do_set(struct cli *c, int argc, char **argv)
 {
 	struct damos_targets t;
 	struct damos_ctx *d;
-	int err;
+	int err, status;
 
 	err = damos_targets_parse(&t, argc, (const char *const *)argv);
 	if (err) {
@@ -70,9 +189,46 @@ static int do_set(struct cli *c, int argc, char **argv)
 		damos_targets_free(&t);
 		return EXIT_FAIL;
 	}
-	err = damos_targets_write(d, &t);
+	/* the schemes there must mean something on the new operations */
+	{
+		struct damos_scheme **arr;
+		size_t n;
+		char which[64];
+
+		status = EXIT_OK;
+		if (t.nr && !damos_schemes_read(d, &arr, &n)) {
+			for (size_t i = 0; !status && i < n; i++) {
+				snprintf(which, sizeof(which), "scheme %zu: ", i);
+				status = cli_check_ops(c, t.ops,
+						       damos_scheme_action(arr[i]),
+						       which);
+			}
+			damos_schemes_free(arr, n);
+		}
+	}
+	if (!status)
+		status = cli_paddr_fill(c, &t, &(bool){ false });
+	if (status) {
+		damos_targets_free(&t);
+		return cli_close(c, d, status);
+	}
+	status = writable(c, d);
+	if (status) {
+		damos_targets_free(&t);
+		return cli_close(c, d, status);
+	}
+	{
+		struct damos_targets old;
+		bool have_old = !damos_targets_read(d, &old);
+
+		err = damos_targets_write(d, &t);
+		status = err ? failed(c, d, err, have_old ? &old : NULL) :
+			 cli_verify_targets(c, d, &t);
+		if (have_old)
+			damos_targets_free(&old);
+	}
 	damos_targets_free(&t);
-	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
+	return cli_close(c, d, status);
 }
 
 static int do_clear(struct cli *c, int argc, char **argv)
@@ -94,7 +250,8 @@ static int do_clear(struct cli *c, int argc, char **argv)
 		t.ops = ops;
 		err = damos_targets_write(d, &t);
 	}
-	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
+	return cli_close(c, d, err ? cli_lib_error(c, err) :
+			 cli_verify_targets(c, d, &t));
 }
 
 static const struct cli_grammar target_grammar = {
@@ -114,7 +271,8 @@ const struct cli_cmd target_cmds[] = {
 	{ "show", do_show, "", "print the operations, targets and regions", NULL },
 	{ "set", do_set,
 	  "{paddr|fvaddr} [region START END]... | vaddr pid PID [region START END]... [pid PID ...]",
-	  "replace the targets (addresses in 0xHEX or sizes)", &target_grammar },
-	{ "clear", do_clear, "", "remove every target", NULL },
+	  "replace the targets (addresses in 0xHEX or sizes)", &target_grammar,
+	  CLI_WRITE },
+	{ "clear", do_clear, "", "remove every target", NULL, CLI_WRITE },
 	{ NULL },
 };

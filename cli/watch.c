@@ -120,7 +120,7 @@ int cli_watch(struct cli *c, const struct cli_cmd *k, int argc, char **argv,
 			header(c, us);
 		else if (i && !c->json)
 			fputc('\n', c->out);
-		status = k->fn(c, argc, argv);
+		status = cli_call(c, k, argc, argv);
 		fflush(c->out);
 		if (status || (count && i + 1 == count))
 			break;
@@ -128,5 +128,8 @@ int cli_watch(struct cli *c, const struct cli_cmd *k, int argc, char **argv,
 			;
 	}
 	sigaction(SIGINT, &old, NULL);
+	/* the shell's prompt goes on a line of its own, after "^C" */
+	if (interrupted && c->interactive)
+		fputc('\n', c->out);
 	return status;
 }

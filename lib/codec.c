@@ -5,21 +5,52 @@
 
 #include "internal.h"
 
-int damos_dbgfs_encode_scheme(const struct damos_scheme *s, char *buf,
-			      size_t sz)
+/* What dbgfs cannot carry: sysfs-only actions and later fields. */
+static int dbgfs_expressible(const struct damos_scheme *s)
+{
+	int a = damos_scheme_action(s);
+
+	if (a >= 0 && damos_actions[a].dbgfs < 0)
+		return damos_err(-EOPNOTSUPP,
+				 "dbgfs has no %s: it needs the sysfs interface (Linux 6.11+)",
+				 damos_actions[a].name);
+	for (int f = DBGFS_NR_FIELDS; f < DAMOS_NR_FIELDS; f++)
+		if (damos_fields[f].unit != U_STAT &&
+		    s->v[f] != damos_fields[f].def)
+			return damos_err(-EOPNOTSUPP,
+					 "dbgfs has no %s: it needs the sysfs interface",
+					 damos_fields[f].label);
+	if (s->nr_filters || s->nr_goals)
+		return damos_err(-EOPNOTSUPP,
+				 "dbgfs has no %s: they need the sysfs interface",
+				 s->nr_filters ? "filters" : "quota goals");
+	return 0;
+}
+
+static int encode_one(const struct damos_scheme *s, char *buf, size_t sz,
+		      bool strict)
 {
 	const uint64_t *v = s->v;
+	char action[32];
 	int err, n;
 
-	err = damos_scheme_validate(s);
+	err = strict ? damos_scheme_validate(s) : damos_scheme_check(s);
+	if (!err)
+		err = dbgfs_expressible(s);
 	if (err)
 		return err;
+	/* an action number the library does not know goes back as it was */
+	if (s->action_word)
+		snprintf(action, sizeof(action), "%s", s->action_word);
+	else
+		snprintf(action, sizeof(action), "%d",
+			 damos_action_dbgfs_nr(v[DAMOS_F_ACTION]));
 	n = snprintf(buf, sz,
-		     "%llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+		     "%llu %llu %llu %llu %llu %llu %s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 		     (unsigned long long)v[0], (unsigned long long)v[1],
 		     (unsigned long long)v[2], (unsigned long long)v[3],
 		     (unsigned long long)v[4], (unsigned long long)v[5],
-		     damos_action_dbgfs_nr(v[DAMOS_F_ACTION]),
+		     action,
 		     (unsigned long long)v[7], (unsigned long long)v[8],
 		     (unsigned long long)v[9], (unsigned long long)v[10],
 		     (unsigned long long)v[11], (unsigned long long)v[12],
@@ -31,7 +62,20 @@ int damos_dbgfs_encode_scheme(const struct damos_scheme *s, char *buf,
 	return n;
 }
 
+int damos_dbgfs_encode_scheme(const struct damos_scheme *s, char *buf,
+			      size_t sz)
+{
+	return encode_one(s, buf, sz, true);
+}
+
 char *damos_dbgfs_encode(struct damos_scheme *const *s, size_t n)
+{
+	return damos_dbgfs_encode_kept(s, n, true);
+}
+
+/* !@strict: schemes read from the kernel and unchanged go back as they are. */
+char *damos_dbgfs_encode_kept(struct damos_scheme *const *s, size_t n,
+			      bool strict)
 {
 	struct damos_buf b = { 0 };
 	char line[512];
@@ -39,7 +83,7 @@ char *damos_dbgfs_encode(struct damos_scheme *const *s, size_t n)
 	if (!n)
 		return strdup("\n") ?: damos_err_null(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
-		int err = damos_dbgfs_encode_scheme(s[i], line, sizeof(line));
+		int err = encode_one(s[i], line, sizeof(line), strict);
 
 		if (err < 0) {
 			damos_buf_free(&b);
@@ -71,30 +115,38 @@ static int parse_field(const char *tok, int f, uint64_t *v)
 static int decode_line(char *line, struct damos_scheme *s)
 {
 	char *tok, *save = NULL;
-	uint64_t v[DAMOS_NR_FIELDS] = { 0 };
+	uint64_t v[DBGFS_NR_FIELDS] = { 0 };
 	int n = 0, err, a;
 
 	for (tok = strtok_r(line, " \t", &save); tok;
 	     tok = strtok_r(NULL, " \t", &save)) {
-		if (n == DAMOS_NR_FIELDS)
+		if (n == DBGFS_NR_FIELDS)
 			return damos_err(-EINVAL, "more than %d fields",
-					 DAMOS_NR_FIELDS);
-		err = parse_field(tok, n < DAMOS_NR_INPUT_FIELDS ? n : DAMOS_F_NR_TRIED, &v[n]);
+					 DBGFS_NR_FIELDS);
+		err = parse_field(tok, n < DBGFS_NR_INPUTS ? n : DAMOS_F_NR_TRIED, &v[n]);
 		if (err)
 			return err;
 		n++;
 	}
-	if (n != DAMOS_NR_INPUT_FIELDS && n != DAMOS_NR_INPUT_FIELDS + 2 &&
-	    n != DAMOS_NR_FIELDS)
+	if (n != DBGFS_NR_INPUTS && n != DBGFS_NR_INPUTS + 2 &&
+	    n != DBGFS_NR_FIELDS)
 		return damos_err(-EINVAL, "%d fields (expected 18, 20 or 23)",
 				 n);
+	/* an action number this library does not know: kept as its word */
 	if (v[DAMOS_F_ACTION] > INT32_MAX ||
-	    (a = damos_action_from_dbgfs((long)v[DAMOS_F_ACTION])) < 0)
-		return damos_err(-EINVAL, "action: unknown dbgfs action number %llu",
-				 (unsigned long long)v[DAMOS_F_ACTION]);
+	    (a = damos_action_from_dbgfs((long)v[DAMOS_F_ACTION])) < 0) {
+		char word[32];
+
+		snprintf(word, sizeof(word), "%llu",
+			 (unsigned long long)v[DAMOS_F_ACTION]);
+		s->action_word = strdup(word);
+		if (!s->action_word)
+			return damos_err(-ENOMEM, "out of memory");
+		a = DAMOS_ACTION_UNKNOWN;
+	}
 	v[DAMOS_F_ACTION] = (uint64_t)a;
-	for (int f = 0; f < DAMOS_NR_FIELDS; f++) {
-		if (v[f] > damos_fields[f].max)
+	for (int f = 0; f < DBGFS_NR_FIELDS; f++) {
+		if (f != DAMOS_F_ACTION && v[f] > damos_fields[f].max)
 			return damos_err(-EINVAL,
 					 "%s: %llu is out of range (max %llu)",
 					 damos_fields[f].name,
@@ -125,7 +177,7 @@ int damos_dbgfs_decode(const char *text, struct damos_scheme ***out,
 			continue;
 
 		struct damos_scheme **tmp = realloc(arr, (nr + 1) * sizeof(*arr));
-		struct damos_scheme *s = calloc(1, sizeof(*s));
+		struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_STAT);
 
 		if (tmp)
 			arr = tmp;
@@ -136,7 +188,7 @@ int damos_dbgfs_decode(const char *text, struct damos_scheme ***out,
 		}
 		err = decode_line(line, s);
 		if (err) {
-			free(s);
+			damos_scheme_free(s);
 			damos_err_prefix(err, "schemes line %zu: ", lineno);
 			break;
 		}

@@ -437,14 +437,30 @@ static int finish(struct damos_config *c)
 
 bool damos_ops_supports(enum damos_ops o, enum damos_action a)
 {
-	if (a == DAMOS_ACTION_STAT)
-		return (unsigned int)o < DAMOS_NR_OPS;
-	if (o == DAMOS_OPS_PADDR)
-		return a == DAMOS_ACTION_PAGEOUT || a == DAMOS_ACTION_LRU_PRIO ||
-		       a == DAMOS_ACTION_LRU_DEPRIO;
-	if (o == DAMOS_OPS_VADDR || o == DAMOS_OPS_FVADDR)
-		return (unsigned int)a <= DAMOS_ACTION_NOHUGEPAGE;
-	return false;
+	if ((unsigned int)a >= DAMOS_NR_ACTIONS || (unsigned int)o >= DAMOS_NR_OPS)
+		return false;
+	return o == DAMOS_OPS_PADDR ? damos_actions[a].paddr :
+				      damos_actions[a].vaddr;
+}
+
+/* "pageout, lru_prio, ... and stat": the table's actions for @o. */
+static const char *ops_actions(enum damos_ops o)
+{
+	static __thread char buf[256];
+	size_t n = 0, nr = 0, k = 0;
+
+	for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
+		nr += damos_ops_supports(o, a);
+	buf[0] = '\0';
+	for (int a = 0; a < DAMOS_NR_ACTIONS && n < sizeof(buf); a++) {
+		if (!damos_ops_supports(o, a))
+			continue;
+		k++;
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
+			      k == 1 ? "" : k == nr ? " and " : ", ",
+			      damos_actions[a].name);
+	}
+	return buf;
 }
 
 static int check_ops(struct damos_config *c, enum damos_ops o)
@@ -457,10 +473,8 @@ static int check_ops(struct damos_config *c, enum damos_ops o)
 		if (s && !damos_ops_supports(o, damos_scheme_action(s)))
 			err = add_error(c, c->schemes[i].line,
 					"scheme: %s does nothing on %s targets (Linux 6.1 applies %s there)",
-					damos_action_name(damos_scheme_action(s)),
-					damos_ops_name(o),
-					o == DAMOS_OPS_PADDR ? "pageout, lru_prio, lru_deprio and stat" :
-					"willneed, cold, pageout, hugepage, nohugepage and stat");
+					damos_scheme_action_name(s),
+					damos_ops_name(o), ops_actions(o));
 	}
 	return err;
 }

@@ -68,15 +68,29 @@ void damos_close(struct damos_ctx *d)
 	free(d);
 }
 
-/* Options from a caller built against an older, shorter struct. */
-static void get_opts(const struct damos_opts *in, struct damos_opts *o)
+/*
+ * Options from a caller built against an older, shorter struct, or a newer,
+ * longer one: its extra bytes must be zero (options this library does not
+ * know cannot be honoured, so they are refused, as libbpf's OPTS_VALID()).
+ */
+int damos_opts_get(const struct damos_opts *in, struct damos_opts *o)
 {
 	struct damos_opts def = DAMOS_OPTS_INIT;
 
 	*o = def;
+	if (in && in->sz > sizeof(*o)) {
+		const unsigned char *extra = (const unsigned char *)in + sizeof(*o);
+
+		for (size_t i = 0; i < in->sz - sizeof(*o); i++)
+			if (extra[i])
+				return damos_err(-EINVAL,
+						 "damos_opts: byte %zu is set, and this libdamos knows only the first %zu (options of a newer version)",
+						 sizeof(*o) + i, sizeof(*o));
+	}
 	if (in)
 		memcpy(o, in, in->sz < sizeof(*o) ? in->sz : sizeof(*o));
 	o->sz = sizeof(*o);
+	return 0;
 }
 
 struct damos_ctx *damos_open(const struct damos_opts *opts)
@@ -87,9 +101,12 @@ struct damos_ctx *damos_open(const struct damos_opts *opts)
 	bool ctx;
 	int err = 0;
 
-	get_opts(opts, &o);
 	if (opts && opts->sz < offsetof(struct damos_opts, root))
 		return damos_err_null(-EINVAL, "damos_opts: .sz not set");
+	if (damos_opts_get(opts, &o)) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if ((unsigned int)o.iface > DAMOS_IFACE_DBGFS || o.kdamond < 0)
 		return damos_err_null(-EINVAL, "damos_opts: bad interface or kdamond");
 	d = calloc(1, sizeof(*d));
@@ -208,6 +225,99 @@ int damos_dbgfs_lru_supported(struct damos_ctx *d)
 	if (d->max_action < 0 && damos_dbgfs_probe(d))
 		return damos_err(-EAGAIN, "dbgfs probe could not run");
 	return d->max_action >= 7;
+}
+
+void damos_features_probe(struct damos_ctx *d)
+{
+	if (d->feat_probed)
+		return;
+	d->feat_probed = true;
+	d->ops->probe(d);
+}
+
+int damos_has(struct damos_ctx *d, enum damos_feature f)
+{
+	if ((unsigned int)f >= DAMOS_NR_FEATURES)
+		return damos_err(-EINVAL, "%d is not a feature", f);
+	damos_features_probe(d);
+	if (f == DAMOS_FEAT_LRU_ACTIONS && d->iface == DAMOS_IFACE_DBGFS)
+		return damos_dbgfs_lru_supported(d);
+	return !!(d->feat & (1U << f));
+}
+
+const char *damos_kernel_desc(struct damos_ctx *d)
+{
+	damos_features_probe(d);
+	return d->kdesc;
+}
+
+int damos_feature_err(struct damos_ctx *d, int f, const char *what)
+{
+	const struct damos_feature_info *fi = &damos_features[f];
+
+	damos_features_probe(d);
+	if (d->iface == DAMOS_IFACE_DBGFS)
+		return damos_err(-EOPNOTSUPP,
+				 "%s needs %s, which dbgfs does not have (the sysfs interface of Linux %d.%d+ does); nothing was changed",
+				 what, fi->what, fi->since_major, fi->since_minor);
+	return damos_err(-EOPNOTSUPP,
+			 "%s needs %s (Linux %d.%d+), which this kernel (%s) lacks; nothing was changed",
+			 what, fi->what, fi->since_major, fi->since_minor, d->kdesc);
+}
+
+/* Every feature a scheme the caller made or changed uses must be there. */
+int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
+			  size_t idx)
+{
+	char what[96];
+	int a = damos_scheme_action(s);
+
+	if (s->kernel && !s->dirty)
+		return 0;
+	if (a >= 0 && damos_actions[a].feature >= 0 &&
+	    !(a == DAMOS_ACTION_LRU_PRIO || a == DAMOS_ACTION_LRU_DEPRIO) &&
+	    (d->iface == DAMOS_IFACE_DBGFS || damos_has(d, damos_actions[a].feature) != 1)) {
+		snprintf(what, sizeof(what), "scheme %zu: %s", idx,
+			 damos_actions[a].name);
+		return damos_feature_err(d, damos_actions[a].feature, what);
+	}
+	for (int f = 0; f < DAMOS_NR_FIELDS; f++) {
+		const struct damos_field_info *fi = &damos_fields[f];
+
+		if (fi->feature < 0 || fi->unit == U_STAT || s->v[f] == fi->def)
+			continue;
+		if (d->iface == DAMOS_IFACE_SYSFS && damos_has(d, fi->feature) == 1)
+			continue;
+		snprintf(what, sizeof(what), "scheme %zu: %s", idx, fi->label);
+		return damos_feature_err(d, fi->feature, what);
+	}
+	for (size_t i = 0; i < s->nr_filters; i++) {
+		int t = s->filters[i].type;
+		int need = t >= 0 ? damos_filter_types[t].feature : DAMOS_FEAT_FILTERS;
+
+		if (d->iface == DAMOS_IFACE_SYSFS &&
+		    damos_has(d, DAMOS_FEAT_FILTERS) == 1 && damos_has(d, need) == 1)
+			continue;
+		snprintf(what, sizeof(what), "scheme %zu: filter %s", idx,
+			 s->filters[i].word);
+		return damos_feature_err(d, d->iface == DAMOS_IFACE_SYSFS &&
+					 damos_has(d, DAMOS_FEAT_FILTERS) == 1 ?
+					 need : DAMOS_FEAT_FILTERS, what);
+	}
+	for (size_t i = 0; i < s->nr_goals; i++) {
+		int need = s->goals[i].metric == DAMOS_GOAL_USER_INPUT ?
+			   DAMOS_FEAT_QUOTA_GOALS : DAMOS_FEAT_GOAL_METRIC;
+
+		if (d->iface == DAMOS_IFACE_SYSFS &&
+		    damos_has(d, DAMOS_FEAT_QUOTA_GOALS) == 1 && damos_has(d, need) == 1)
+			continue;
+		snprintf(what, sizeof(what), "scheme %zu: goal %s", idx,
+			 s->goals[i].word);
+		return damos_feature_err(d, d->iface == DAMOS_IFACE_SYSFS &&
+					 damos_has(d, DAMOS_FEAT_QUOTA_GOALS) == 1 ?
+					 need : DAMOS_FEAT_QUOTA_GOALS, what);
+	}
+	return 0;
 }
 
 int damos_schemes_read(struct damos_ctx *d, struct damos_scheme ***out, size_t *n)
@@ -378,6 +488,12 @@ int damos_other_user(struct damos_ctx *d, enum damos_user self)
 	}
 	free(p);
 	return busy;
+}
+
+int damos_monitor_check_start(struct damos_ctx *d)
+{
+	return damos_other_user(d, d->iface == DAMOS_IFACE_SYSFS ?
+				DAMOS_USER_SYSFS : DAMOS_USER_DBGFS);
 }
 
 /* Linux 6.1 refuses "on" when on (EBUSY) and "off" when off (EINVAL, EPERM). */

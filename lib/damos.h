@@ -73,24 +73,32 @@ DAMOS_API const char *damos_errmsg(void);
 DAMOS_API const char *damos_version(void);
 
 /* ------------------------------------------------------------------------
- * Actions: one table for names, dbgfs numbers and sysfs strings.
+ * Actions: one table (lib/tables.c) for names, dbgfs numbers, sysfs strings,
+ * help text and the feature each needs.
  *
- * The enum values follow the kernel's enum damos_action of Linux 6.1 (which
- * is also the order of the sysfs action strings); the dbgfs numbers are a
- * separate, stable mapping (0..5 as the kernel has them, 6 and 7 from the
- * damos kernel series).  Iterate with "for (a = 0; a < DAMOS_NR_ACTIONS;
- * a++)" for help text and completion.
+ * The values are the library's own and append-only: a value once released
+ * never changes meaning, whatever order the kernel's enum has (6.11 put
+ * migrate_hot and migrate_cold before stat).  The sysfs string is the name;
+ * the dbgfs numbers are a separate, stable mapping (0..5 as the kernel has
+ * them, 6 and 7 from the damos kernel series; sysfs-only actions have none).
+ * Iterate with "for (a = 0; a < DAMOS_NR_ACTIONS; a++)" for help text and
+ * completion.  A scheme read from the kernel with an action this library
+ * does not know has DAMOS_ACTION_UNKNOWN and keeps the kernel's word
+ * (damos_scheme_action_name()).
  */
 enum damos_action {
-	DAMOS_ACTION_WILLNEED,
-	DAMOS_ACTION_COLD,
-	DAMOS_ACTION_PAGEOUT,
-	DAMOS_ACTION_HUGEPAGE,
-	DAMOS_ACTION_NOHUGEPAGE,
-	DAMOS_ACTION_LRU_PRIO,
-	DAMOS_ACTION_LRU_DEPRIO,
-	DAMOS_ACTION_STAT,
-	DAMOS_NR_ACTIONS,
+	DAMOS_ACTION_UNKNOWN = -1,
+	DAMOS_ACTION_WILLNEED = 0,
+	DAMOS_ACTION_COLD = 1,
+	DAMOS_ACTION_PAGEOUT = 2,
+	DAMOS_ACTION_HUGEPAGE = 3,
+	DAMOS_ACTION_NOHUGEPAGE = 4,
+	DAMOS_ACTION_LRU_PRIO = 5,
+	DAMOS_ACTION_LRU_DEPRIO = 6,
+	DAMOS_ACTION_STAT = 7,
+	DAMOS_ACTION_MIGRATE_HOT = 8,	/* sysfs, Linux 6.11+: needs nid */
+	DAMOS_ACTION_MIGRATE_COLD = 9,
+	DAMOS_NR_ACTIONS		/* of this version; grows */
 };
 
 /*
@@ -117,7 +125,8 @@ DAMOS_API int damos_action_from_name(const char *name);
 /*
  * damos_action_dbgfs_nr() - the number that stands for @a in a dbgfs line.
  *
- * Return: 0..7, or -EINVAL if @a is not an action.
+ * Return: 0..7, -EINVAL if @a is not an action, -EOPNOTSUPP if dbgfs has
+ * no number for it (migrate_hot, migrate_cold).
  */
 DAMOS_API int damos_action_dbgfs_nr(enum damos_action a);
 
@@ -130,8 +139,8 @@ DAMOS_API int damos_action_from_dbgfs(long nr);
 
 /* Watermark metrics: dbgfs numbers are the enum values, sysfs the names. */
 enum damos_wmark_metric {
-	DAMOS_WMARK_NONE,
-	DAMOS_WMARK_FREE_MEM_RATE,
+	DAMOS_WMARK_NONE = 0,
+	DAMOS_WMARK_FREE_MEM_RATE = 1,
 	DAMOS_NR_WMARK_METRICS,
 };
 
@@ -149,38 +158,49 @@ DAMOS_API const char *damos_metric_name(enum damos_wmark_metric m);
 DAMOS_API int damos_metric_from_name(const char *name);
 
 /* ------------------------------------------------------------------------
- * Scheme fields: the 18 numbers of a dbgfs line in their order, then the
- * five read-only statistics.
+ * Scheme fields.  Explicit, append-only values: the 18 numbers of a dbgfs
+ * line in their order, the five statistics of 6.1, then what later kernels
+ * added.  damos_field_is_stat() tells inputs from read-only values.
  */
 enum damos_field {
-	DAMOS_F_MIN_SZ,
-	DAMOS_F_MAX_SZ,
-	DAMOS_F_MIN_NR_ACCESSES,
-	DAMOS_F_MAX_NR_ACCESSES,
-	DAMOS_F_MIN_AGE,
-	DAMOS_F_MAX_AGE,
-	DAMOS_F_ACTION,			/* enum damos_action, not dbgfs nr */
-	DAMOS_F_QUOTA_MS,
-	DAMOS_F_QUOTA_SZ,
-	DAMOS_F_QUOTA_RESET_MS,
-	DAMOS_F_WEIGHT_SZ,
-	DAMOS_F_WEIGHT_NR_ACCESSES,
-	DAMOS_F_WEIGHT_AGE,
-	DAMOS_F_WMARKS_METRIC,		/* enum damos_wmark_metric */
-	DAMOS_F_WMARKS_INTERVAL_US,
-	DAMOS_F_WMARKS_HIGH,
-	DAMOS_F_WMARKS_MID,
-	DAMOS_F_WMARKS_LOW,
-	DAMOS_F_NR_TRIED,
-	DAMOS_F_SZ_TRIED,
-	DAMOS_F_NR_APPLIED,
-	DAMOS_F_SZ_APPLIED,
-	DAMOS_F_QT_EXCEEDS,
-	DAMOS_NR_FIELDS,
+	DAMOS_F_MIN_SZ = 0,
+	DAMOS_F_MAX_SZ = 1,
+	DAMOS_F_MIN_NR_ACCESSES = 2,
+	DAMOS_F_MAX_NR_ACCESSES = 3,
+	DAMOS_F_MIN_AGE = 4,
+	DAMOS_F_MAX_AGE = 5,
+	DAMOS_F_ACTION = 6,		/* enum damos_action, not dbgfs nr */
+	DAMOS_F_QUOTA_MS = 7,
+	DAMOS_F_QUOTA_SZ = 8,
+	DAMOS_F_QUOTA_RESET_MS = 9,
+	DAMOS_F_WEIGHT_SZ = 10,
+	DAMOS_F_WEIGHT_NR_ACCESSES = 11,
+	DAMOS_F_WEIGHT_AGE = 12,
+	DAMOS_F_WMARKS_METRIC = 13,	/* enum damos_wmark_metric */
+	DAMOS_F_WMARKS_INTERVAL_US = 14,
+	DAMOS_F_WMARKS_HIGH = 15,
+	DAMOS_F_WMARKS_MID = 16,
+	DAMOS_F_WMARKS_LOW = 17,
+	DAMOS_F_NR_TRIED = 18,		/* statistics */
+	DAMOS_F_SZ_TRIED = 19,
+	DAMOS_F_NR_APPLIED = 20,
+	DAMOS_F_SZ_APPLIED = 21,
+	DAMOS_F_QT_EXCEEDS = 22,
+	DAMOS_F_APPLY_INTERVAL_US = 23,	/* sysfs, 6.7+; 0 = aggr interval */
+	DAMOS_F_TARGET_NID = 24,	/* sysfs, 6.11+; DAMOS_NID_NONE */
+	DAMOS_F_EFFECTIVE_BYTES = 25,	/* statistic: quotas/effective_bytes */
+	DAMOS_F_TRIED_BYTES = 26,	/* statistic: tried_regions/total_bytes */
+	DAMOS_NR_FIELDS			/* of this version; grows */
 };
 
-#define DAMOS_NR_INPUT_FIELDS	(DAMOS_F_WMARKS_LOW + 1)
-#define DAMOS_NR_STAT_FIELDS	(DAMOS_NR_FIELDS - DAMOS_NR_INPUT_FIELDS)
+/* DAMOS_F_TARGET_NID of a scheme without a node (the kernel's -1). */
+#define DAMOS_NID_NONE UINT64_MAX
+
+/*
+ * damos_field_is_stat() - whether @f is a read-only value the kernel
+ * reports (statistics), not one a scheme sets.
+ */
+DAMOS_API bool damos_field_is_stat(enum damos_field f);
 
 /*
  * damos_field_name() - the field's identifier, as DESIGN.md and the JSON
@@ -282,7 +302,8 @@ DAMOS_API int damos_attrs_set_str(struct damos_attrs *a, const char *key,
 
 /*
  * damos_parse_size() - parse a size: a number with an optional unit B, K,
- * M, G or T (powers of 1024, case-insensitive); a bare number is bytes.
+ * M, G or T (powers of 1024, case-insensitive; KiB and KB are K too, as
+ * damo spells them); a bare number is bytes.
  * Decimals are accepted when the result is a whole number of bytes
  * ("1.5K" = 1536).
  *
@@ -291,8 +312,8 @@ DAMOS_API int damos_attrs_set_str(struct damos_attrs *a, const char *key,
 DAMOS_API int damos_parse_size(const char *s, uint64_t *bytes);
 
 /*
- * damos_parse_time_us() - parse a time: a number with a unit us, ms, s, m
- * or h; a bare number is taken in units of @bare_unit_us microseconds (1
+ * damos_parse_time_us() - parse a time: a number with a unit us, ms, s, m,
+ * h or d; a bare number is taken in units of @bare_unit_us microseconds (1
  * for fields in us, 1000 for fields in ms).  Decimals are accepted when the
  * result is a whole number of microseconds.
  *
@@ -378,6 +399,98 @@ DAMOS_API uint64_t damos_scheme_get(const struct damos_scheme *s,
 DAMOS_API enum damos_action damos_scheme_action(const struct damos_scheme *s);
 
 /*
+ * damos_scheme_action_name() - the scheme's action as the kernel calls it:
+ * the name of a known action, or the word the kernel showed for one this
+ * library does not know (kept, and written back as it was).
+ */
+DAMOS_API const char *damos_scheme_action_name(const struct damos_scheme *s);
+
+/* ------------------------------------------------------------------------
+ * Filters (sysfs, Linux 6.3+; addr and target 6.6+, young 6.10+): a
+ * matching filter excludes the memory it matches from the action, a
+ * non-matching one the memory it does not match.  Append-only values.
+ */
+enum damos_filter_type {
+	DAMOS_FILTER_UNKNOWN = -1,	/* a kernel word this library lacks */
+	DAMOS_FILTER_ANON = 0,
+	DAMOS_FILTER_MEMCG = 1,		/* memcg_path */
+	DAMOS_FILTER_YOUNG = 2,
+	DAMOS_FILTER_ADDR = 3,		/* addr_start, addr_end */
+	DAMOS_FILTER_TARGET = 4,	/* target_idx */
+	DAMOS_NR_FILTER_TYPES		/* of this version; grows */
+};
+
+/*
+ * struct damos_filter_info - one filter.  Set .sz = sizeof(struct
+ * damos_filter_info) before passing it in; fields are only appended.
+ * Strings returned by damos_scheme_filter() belong to the scheme.
+ */
+struct damos_filter_info {
+	size_t sz;
+	enum damos_filter_type type;
+	const char *type_name;	/* out: the kernel's word; in: ignored */
+	bool matching;
+	const char *memcg_path;	/* DAMOS_FILTER_MEMCG */
+	uint64_t addr_start;	/* DAMOS_FILTER_ADDR: [start, end) */
+	uint64_t addr_end;
+	int target_idx;		/* DAMOS_FILTER_TARGET */
+};
+
+/*
+ * damos_filter_type_name() / damos_filter_type_from_name() - "anon",
+ * "memcg", "young", "addr", "target".  NULL (EINVAL) / -EINVAL otherwise.
+ */
+DAMOS_API const char *damos_filter_type_name(enum damos_filter_type t);
+DAMOS_API int damos_filter_type_from_name(const char *name);
+
+/*
+ * damos_scheme_nr_filters() / damos_scheme_filter() - the scheme's filters
+ * in order.  damos_scheme_filter() fills @out (its .sz must be set).
+ *
+ * Return: 0, or -EINVAL (no filter @i, or .sz not set).
+ */
+DAMOS_API size_t damos_scheme_nr_filters(const struct damos_scheme *s);
+DAMOS_API int damos_scheme_filter(const struct damos_scheme *s, size_t i,
+				  struct damos_filter_info *out);
+
+/*
+ * damos_scheme_add_filter() - append a filter of a known type (addr needs
+ * start < end).
+ *
+ * Return: 0, -EINVAL with a message, or -ENOMEM.
+ */
+DAMOS_API int damos_scheme_add_filter(struct damos_scheme *s,
+				      const struct damos_filter_info *f);
+
+/* ------------------------------------------------------------------------
+ * Quota goals (sysfs, Linux 6.8+; target_metric 6.9+): the kernel tunes the
+ * quota so that the metric reaches the target.  Append-only values.
+ */
+enum damos_goal_metric {
+	DAMOS_GOAL_UNKNOWN = -1,
+	DAMOS_GOAL_USER_INPUT = 0,	/* current_value written by the user */
+	DAMOS_GOAL_SOME_MEM_PSI_US = 1,	/* the kernel measures it */
+	DAMOS_NR_GOAL_METRICS		/* of this version; grows */
+};
+
+/* struct damos_goal_info - one goal; .sz as for damos_filter_info. */
+struct damos_goal_info {
+	size_t sz;
+	enum damos_goal_metric metric;
+	const char *metric_name;	/* out: the kernel's word */
+	uint64_t target;
+	uint64_t current;		/* user_input: as written; else read */
+};
+
+DAMOS_API const char *damos_goal_metric_name(enum damos_goal_metric m);
+DAMOS_API int damos_goal_metric_from_name(const char *name);
+DAMOS_API size_t damos_scheme_nr_goals(const struct damos_scheme *s);
+DAMOS_API int damos_scheme_goal(const struct damos_scheme *s, size_t i,
+				struct damos_goal_info *out);
+DAMOS_API int damos_scheme_add_goal(struct damos_scheme *s,
+				    const struct damos_goal_info *g);
+
+/*
  * damos_scheme_set() - set field @f to @v (kernel unit).  The value must be
  * within damos_field_max(@f); cross-field rules (min <= max, watermarks
  * order) are checked by damos_scheme_validate().
@@ -431,7 +544,12 @@ DAMOS_API bool damos_scheme_equal(const struct damos_scheme *a,
  *          [quota [time MS] [size BYTES] [reset MS]]
  *          [weights SZ ACCESS AGE]
  *          [wmarks METRIC INTERVAL HIGH MID LOW]
+ *          [nid N] [apply_interval TIME]
+ *          [filter [not] anon|young|memcg PATH|addr START END|target IDX]...
+ *          [goal METRIC TARGET [CURRENT]]...
  *
+ * migrate_hot and migrate_cold need nid.  filter and goal may come again
+ * (one filter or goal each); every other keyword once.
  * It starts from damos_scheme_new_preset(ACTION, @attrs) and applies every
  * keyword given, with damos_scheme_set_str() for each value; then it checks
  * the scheme (a message such as "min age 10s > max age 5s" quotes the
@@ -446,7 +564,8 @@ DAMOS_API struct damos_scheme *damos_scheme_parse(int argc,
 /*
  * damos_scheme_keywords() - the keywords damos_scheme_parse() knows, in
  * grammar order, NULL-terminated ("sz", "access", "age", "quota",
- * "weights", "wmarks"); damos_scheme_quota_keywords() the words after
+ * "weights", "wmarks", "nid", "apply_interval", "filter", "goal");
+ * damos_scheme_quota_keywords() the words after
  * "quota" ("time", "size", "reset").  For help text and completion.
  */
 DAMOS_API const char *const *damos_scheme_keywords(void);
@@ -458,7 +577,9 @@ DAMOS_API const char *const *damos_scheme_quota_keywords(void);
  * bare kernel numbers, so that damos_scheme_parse() reads back the same
  * scheme under any attributes ("pageout sz 4K 8K access 0 5 age 10 20
  * quota time 10ms size 1G reset 1s weights 0 0 100 wmarks free_mem_rate 5s
- * 600 500 300").  No trailing newline.
+ * 600 500 300"), then nid, apply_interval, filters and goals when the
+ * scheme has them.  An action, filter type or goal metric the library does
+ * not know is printed as the kernel's word.  No trailing newline.
  *
  * Return: the length the full text needs (like snprintf), or -EINVAL.
  */
@@ -505,9 +626,9 @@ DAMOS_API int damos_dbgfs_decode(const char *text, struct damos_scheme ***out,
  * Monitoring targets.
  */
 enum damos_ops {
-	DAMOS_OPS_VADDR,	/* processes, by pid */
-	DAMOS_OPS_FVADDR,	/* fixed virtual address ranges (sysfs only) */
-	DAMOS_OPS_PADDR,	/* the physical address space */
+	DAMOS_OPS_VADDR = 0,	/* processes, by pid */
+	DAMOS_OPS_FVADDR = 1,	/* fixed virtual address ranges (sysfs only) */
+	DAMOS_OPS_PADDR = 2,	/* the physical address space */
 	DAMOS_NR_OPS,
 };
 
@@ -552,9 +673,9 @@ DAMOS_API int damos_targets_validate(const struct damos_targets *t);
  * A handle on one DAMON context through one interface.
  */
 enum damos_iface {
-	DAMOS_IFACE_AUTO,
-	DAMOS_IFACE_SYSFS,
-	DAMOS_IFACE_DBGFS,
+	DAMOS_IFACE_AUTO = 0,
+	DAMOS_IFACE_SYSFS = 1,
+	DAMOS_IFACE_DBGFS = 2,
 };
 
 /*
@@ -638,6 +759,90 @@ DAMOS_API enum damos_iface damos_get_iface(const struct damos_ctx *d);
  * directory or the sysfs context directory (kdamonds/N/contexts/0).
  */
 DAMOS_API const char *damos_get_dir(const struct damos_ctx *d);
+
+/*
+ * Locking.  DAMON's files are read-modify-written (a scheme is added by
+ * reading the schemes and writing them all back), so two programs writing
+ * at once lose each other's changes, and sysfs answers EBUSY or ENODEV to
+ * the slower one.  The library does not lock by itself; damoctl takes, for
+ * the whole of every command, flock(2) on the directory of what it works
+ * on, and any other program (flock(1) in a script) can take the same lock:
+ *
+ *   sysfs           <root>/sys/kernel/mm/damon/admin
+ *   dbgfs           <root>/sys/kernel/debug/damon   (all its contexts)
+ *   damon_lru_sort  <root>/sys/module/damon_lru_sort/parameters
+ *
+ * LOCK_EX to write, LOCK_SH to read.  One who needs several takes them in
+ * the order above ("damoctl apply" does).  Nothing is created: the lock
+ * works on fake trees and on read-only roots alike.
+ */
+
+/*
+ * damos_lock_dir() - the directory whose flock() guards the handle's
+ * interface (the table above).
+ */
+DAMOS_API const char *damos_lock_dir(const struct damos_ctx *d);
+
+/*
+ * damos_lock_take() - flock() directory @dir, LOCK_EX if @exclusive else
+ * LOCK_SH, trying until @wait_us microseconds have passed (0: once).
+ *
+ * Return: the descriptor that holds the lock (release it with
+ * damos_lock_release()), -ETIMEDOUT with a message naming the holder when
+ * /proc/locks shows it ("... is locked by pid 123 (damoctl scheme add
+ * stat)"), or the errno of open() or flock().
+ */
+DAMOS_API int damos_lock_take(const char *dir, bool exclusive,
+			      uint64_t wait_us);
+
+/*
+ * damos_lock_release() - release what damos_lock_take() returned; a
+ * negative @fd is a no-op.
+ */
+DAMOS_API void damos_lock_release(int fd);
+
+/*
+ * Features: what the kernel behind a handle offers, probed once per handle
+ * (sysfs: the files of an existing scheme directory, else the kernel
+ * release in <root>/proc/sys/kernel/osrelease, else Linux 6.1's layout;
+ * dbgfs: its files, and the lru_prio probe described at the top).  An
+ * operation that needs a missing feature fails with -EOPNOTSUPP and a
+ * message naming the feature and the kernel.  Append-only values.
+ */
+enum damos_feature {
+	DAMOS_FEAT_LRU_ACTIONS = 0,	/* lru_prio, lru_deprio */
+	DAMOS_FEAT_MIGRATE = 1,		/* migrate_hot/cold, target_nid (6.11) */
+	DAMOS_FEAT_APPLY_INTERVAL = 2,	/* apply_interval_us (6.7) */
+	DAMOS_FEAT_FILTERS = 3,		/* filters/: anon, memcg (6.3) */
+	DAMOS_FEAT_FILTER_ADDR = 4,	/* addr and target filters (6.6) */
+	DAMOS_FEAT_FILTER_YOUNG = 5,	/* young filter (6.10) */
+	DAMOS_FEAT_QUOTA_GOALS = 6,	/* quotas/goals/ (6.8) */
+	DAMOS_FEAT_GOAL_METRIC = 7,	/* goals' target_metric (6.9) */
+	DAMOS_FEAT_EFFECTIVE_BYTES = 8,	/* quotas/effective_bytes (6.9) */
+	DAMOS_FEAT_TRIED_REGIONS = 9,	/* tried_regions/ (6.2) */
+	DAMOS_FEAT_TRIED_BYTES = 10,	/* tried_regions/total_bytes (6.6) */
+	DAMOS_FEAT_MONITOR_ON_DEPRECATED = 11,	/* dbgfs monitor_on_DEPRECATED (6.9) */
+	DAMOS_NR_FEATURES		/* of this version; grows */
+};
+
+/*
+ * damos_feature_name() - "lru_actions", "migrate", ...; NULL (EINVAL).
+ */
+DAMOS_API const char *damos_feature_name(enum damos_feature f);
+
+/*
+ * damos_has() - whether the handle's kernel has @f.
+ *
+ * Return: 1 yes, 0 no, -EINVAL (not a feature), -EAGAIN (not known: a dbgfs
+ * lru probe that could not run).
+ */
+DAMOS_API int damos_has(struct damos_ctx *d, enum damos_feature f);
+
+/*
+ * damos_kernel_desc() - how the handle's kernel was identified, for
+ * messages ("sysfs, Linux 6.12 layout", "dbgfs"); owned by the handle.
+ */
+DAMOS_API const char *damos_kernel_desc(struct damos_ctx *d);
 
 /*
  * damos_dbgfs_lru_supported() - whether this dbgfs accepts lru_prio and
@@ -735,6 +940,12 @@ DAMOS_API int damos_monitor_status(struct damos_ctx *d, bool *on, int *pid);
  * kernel would refuse the write: EBUSY, EINVAL or EPERM).
  */
 DAMOS_API int damos_monitor_start(struct damos_ctx *d);
+/*
+ * damos_monitor_check_start() - the check of damos_monitor_start() that
+ * another DAMON user keeps monitoring off (-EBUSY with a message naming
+ * it), for a caller that prepares more before it starts.
+ */
+DAMOS_API int damos_monitor_check_start(struct damos_ctx *d);
 DAMOS_API int damos_monitor_stop(struct damos_ctx *d);
 
 /*
@@ -823,6 +1034,19 @@ DAMOS_API int damos_targets_parse(struct damos_targets *t, int argc,
  * kernel accepts the others and silently does nothing.
  */
 DAMOS_API bool damos_ops_supports(enum damos_ops o, enum damos_action a);
+
+/*
+ * damos_iomem_biggest_ram() - the biggest top-level "System RAM" range of
+ * <@root>/proc/iomem (@root NULL or "" for /), the range damo and the
+ * kernel's damon_reclaim and damon_lru_sort monitor when none is given;
+ * Linux 6.1 to 6.12 give paddr no region by themselves.
+ *
+ * Return: 0 with [*@start, *@end) (@end exclusive); -ENOENT if there is no
+ * such range (the message says so, and that a user other than root sees
+ * only zeros), or the errno of the read.
+ */
+DAMOS_API int damos_iomem_biggest_ram(const char *root, uint64_t *start,
+				      uint64_t *end);
 
 /* ------------------------------------------------------------------------
  * damoctl.conf(5): a whole setup, one directive a line ('#' comments,
@@ -941,21 +1165,21 @@ DAMOS_API int damos_config_check_ops(struct damos_config *c,
  * values are in the kernel's units (the comments say which).
  */
 enum damos_lru_param {
-	DAMOS_LRU_HOT_THRES_ACCESS_FREQ,	/* per mille of the samples */
-	DAMOS_LRU_COLD_MIN_AGE,			/* us */
-	DAMOS_LRU_QUOTA_MS,			/* ms, halved for each scheme */
-	DAMOS_LRU_QUOTA_RESET_INTERVAL_MS,	/* ms */
-	DAMOS_LRU_WMARKS_INTERVAL,		/* us */
-	DAMOS_LRU_WMARKS_HIGH,			/* per mille of free memory */
-	DAMOS_LRU_WMARKS_MID,
-	DAMOS_LRU_WMARKS_LOW,
-	DAMOS_LRU_SAMPLE_INTERVAL,		/* us */
-	DAMOS_LRU_AGGR_INTERVAL,		/* us */
-	DAMOS_LRU_MIN_NR_REGIONS,
-	DAMOS_LRU_MAX_NR_REGIONS,
-	DAMOS_LRU_MONITOR_REGION_START,		/* physical address; */
-	DAMOS_LRU_MONITOR_REGION_END,		/* 0 0: the biggest System RAM */
-	DAMOS_LRU_NR_PARAMS,
+	DAMOS_LRU_HOT_THRES_ACCESS_FREQ = 0,	/* per mille of the samples */
+	DAMOS_LRU_COLD_MIN_AGE = 1,		/* us */
+	DAMOS_LRU_QUOTA_MS = 2,			/* ms, halved for each scheme */
+	DAMOS_LRU_QUOTA_RESET_INTERVAL_MS = 3,	/* ms */
+	DAMOS_LRU_WMARKS_INTERVAL = 4,		/* us */
+	DAMOS_LRU_WMARKS_HIGH = 5,		/* per mille of free memory */
+	DAMOS_LRU_WMARKS_MID = 6,
+	DAMOS_LRU_WMARKS_LOW = 7,
+	DAMOS_LRU_SAMPLE_INTERVAL = 8,		/* us */
+	DAMOS_LRU_AGGR_INTERVAL = 9,		/* us */
+	DAMOS_LRU_MIN_NR_REGIONS = 10,
+	DAMOS_LRU_MAX_NR_REGIONS = 11,
+	DAMOS_LRU_MONITOR_REGION_START = 12,	/* physical address; */
+	DAMOS_LRU_MONITOR_REGION_END = 13,	/* 0 0: the biggest System RAM */
+	DAMOS_LRU_NR_PARAMS			/* of this version; grows */
 };
 
 struct damos_lru_sort;

@@ -81,6 +81,8 @@ static int dbgfs_schemes_read(struct damos_ctx *d, struct damos_scheme ***out,
 	free(p);
 	if (!err)
 		err = damos_dbgfs_decode(text, out, n);
+	for (size_t i = 0; !err && i < *n; i++)
+		(*out)[i]->kernel = true;
 	free(text);
 	return err;
 }
@@ -100,7 +102,12 @@ static int dbgfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *
 		if (a == DAMOS_ACTION_LRU_PRIO || a == DAMOS_ACTION_LRU_DEPRIO)
 			first_lru = a;
 	}
-	text = damos_dbgfs_encode(s, n);
+	for (size_t i = 0; i < n; i++) {
+		err = damos_scheme_features(d, s[i], i);
+		if (err)
+			return err;
+	}
+	text = damos_dbgfs_encode_kept(s, n, false);
 	if (!text)
 		return -errno;
 	err = refuse_if_on(d, "schemes");
@@ -400,7 +407,19 @@ int damos_dbgfs_context_remove(struct damos_ctx *d, const char *name)
 	return context_op(d, "rm_contexts", name);
 }
 
+static void dbgfs_probe(struct damos_ctx *d)
+{
+	char *p = damos_path("%s/monitor_on_DEPRECATED", d->dbgfs);
+
+	d->feat = 0;
+	if (p && damos_exists(p))
+		d->feat |= 1U << DAMOS_FEAT_MONITOR_ON_DEPRECATED;
+	free(p);
+	snprintf(d->kdesc, sizeof(d->kdesc), "dbgfs");
+}
+
 const struct damos_backend damos_dbgfs_backend = {
+	.probe = dbgfs_probe,
 	.schemes_read = dbgfs_schemes_read,
 	.schemes_write = dbgfs_schemes_write,
 	.attrs_read = dbgfs_attrs_read,

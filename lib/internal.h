@@ -24,6 +24,7 @@ enum damos_unit {
 	U_PERMIL,	/* per mille, or N% */
 	U_METRIC,
 	U_STAT,
+	U_NID,		/* a NUMA node, or "none" (DAMOS_NID_NONE) */
 };
 
 struct damos_field_info {
@@ -32,13 +33,106 @@ struct damos_field_info {
 	const char *sysfs;
 	uint64_t max;
 	enum damos_unit unit;
+	uint64_t def;			/* a new scheme's value */
+	int feature;			/* enum damos_feature it needs, or -1 */
 };
 
 extern const struct damos_field_info damos_fields[DAMOS_NR_FIELDS];
 
+/* The fields of a dbgfs line: DAMOS_F_MIN_SZ .. DAMOS_F_WMARKS_LOW. */
+#define DBGFS_NR_INPUTS		18
+#define DBGFS_NR_FIELDS		23
+
+struct damos_action_info {
+	const char *name;		/* also the sysfs string */
+	int dbgfs;			/* -1: no dbgfs number */
+	int feature;			/* enum damos_feature it needs, or -1 */
+	bool paddr, vaddr;		/* operations that apply it (6.1/6.12) */
+	const char *desc;
+};
+extern const struct damos_action_info damos_actions[DAMOS_NR_ACTIONS];
+
+struct damos_filter_type_info {
+	const char *name;
+	int feature;
+	const char *args;		/* grammar after the type */
+};
+extern const struct damos_filter_type_info damos_filter_types[DAMOS_NR_FILTER_TYPES];
+extern const char *const damos_goal_metrics[DAMOS_NR_GOAL_METRICS];
+
+struct damos_feature_info {
+	const char *name;
+	const char *what;		/* for messages */
+	int since_major, since_minor;	/* sysfs: the Linux release */
+	const char *sysfs_probe;	/* a file of a scheme dir, or NULL */
+};
+extern const struct damos_feature_info damos_features[DAMOS_NR_FEATURES];
+
+/* One file of a directory tree: its path below the tree and content. */
+struct damos_snap_file {
+	char *rel;
+	char *content;		/* as read, trailing newline included */
+	bool writable;
+};
+
+struct damos_snap {
+	size_t n;
+	struct damos_snap_file *f;
+};
+
+void damos_snap_free(struct damos_snap *sn);
+const char *damos_snap_get(const struct damos_snap *sn, const char *rel);
+
+struct damos_filter_v {
+	int type;			/* enum damos_filter_type */
+	char *word;			/* the kernel's word (always set) */
+	bool matching;
+	char *memcg_path;
+	uint64_t addr_start, addr_end;
+	int target_idx;
+};
+
+struct damos_goal_v {
+	int metric;
+	char *word;
+	uint64_t target, current;
+};
+
 struct damos_scheme {
 	uint64_t v[DAMOS_NR_FIELDS];
+	char *action_word;		/* DAMOS_ACTION_UNKNOWN: the kernel's */
+	size_t nr_filters;
+	struct damos_filter_v *filters;
+	size_t nr_goals;
+	struct damos_goal_v *goals;
+	/*
+	 * Read from sysfs: every file of its directory as it was, so that a
+	 * rewrite puts back what the library does not model; NULL otherwise.
+	 */
+	struct damos_snap *raw;
+	bool filters_read, goals_read;	/* the kernel had those directories */
+	bool kernel;			/* read from the kernel */
+	bool dirty;			/* changed since */
 };
+
+int damos_scheme_copy_lists(struct damos_scheme *dst,
+			    const struct damos_scheme *src);
+void damos_scheme_clear_lists(struct damos_scheme *s);
+int damos_filter_v_add(struct damos_scheme *s, int type, const char *word,
+		       bool matching, const char *memcg, uint64_t start,
+		       uint64_t end, int idx);
+int damos_goal_v_add(struct damos_scheme *s, int metric, const char *word,
+		     uint64_t target, uint64_t current);
+/* scheme.c: validate what a caller wrote, not what the kernel holds */
+int damos_scheme_check(const struct damos_scheme *s);
+/* codec.c: damos_dbgfs_encode(), !@strict for schemes read and kept */
+char *damos_dbgfs_encode_kept(struct damos_scheme *const *s, size_t n,
+			      bool strict);
+/* -EOPNOTSUPP with a message if @s needs a feature @d lacks */
+int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
+			  size_t idx);
+/* The kernel's page size, for every file that needs it. */
+uint64_t damos_page_size(void);
 
 /* error.c: every failure goes through these; they return @err. */
 int damos_err(int err, const char *fmt, ...)
@@ -64,8 +158,8 @@ struct damos_buf {
 void damos_buf_printf(struct damos_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void damos_buf_free(struct damos_buf *b);
-
-#endif /* DAMOS_INTERNAL_H */
+/* io.c: @s as one word of damos_words_split() (quoted if it must be). */
+void damos_quote(struct damos_buf *b, const char *s);
 
 /* damos.c, io.c, dbgfs.c, sysfs.c: the handle and its backends. */
 struct damos_backend;
@@ -83,6 +177,9 @@ struct damos_ctx {
 	bool emulate;
 	bool fresh;		/* dry run made the context: reads see defaults */
 	int max_action;		/* dbgfs: highest action nr accepted, -1 unknown */
+	bool feat_probed;
+	unsigned int feat;	/* 1 << enum damos_feature */
+	char kdesc[64];		/* damos_kernel_desc() */
 	struct damos_buf script;
 };
 
@@ -97,6 +194,7 @@ struct damos_backend {
 	int (*targets_write)(struct damos_ctx *d, const struct damos_targets *t);
 	int (*status)(struct damos_ctx *d, bool *on, int *pid);
 	int (*turn)(struct damos_ctx *d, bool on);
+	void (*probe)(struct damos_ctx *d);	/* sets feat and kdesc */
 };
 
 extern const struct damos_backend damos_dbgfs_backend;
@@ -110,6 +208,16 @@ int damos_read_word(struct damos_ctx *d, const char *path, char *buf, size_t sz)
 int damos_write(struct damos_ctx *d, const char *path, const char *content);
 int damos_write_u64(struct damos_ctx *d, const char *path, uint64_t v);
 int damos_dbgfs_probe(struct damos_ctx *d);
+void damos_features_probe(struct damos_ctx *d);
+/* damos.c: @in (NULL: defaults) into @o; -EINVAL for unknown set bytes */
+int damos_opts_get(const struct damos_opts *in, struct damos_opts *o);
+/* A message naming feature @f and the handle's kernel; -EOPNOTSUPP. */
+int damos_feature_err(struct damos_ctx *d, int f, const char *what);
+/* io.c: every file below @dir (skipping stats/ and tried_regions/). */
+int damos_snap_read(struct damos_ctx *d, const char *dir, struct damos_snap *sn);
+/* io.c: write back the writable files of @sn below @dir, nr_* first. */
+int damos_snap_restore(struct damos_ctx *d, const char *dir,
+		       const struct damos_snap *sn);
 
 /* damos.c: -EBUSY with a message if another DAMON user keeps @self off. */
 enum damos_user {
@@ -118,3 +226,5 @@ enum damos_user {
 int damos_other_user(struct damos_ctx *d, enum damos_user self);
 /* In a dry run: @path was turned off, for damos_other_user() to know. */
 void damos_dry_turned_off(struct damos_ctx *d, const char *path);
+
+#endif /* DAMOS_INTERNAL_H */

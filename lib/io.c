@@ -250,6 +250,11 @@ static void quote(struct damos_buf *b, const char *s, size_t len)
 	damos_buf_printf(b, "'");
 }
 
+void damos_quote(struct damos_buf *b, const char *s)
+{
+	quote(b, s, strlen(s));
+}
+
 /*
  * One shell command that writes @content in one write() (see the header on
  * shells): echo for one line, printf for several or for unusual content.
@@ -312,6 +317,26 @@ static const char *const scheme_files[] = {
 	"stats/nr_tried=0", "stats/sz_tried=0", "stats/nr_applied=0",
 	"stats/sz_applied=0", "stats/qt_exceeds=0", NULL,
 };
+/* What later kernels add to a new scheme directory, by feature. */
+static const struct {
+	int feature;
+	const char *file;
+} scheme_files_new[] = {
+	{ DAMOS_FEAT_TRIED_REGIONS, "tried_regions/.dir=" },
+	{ DAMOS_FEAT_FILTERS, "filters/nr_filters=0" },
+	{ DAMOS_FEAT_TRIED_BYTES, "tried_regions/total_bytes=0" },
+	{ DAMOS_FEAT_APPLY_INTERVAL, "apply_interval_us=0" },
+	{ DAMOS_FEAT_QUOTA_GOALS, "quotas/goals/nr_goals=0" },
+	{ DAMOS_FEAT_EFFECTIVE_BYTES, "quotas/effective_bytes=0" },
+	{ DAMOS_FEAT_MIGRATE, "target_nid=-1" },
+};
+static const char *const filter_files[] = {
+	"type=anon", "matching=N", "memcg_path=", "addr_start=0",
+	"addr_end=0", "damon_target_idx=0", NULL,
+};
+static const char *const goal_files[] = {
+	"target_metric=user_input", "target_value=0", "current_value=0", NULL,
+};
 static const char *const dbgfs_ctx_files[] = {
 	"attrs=5000 100000 60000000 10 1000", "schemes=", "target_ids=",
 	"init_regions=", "kdamond_pid=none", NULL,
@@ -326,6 +351,8 @@ static const struct {
 	{ "targets/nr_targets", target_files },
 	{ "regions/nr_regions", region_files },
 	{ "schemes/nr_schemes", scheme_files },
+	{ "filters/nr_filters", filter_files },
+	{ "goals/nr_goals", goal_files },
 };
 
 /* mkdir -p of @path's parent, beneath the root as open_below() is. */
@@ -381,7 +408,9 @@ static int fake_populate(const struct damos_ctx *d, const char *dir,
 		char *p = damos_path("%s/%.*s", dir, (int)(eq - *files), *files);
 		int err = p ? mkdirs(d, p) : -ENOMEM, fd = -1;
 
-		if (!err) {
+		if (!err && !strcmp(strrchr(p, '/'), "/.dir")) {
+			/* only the directory */
+		} else if (!err) {
 			char *text = damos_path("%s%s", eq + 1, eq[1] ? "\n" : "");
 			size_t len = text ? strlen(text) : 0;
 
@@ -453,8 +482,70 @@ static bool ends_with(const char *s, const char *suffix)
 	       (n == m || s[n - m - 1] == '/');
 }
 
+/* The default of file @rel: from @files, later kernels' table, else 0. */
+static const char *default_of(const char *rel, const char *const *files)
+{
+	size_t n = strlen(rel);
+
+	for (; files && *files; files++)
+		if (!strncmp(*files, rel, n) && (*files)[n] == '=')
+			return *files + n + 1;
+	for (size_t k = 0; k < ARRAY_SIZE(scheme_files_new); k++)
+		if (!strncmp(scheme_files_new[k].file, rel, n) &&
+		    scheme_files_new[k].file[n] == '=')
+			return scheme_files_new[k].file + n + 1;
+	return "0";
+}
+
+static bool numbered_part(const char *rel)
+{
+	for (const char *c = rel; *c; c = strchr(c, '/') ? strchr(c, '/') + 1 : "") {
+		size_t n = strcspn(c, "/");
+
+		if (n && strspn(c, "0123456789") == n)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * "rel=default" for every file of @dir0 outside its own numbered
+ * directories: a kernel makes every new directory with the same files,
+ * those this library does not know included.  NULL on failure.
+ */
+static char **template_of(struct damos_ctx *d, const char *dir0,
+			  const char *const *files)
+{
+	struct damos_snap sn;
+	char **t = NULL;
+	size_t n = 0;
+
+	if (damos_snap_read(d, dir0, &sn))
+		return NULL;
+	t = calloc(sn.n + 1, sizeof(*t));
+	for (size_t i = 0; t && i < sn.n; i++) {
+		if (numbered_part(sn.f[i].rel))
+			continue;
+		t[n] = damos_path("%s=%s", sn.f[i].rel,
+				  default_of(sn.f[i].rel, files));
+		if (!t[n])
+			break;
+		n++;
+	}
+	for (size_t i = 0; i < sn.n; i++) {
+		free(sn.f[i].rel);
+		free(sn.f[i].content);
+	}
+	free(sn.f);
+	if (t && n == 0) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
 /* The sysfs kernel recreates every numbered directory on a nr_* write. */
-static int fake_nr_write(const struct damos_ctx *d, const char *path,
+static int fake_nr_write(struct damos_ctx *d, const char *path,
 			 const char *content)
 {
 	const char *const *files = NULL;
@@ -462,9 +553,15 @@ static int fake_nr_write(const struct damos_ctx *d, const char *path,
 	uint64_t nr;
 	int err = 0;
 
+	static const char *const just_dir[] = { ".dir=", NULL };
+
 	for (size_t i = 0; i < ARRAY_SIZE(fake_dirs); i++)
 		if (ends_with(path, fake_dirs[i].nr_file))
 			files = fake_dirs[i].files;
+	/* a later kernel's nr_* in a scheme: numbered dirs like their 0 */
+	if (!files && !strncmp(strrchr(path, '/') + 1, "nr_", 3) &&
+	    strstr(path, "/schemes/"))
+		files = just_dir;
 	if (!files)
 		return 0;
 	char word[32];
@@ -476,6 +573,15 @@ static int fake_nr_write(const struct damos_ctx *d, const char *path,
 	parent = strndup(path, strrchr(path, '/') - path);
 	if (!parent)
 		return -ENOMEM;
+	/* the kernel makes the files it made before: those of <parent>/0 */
+	char **tmpl = NULL;
+	char *zero = damos_path("%s/0", parent);
+
+	if (files == scheme_files)
+		damos_features_probe(d);
+	if (zero && damos_exists(zero))
+		tmpl = template_of(d, zero, files);
+	free(zero);
 	for (uint64_t i = 0; !err; i++) {
 		char *p = damos_path("%s/%llu", parent, (unsigned long long)i);
 
@@ -492,9 +598,20 @@ static int fake_nr_write(const struct damos_ctx *d, const char *path,
 	for (uint64_t i = 0; !err && i < nr; i++) {
 		char *p = damos_path("%s/%llu", parent, (unsigned long long)i);
 
-		err = p ? fake_populate(d, p, files) : -ENOMEM;
+		err = p ? fake_populate(d, p, tmpl ? (const char *const *)tmpl :
+					files) : -ENOMEM;
+		for (size_t k = 0; !err && !tmpl && files == scheme_files &&
+		     k < ARRAY_SIZE(scheme_files_new); k++) {
+			const char *one[] = { scheme_files_new[k].file, NULL };
+
+			if (d->feat & (1U << scheme_files_new[k].feature))
+				err = fake_populate(d, p, one);
+		}
 		free(p);
 	}
+	for (size_t i = 0; tmpl && tmpl[i]; i++)
+		free(tmpl[i]);
+	free(tmpl);
 	free(parent);
 	return err;
 }
@@ -616,4 +733,177 @@ int damos_write_u64(struct damos_ctx *d, const char *path, uint64_t v)
 
 	snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)v);
 	return damos_write(d, path, buf);
+}
+
+/*
+ * Snapshots of a scheme directory: every regular file below it, directories
+ * in an order that lets a restore write each nr_* file before the numbered
+ * directories it makes.  Statistics and tried regions are read for their
+ * values but never written back; tried regions' own directories (one per
+ * region, thousands on a big machine) are not read at all.
+ */
+static bool read_only_rel(const char *rel)
+{
+	return !strncmp(rel, "stats/", 6) || !strncmp(rel, "tried_regions/", 14) ||
+	       !strcmp(rel, "quotas/effective_bytes");
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	bool nx = !strncmp(x, "nr_", 3), ny = !strncmp(y, "nr_", 3);
+	char *ex, *ey;
+	unsigned long ux = strtoul(x, &ex, 10), uy = strtoul(y, &ey, 10);
+
+	if (nx != ny)
+		return nx ? -1 : 1;
+	if (!*ex && !*ey && ex != x && ey != y)
+		return ux < uy ? -1 : ux > uy;
+	return strcmp(x, y);
+}
+
+static int snap_add(struct damos_snap *sn, char *rel, char *content,
+		    bool writable)
+{
+	struct damos_snap_file *f = realloc(sn->f, (sn->n + 1) * sizeof(*f));
+
+	if (!f) {
+		free(rel);
+		free(content);
+		return damos_err(-ENOMEM, "out of memory");
+	}
+	sn->f = f;
+	f[sn->n].rel = rel;
+	f[sn->n].content = content;
+	f[sn->n].writable = writable;
+	sn->n++;
+	return 0;
+}
+
+static int snap_walk(struct damos_ctx *d, const char *top, const char *rel,
+		     struct damos_snap *sn, int depth)
+{
+	char *dir = *rel ? damos_path("%s/%s", top, rel) : strdup(top);
+	char **names = NULL;
+	size_t nr = 0;
+	struct dirent *e;
+	DIR *dp = NULL;
+	int fd, err = 0;
+
+	if (!dir)
+		return damos_err(-ENOMEM, "out of memory");
+	if (depth > 8) {
+		free(dir);
+		return damos_err(-ELOOP, "%s: too deep", top);
+	}
+	fd = open_below(d, dir, O_RDONLY | O_DIRECTORY, 0);
+	if (fd >= 0)
+		dp = fdopendir(fd);
+	if (!dp) {
+		err = io_err(d, -errno, "list", dir);
+		if (fd >= 0)
+			close(fd);
+		free(dir);
+		return err;
+	}
+	while (!err && (e = readdir(dp))) {
+		char **tmp;
+
+		if (e->d_name[0] == '.')
+			continue;
+		tmp = realloc(names, (nr + 1) * sizeof(*names));
+		if (tmp)
+			names = tmp;
+		if (!tmp || !(names[nr] = strdup(e->d_name)))
+			err = damos_err(-ENOMEM, "out of memory");
+		else
+			nr++;
+	}
+	if (nr)
+		qsort(names, nr, sizeof(*names), name_cmp);
+	/* files first, then directories */
+	for (int pass = 0; pass < 2 && !err; pass++) {
+		for (size_t i = 0; i < nr && !err; i++) {
+			struct stat st;
+			char *r, *p, *content = NULL;
+			bool ro;
+
+			if (fstatat(dirfd(dp), names[i], &st, AT_SYMLINK_NOFOLLOW))
+				continue;
+			if (pass != S_ISDIR(st.st_mode) ||
+			    (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)))
+				continue;
+			r = *rel ? damos_path("%s/%s", rel, names[i]) :
+				   strdup(names[i]);
+			if (!r) {
+				err = damos_err(-ENOMEM, "out of memory");
+				break;
+			}
+			if (pass) {
+				if (strncmp(r, "tried_regions/", 14))
+					err = snap_walk(d, top, r, sn, depth + 1);
+				free(r);
+				continue;
+			}
+			ro = read_only_rel(r) || !(st.st_mode & 0222);
+			p = damos_path("%s/%s", top, r);
+			err = p ? 0 : damos_err(-ENOMEM, "out of memory");
+			/* memcg_path reads EBUSY while sysfs is locked */
+			for (int t = 0; !err && t < 5; t++) {
+				err = damos_read(d, p, &content);
+				if (err != -EBUSY)
+					break;
+				usleep(20000);
+			}
+			/* a file root cannot read is no value of ours */
+			if ((err == -EACCES || err == -EPERM) && ro)
+				err = 0;
+			free(p);
+			if (!err && content)
+				err = snap_add(sn, r, content, !ro);
+			else
+				free(r);
+		}
+	}
+	for (size_t i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	closedir(dp);
+	free(dir);
+	return err;
+}
+
+int damos_snap_read(struct damos_ctx *d, const char *dir, struct damos_snap *sn)
+{
+	memset(sn, 0, sizeof(*sn));
+	return snap_walk(d, dir, "", sn, 0);
+}
+
+int damos_snap_restore(struct damos_ctx *d, const char *dir,
+		       const struct damos_snap *sn)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < sn->n && !err; i++) {
+		const struct damos_snap_file *f = &sn->f[i];
+		size_t len = strlen(f->content);
+		char *p, *c;
+
+		if (!f->writable)
+			continue;
+		while (len && f->content[len - 1] == '\n')
+			len--;
+		p = damos_path("%s/%s", dir, f->rel);
+		/*
+		 * The value as read, with one newline as echo writes it; but
+		 * memcg_path keeps what it is given, newline included, and
+		 * matches the cgroup with at most one (sysfs_streq()).
+		 */
+		c = damos_path("%.*s%s", (int)len, f->content,
+			       ends_with(f->rel, "memcg_path") ? "" : "\n");
+		err = p && c ? damos_write(d, p, c) : damos_err(-ENOMEM, "out of memory");
+		free(p);
+		free(c);
+	}
+	return err;
 }

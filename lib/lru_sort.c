@@ -11,7 +11,7 @@
 #include "internal.h"
 
 #define LRU_SORT_DIR	"sys/module/damon_lru_sort/parameters"
-#define PAGE_SZ		4096
+#define LRU_NR_STATS	5	/* DAMOS_F_NR_TRIED .. DAMOS_F_QT_EXCEEDS */
 
 /* How a parameter is read and written by the user, not by the kernel. */
 enum lru_unit { L_PERMIL_RATE, L_US, L_MS, L_PERMIL, L_COUNT, L_ADDR };
@@ -38,7 +38,7 @@ static const struct {
 };
 
 /* The statistics: hot (lru_prio) then cold (lru_deprio), in field order. */
-static const char *const stat_files[2][DAMOS_NR_STAT_FIELDS] = {
+static const char *const stat_files[2][LRU_NR_STATS] = {
 	{ "nr_lru_sort_tried_hot_regions", "bytes_lru_sort_tried_hot_regions",
 	  "nr_lru_sorted_hot_regions", "bytes_lru_sorted_hot_regions",
 	  "nr_hot_quota_exceeds" },
@@ -52,7 +52,7 @@ struct damos_lru_sort {
 	uint32_t given;		/* parameters set by the caller */
 	bool enabled;
 	int pid;
-	uint64_t stats[2][DAMOS_NR_STAT_FIELDS];
+	uint64_t stats[2][LRU_NR_STATS];
 };
 
 static const char *const keywords[] = {
@@ -402,7 +402,7 @@ struct damos_scheme *damos_lru_sort_scheme(const struct damos_lru_sort *l,
 	s = damos_scheme_new(a);
 	if (!s)
 		return NULL;
-	s->v[DAMOS_F_MIN_SZ] = PAGE_SZ;
+	s->v[DAMOS_F_MIN_SZ] = damos_page_size();
 	if (cold) {
 		s->v[DAMOS_F_MAX_NR_ACCESSES] = 0;
 		s->v[DAMOS_F_MIN_AGE] = v[DAMOS_LRU_COLD_MIN_AGE] / at.aggr_us;
@@ -421,8 +421,8 @@ struct damos_scheme *damos_lru_sort_scheme(const struct damos_lru_sort *l,
 	s->v[DAMOS_F_WMARKS_HIGH] = v[DAMOS_LRU_WMARKS_HIGH];
 	s->v[DAMOS_F_WMARKS_MID] = v[DAMOS_LRU_WMARKS_MID];
 	s->v[DAMOS_F_WMARKS_LOW] = v[DAMOS_LRU_WMARKS_LOW];
-	for (int f = 0; f < DAMOS_NR_STAT_FIELDS; f++)
-		s->v[DAMOS_NR_INPUT_FIELDS + f] = l->stats[cold][f];
+	for (int f = 0; f < LRU_NR_STATS; f++)
+		s->v[DAMOS_F_NR_TRIED + f] = l->stats[cold][f];
 	return s;
 }
 
@@ -438,8 +438,10 @@ static struct damos_ctx *mod_open(const struct damos_opts *opts, char **dir)
 	const char *root;
 	size_t n;
 
-	if (opts)
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (damos_opts_get(opts, &o)) {
+		errno = EINVAL;
+		return NULL;
+	}
 	root = o.root && *o.root ? o.root : "/";
 	n = strlen(root);
 	while (n > 0 && root[n - 1] == '/')
@@ -483,7 +485,7 @@ static int read_all(struct damos_ctx *d, const char *dir, struct damos_lru_sort 
 	for (int i = 0; !err && i < DAMOS_LRU_NR_PARAMS; i++)
 		err = read_param(d, dir, params[i].file, &l->v[i]);
 	for (int h = 0; !err && h < 2; h++)
-		for (int f = 0; !err && f < DAMOS_NR_STAT_FIELDS; f++)
+		for (int f = 0; !err && f < LRU_NR_STATS; f++)
 			err = read_param(d, dir, stat_files[h][f], &l->stats[h][f]);
 	if (err)
 		return err;

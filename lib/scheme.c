@@ -15,11 +15,17 @@ struct damos_scheme *damos_scheme_new(enum damos_action a)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return damos_err_null(-ENOMEM, "out of memory");
-	s->v[DAMOS_F_MAX_SZ] = DAMOS_ULONG_MAX;
-	s->v[DAMOS_F_MAX_NR_ACCESSES] = DAMOS_UINT_MAX;
-	s->v[DAMOS_F_MAX_AGE] = DAMOS_UINT_MAX;
+	for (int f = 0; f < DAMOS_NR_FIELDS; f++)
+		s->v[f] = damos_fields[f].def;
 	s->v[DAMOS_F_ACTION] = a;
 	return s;
+}
+
+uint64_t damos_page_size(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	return page > 0 ? (uint64_t)page : 4096;
 }
 
 /*
@@ -31,12 +37,11 @@ struct damos_scheme *damos_scheme_new(enum damos_action a)
 static int preset(struct damos_scheme *s, enum damos_action a,
 		  const struct damos_attrs *attrs)
 {
-	long page = sysconf(_SC_PAGESIZE);
 	int err;
 
 	if (a != DAMOS_ACTION_LRU_PRIO && a != DAMOS_ACTION_LRU_DEPRIO)
 		return 0;
-	s->v[DAMOS_F_MIN_SZ] = page > 0 ? (uint64_t)page : 4096;
+	s->v[DAMOS_F_MIN_SZ] = damos_page_size();
 	s->v[DAMOS_F_QUOTA_MS] = 10 / 2;
 	s->v[DAMOS_F_QUOTA_RESET_MS] = 1000;
 	if (a == DAMOS_ACTION_LRU_PRIO) {
@@ -70,6 +75,142 @@ struct damos_scheme *damos_scheme_new_preset(enum damos_action a,
 	return s;
 }
 
+void damos_snap_free(struct damos_snap *sn)
+{
+	if (!sn)
+		return;
+	for (size_t i = 0; i < sn->n; i++) {
+		free(sn->f[i].rel);
+		free(sn->f[i].content);
+	}
+	free(sn->f);
+	free(sn);
+}
+
+const char *damos_snap_get(const struct damos_snap *sn, const char *rel)
+{
+	for (size_t i = 0; sn && i < sn->n; i++)
+		if (!strcmp(sn->f[i].rel, rel))
+			return sn->f[i].content;
+	return NULL;
+}
+
+static struct damos_snap *snap_dup(const struct damos_snap *sn)
+{
+	struct damos_snap *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->f = calloc(sn->n ? sn->n : 1, sizeof(*d->f));
+	if (!d->f) {
+		free(d);
+		return NULL;
+	}
+	for (; d->n < sn->n; d->n++) {
+		struct damos_snap_file *f = &d->f[d->n];
+
+		f->rel = strdup(sn->f[d->n].rel);
+		f->content = strdup(sn->f[d->n].content);
+		f->writable = sn->f[d->n].writable;
+		if (!f->rel || !f->content) {
+			d->n++;
+			damos_snap_free(d);
+			return NULL;
+		}
+	}
+	return d;
+}
+
+void damos_scheme_clear_lists(struct damos_scheme *s)
+{
+	for (size_t i = 0; i < s->nr_filters; i++) {
+		free(s->filters[i].word);
+		free(s->filters[i].memcg_path);
+	}
+	free(s->filters);
+	for (size_t i = 0; i < s->nr_goals; i++)
+		free(s->goals[i].word);
+	free(s->goals);
+	s->filters = NULL;
+	s->goals = NULL;
+	s->nr_filters = s->nr_goals = 0;
+}
+
+int damos_filter_v_add(struct damos_scheme *s, int type, const char *word,
+		       bool matching, const char *memcg, uint64_t start,
+		       uint64_t end, int idx)
+{
+	struct damos_filter_v *arr = realloc(s->filters, (s->nr_filters + 1) *
+					     sizeof(*arr));
+	struct damos_filter_v *f;
+
+	if (!arr)
+		return damos_err(-ENOMEM, "out of memory");
+	s->filters = arr;
+	f = &arr[s->nr_filters];
+	memset(f, 0, sizeof(*f));
+	f->type = type;
+	f->word = strdup(word);
+	f->memcg_path = memcg ? strdup(memcg) : NULL;
+	f->matching = matching;
+	f->addr_start = start;
+	f->addr_end = end;
+	f->target_idx = idx;
+	if (!f->word || (memcg && !f->memcg_path)) {
+		free(f->word);
+		free(f->memcg_path);
+		return damos_err(-ENOMEM, "out of memory");
+	}
+	s->nr_filters++;
+	return 0;
+}
+
+int damos_goal_v_add(struct damos_scheme *s, int metric, const char *word,
+		     uint64_t target, uint64_t current)
+{
+	struct damos_goal_v *arr = realloc(s->goals, (s->nr_goals + 1) *
+					   sizeof(*arr));
+
+	if (!arr)
+		return damos_err(-ENOMEM, "out of memory");
+	s->goals = arr;
+	arr[s->nr_goals].metric = metric;
+	arr[s->nr_goals].word = strdup(word);
+	arr[s->nr_goals].target = target;
+	arr[s->nr_goals].current = current;
+	if (!arr[s->nr_goals].word)
+		return damos_err(-ENOMEM, "out of memory");
+	s->nr_goals++;
+	return 0;
+}
+
+int damos_scheme_copy_lists(struct damos_scheme *d,
+			    const struct damos_scheme *s)
+{
+	int err = 0;
+
+	d->filters = NULL;
+	d->goals = NULL;
+	d->nr_filters = d->nr_goals = 0;
+	d->action_word = NULL;
+	d->raw = NULL;
+	for (size_t i = 0; i < s->nr_filters && !err; i++) {
+		const struct damos_filter_v *f = &s->filters[i];
+
+		err = damos_filter_v_add(d, f->type, f->word, f->matching,
+					 f->memcg_path, f->addr_start,
+					 f->addr_end, f->target_idx);
+	}
+	for (size_t i = 0; i < s->nr_goals && !err; i++)
+		err = damos_goal_v_add(d, s->goals[i].metric, s->goals[i].word,
+				       s->goals[i].target, s->goals[i].current);
+	if (!err && s->action_word && !(d->action_word = strdup(s->action_word)))
+		err = damos_err(-ENOMEM, "out of memory");
+	if (!err && s->raw && !(d->raw = snap_dup(s->raw)))
+		err = damos_err(-ENOMEM, "out of memory");
+	return err;
+}
+
 struct damos_scheme *damos_scheme_dup(const struct damos_scheme *s)
 {
 	struct damos_scheme *d = malloc(sizeof(*d));
@@ -77,11 +218,20 @@ struct damos_scheme *damos_scheme_dup(const struct damos_scheme *s)
 	if (!d)
 		return damos_err_null(-ENOMEM, "out of memory");
 	*d = *s;
+	if (damos_scheme_copy_lists(d, s)) {
+		damos_scheme_free(d);
+		return damos_err_null(-ENOMEM, "out of memory");
+	}
 	return d;
 }
 
 void damos_scheme_free(struct damos_scheme *s)
 {
+	if (!s)
+		return;
+	damos_scheme_clear_lists(s);
+	free(s->action_word);
+	damos_snap_free(s->raw);
 	free(s);
 }
 
@@ -90,7 +240,7 @@ void damos_schemes_free(struct damos_scheme **s, size_t n)
 	if (!s)
 		return;
 	for (size_t i = 0; i < n; i++)
-		free(s[i]);
+		damos_scheme_free(s[i]);
 	free(s);
 }
 
@@ -103,19 +253,116 @@ uint64_t damos_scheme_get(const struct damos_scheme *s, enum damos_field f)
 
 enum damos_action damos_scheme_action(const struct damos_scheme *s)
 {
-	return (enum damos_action)s->v[DAMOS_F_ACTION];
+	return s->action_word ? DAMOS_ACTION_UNKNOWN :
+			       (enum damos_action)s->v[DAMOS_F_ACTION];
+}
+
+const char *damos_scheme_action_name(const struct damos_scheme *s)
+{
+	return s->action_word ? s->action_word :
+			       damos_action_name(s->v[DAMOS_F_ACTION]);
 }
 
 int damos_scheme_set(struct damos_scheme *s, enum damos_field f, uint64_t v)
 {
 	if ((unsigned int)f >= DAMOS_NR_FIELDS)
 		return damos_err(-EINVAL, "%d is not a field", f);
-	if (v > damos_fields[f].max)
+	if (v > damos_fields[f].max &&
+	    !(damos_fields[f].unit == U_NID && v == DAMOS_NID_NONE))
 		return damos_err(-ERANGE, "%s: %llu is out of range (max %llu)",
 				 damos_fields[f].label, (unsigned long long)v,
 				 (unsigned long long)damos_fields[f].max);
 	s->v[f] = v;
+	if (f == DAMOS_F_ACTION) {
+		free(s->action_word);
+		s->action_word = NULL;
+	}
+	s->dirty = true;
 	return 0;
+}
+
+size_t damos_scheme_nr_filters(const struct damos_scheme *s)
+{
+	return s->nr_filters;
+}
+
+int damos_scheme_filter(const struct damos_scheme *s, size_t i,
+			struct damos_filter_info *out)
+{
+	const struct damos_filter_v *f;
+
+	if (!out || out->sz < offsetof(struct damos_filter_info, target_idx) +
+				sizeof(out->target_idx))
+		return damos_err(-EINVAL, "damos_filter_info: .sz not set");
+	if (i >= s->nr_filters)
+		return damos_err(-EINVAL, "no filter %zu", i);
+	f = &s->filters[i];
+	out->type = f->type;
+	out->type_name = f->word;
+	out->matching = f->matching;
+	out->memcg_path = f->memcg_path;
+	out->addr_start = f->addr_start;
+	out->addr_end = f->addr_end;
+	out->target_idx = f->target_idx;
+	return 0;
+}
+
+int damos_scheme_add_filter(struct damos_scheme *s,
+			    const struct damos_filter_info *f)
+{
+	if (!f || f->sz < offsetof(struct damos_filter_info, target_idx) +
+			  sizeof(f->target_idx))
+		return damos_err(-EINVAL, "damos_filter_info: .sz not set");
+	if ((unsigned int)f->type >= DAMOS_NR_FILTER_TYPES)
+		return damos_err(-EINVAL, "filter: %d is not a filter type",
+				 f->type);
+	if (f->type == DAMOS_FILTER_MEMCG && (!f->memcg_path || !*f->memcg_path))
+		return damos_err(-EINVAL, "filter memcg: expected a cgroup path");
+	if (f->type == DAMOS_FILTER_ADDR && f->addr_start >= f->addr_end)
+		return damos_err(-EINVAL, "filter addr: start %#llx >= end %#llx",
+				 (unsigned long long)f->addr_start,
+				 (unsigned long long)f->addr_end);
+	if (f->type == DAMOS_FILTER_TARGET && f->target_idx < 0)
+		return damos_err(-EINVAL, "filter target: %d is not a target index",
+				 f->target_idx);
+	s->dirty = true;
+	return damos_filter_v_add(s, f->type, damos_filter_types[f->type].name,
+				  f->matching,
+				  f->type == DAMOS_FILTER_MEMCG ? f->memcg_path : NULL,
+				  f->type == DAMOS_FILTER_ADDR ? f->addr_start : 0,
+				  f->type == DAMOS_FILTER_ADDR ? f->addr_end : 0,
+				  f->type == DAMOS_FILTER_TARGET ? f->target_idx : 0);
+}
+
+size_t damos_scheme_nr_goals(const struct damos_scheme *s)
+{
+	return s->nr_goals;
+}
+
+int damos_scheme_goal(const struct damos_scheme *s, size_t i,
+		      struct damos_goal_info *out)
+{
+	if (!out || out->sz < sizeof(*out))
+		return damos_err(-EINVAL, "damos_goal_info: .sz not set");
+	if (i >= s->nr_goals)
+		return damos_err(-EINVAL, "no goal %zu", i);
+	out->metric = s->goals[i].metric;
+	out->metric_name = s->goals[i].word;
+	out->target = s->goals[i].target;
+	out->current = s->goals[i].current;
+	return 0;
+}
+
+int damos_scheme_add_goal(struct damos_scheme *s,
+			  const struct damos_goal_info *g)
+{
+	if (!g || g->sz < sizeof(*g))
+		return damos_err(-EINVAL, "damos_goal_info: .sz not set");
+	if ((unsigned int)g->metric >= DAMOS_NR_GOAL_METRICS)
+		return damos_err(-EINVAL, "goal: %d is not a metric", g->metric);
+	s->dirty = true;
+	return damos_goal_v_add(s, g->metric, damos_goal_metrics[g->metric],
+				g->target, g->current);
 }
 
 static int set_nr_accesses(const char *label, const char *value,
@@ -184,13 +431,17 @@ int damos_scheme_set_str(struct damos_scheme *s, enum damos_field f,
 	if (!value || !*value)
 		return damos_err(-EINVAL, "%s: missing value", fi->label);
 	if (!strcmp(value, "min") && fi->unit != U_ACTION &&
-	    fi->unit != U_METRIC)
+	    fi->unit != U_METRIC && fi->unit != U_NID)
 		return damos_scheme_set(s, f, 0);
 	if (!strcmp(value, "max") && fi->unit != U_ACTION &&
-	    fi->unit != U_METRIC)
+	    fi->unit != U_METRIC && fi->unit != U_NID)
 		return damos_scheme_set(s, f, fi->max);
 
 	switch (fi->unit) {
+	case U_NID:
+		if (!strcmp(value, "none") || !strcmp(value, "-1"))
+			return damos_scheme_set(s, f, DAMOS_NID_NONE);
+		goto number;
 	case U_SIZE:
 		err = damos_parse_size(value, &v);
 		if (err)
@@ -266,8 +517,7 @@ number:
 				 "%s: '%s' is out of range (%llu > max %llu)",
 				 fi->label, value, (unsigned long long)v,
 				 (unsigned long long)fi->max);
-	s->v[f] = v;
-	return 0;
+	return damos_scheme_set(s, f, v);
 }
 
 static const enum damos_field ranges[][2] = {
@@ -280,8 +530,12 @@ int damos_scheme_validate(const struct damos_scheme *s)
 {
 	const uint64_t *v = s->v;
 
+	if (s->action_word)
+		return damos_err(-EINVAL, "action '%s' is not one this library knows",
+				 s->action_word);
 	for (int f = 0; f < DAMOS_NR_FIELDS; f++)
-		if (v[f] > damos_fields[f].max)
+		if (v[f] > damos_fields[f].max &&
+		    !(damos_fields[f].unit == U_NID && v[f] == DAMOS_NID_NONE))
 			return damos_err(-EINVAL,
 					 "%s: %llu is out of range (max %llu)",
 					 damos_fields[f].label,
@@ -304,17 +558,68 @@ int damos_scheme_validate(const struct damos_scheme *s)
 				 (unsigned long long)v[DAMOS_F_WMARKS_HIGH],
 				 (unsigned long long)v[DAMOS_F_WMARKS_MID],
 				 (unsigned long long)v[DAMOS_F_WMARKS_LOW]);
+	if ((v[DAMOS_F_ACTION] == DAMOS_ACTION_MIGRATE_HOT ||
+	     v[DAMOS_F_ACTION] == DAMOS_ACTION_MIGRATE_COLD) &&
+	    v[DAMOS_F_TARGET_NID] == DAMOS_NID_NONE)
+		return damos_err(-EINVAL, "%s: needs nid N (the node to move to)",
+				 damos_action_name(v[DAMOS_F_ACTION]));
+	for (size_t i = 0; i < s->nr_filters; i++)
+		if (s->filters[i].type < 0)
+			return damos_err(-EINVAL, "filter %zu: type '%s' is not one this library knows",
+					 i, s->filters[i].word);
+	for (size_t i = 0; i < s->nr_goals; i++)
+		if (s->goals[i].metric < 0)
+			return damos_err(-EINVAL, "goal %zu: metric '%s' is not one this library knows",
+					 i, s->goals[i].word);
 	return 0;
+}
+
+/*
+ * What the kernel holds is written back as it is, even if a tool left
+ * min > max in it (the kernel accepts that); what a caller made or
+ * changed must be valid.
+ */
+int damos_scheme_check(const struct damos_scheme *s)
+{
+	if (s->kernel && !s->dirty)
+		return 0;
+	return damos_scheme_validate(s);
+}
+
+static bool str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
 }
 
 bool damos_scheme_equal(const struct damos_scheme *a,
 			const struct damos_scheme *b)
 {
-	return !memcmp(a->v, b->v, sizeof(a->v[0]) * DAMOS_NR_INPUT_FIELDS);
+	for (int f = 0; f < DAMOS_NR_FIELDS; f++)
+		if (!damos_field_is_stat(f) && a->v[f] != b->v[f])
+			return false;
+	if (!str_eq(a->action_word, b->action_word) ||
+	    a->nr_filters != b->nr_filters || a->nr_goals != b->nr_goals)
+		return false;
+	for (size_t i = 0; i < a->nr_filters; i++) {
+		const struct damos_filter_v *x = &a->filters[i], *y = &b->filters[i];
+
+		if (strcmp(x->word, y->word) || x->matching != y->matching ||
+		    !str_eq(x->memcg_path, y->memcg_path) ||
+		    x->addr_start != y->addr_start || x->addr_end != y->addr_end ||
+		    x->target_idx != y->target_idx)
+			return false;
+	}
+	for (size_t i = 0; i < a->nr_goals; i++)
+		if (strcmp(a->goals[i].word, b->goals[i].word) ||
+		    a->goals[i].target != b->goals[i].target ||
+		    a->goals[i].current != b->goals[i].current)
+			return false;
+	return true;
 }
 
 static const char *const keywords[] = {
-	"sz", "access", "age", "quota", "weights", "wmarks", NULL,
+	"sz", "access", "age", "quota", "weights", "wmarks", "nid",
+	"apply_interval", "filter", "goal", NULL,
 };
 
 static const char *const quota_keywords[] = { "time", "size", "reset", NULL };
@@ -386,7 +691,78 @@ static int parse_quota(struct damos_scheme *s, struct parse_state *p,
 	if (p->i == start)
 		return damos_err(-EINVAL,
 				 "quota: expected time MS, size BYTES or reset MS");
+	/*
+	 * A quota without a reset interval: 0 opens a new charge window at
+	 * every check in Linux 6.1, so the quota would limit nothing.  1 s,
+	 * as damon_reclaim and damon_lru_sort use: "time/size per second".
+	 */
+	if (!seen[2] && !damos_scheme_get(s, DAMOS_F_QUOTA_RESET_MS) &&
+	    (damos_scheme_get(s, DAMOS_F_QUOTA_MS) ||
+	     damos_scheme_get(s, DAMOS_F_QUOTA_SZ)))
+		return damos_scheme_set(s, DAMOS_F_QUOTA_RESET_MS, 1000);
 	return 0;
+}
+
+/* filter [not] anon|young|memcg PATH|addr START END|target IDX */
+static int parse_filter(struct damos_scheme *s, struct parse_state *p)
+{
+	struct damos_filter_info f = { .sz = sizeof(f), .matching = true };
+	uint64_t v;
+	int t, err = 0;
+
+	if (p->i < p->argc && !strcmp(p->argv[p->i], "not")) {
+		f.matching = false;
+		p->i++;
+	}
+	if (p->i >= p->argc)
+		return damos_err(-EINVAL,
+				 "filter: expected [not] anon, young, memcg PATH, addr START END or target IDX");
+	t = damos_filter_type_from_name(p->argv[p->i++]);
+	if (t < 0)
+		return damos_err_prefix(t, "filter: ");
+	f.type = t;
+	if (t == DAMOS_FILTER_MEMCG) {
+		if (p->i >= p->argc)
+			return damos_err(-EINVAL, "filter memcg: expected PATH");
+		f.memcg_path = p->argv[p->i++];
+	} else if (t == DAMOS_FILTER_ADDR) {
+		if (p->i + 2 > p->argc)
+			return damos_err(-EINVAL, "filter addr: expected START END");
+		err = damos_parse_addr(p->argv[p->i], &f.addr_start);
+		if (!err)
+			err = damos_parse_addr(p->argv[p->i + 1], &f.addr_end);
+		if (err)
+			return damos_err_prefix(err, "filter addr: ");
+		p->i += 2;
+	} else if (t == DAMOS_FILTER_TARGET) {
+		if (p->i >= p->argc || damos_parse_u64(p->argv[p->i], &v) ||
+		    v > INT32_MAX)
+			return damos_err(-EINVAL, "filter target: expected a target index");
+		f.target_idx = (int)v;
+		p->i++;
+	}
+	return damos_scheme_add_filter(s, &f);
+}
+
+/* goal METRIC TARGET [CURRENT] */
+static int parse_goal(struct damos_scheme *s, struct parse_state *p)
+{
+	struct damos_goal_info g = { .sz = sizeof(g) };
+	int m;
+
+	if (p->i + 2 > p->argc)
+		return damos_err(-EINVAL, "goal: expected METRIC TARGET [CURRENT]");
+	m = damos_goal_metric_from_name(p->argv[p->i]);
+	if (m < 0)
+		return damos_err_prefix(m, "goal: ");
+	g.metric = m;
+	if (damos_parse_u64(p->argv[p->i + 1], &g.target))
+		return damos_err(-EINVAL, "goal: target '%s' is not a number",
+				 p->argv[p->i + 1]);
+	p->i += 2;
+	if (p->i < p->argc && !damos_parse_u64(p->argv[p->i], &g.current))
+		p->i++;
+	return damos_scheme_add_goal(s, &g);
 }
 
 struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
@@ -430,17 +806,28 @@ struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
 				break;
 		if (!keywords[k]) {
 			err = damos_err(-EINVAL,
-					"unknown keyword '%s' (expected sz access age quota weights wmarks)",
+					"unknown keyword '%s' (expected sz access age quota weights wmarks nid apply_interval filter goal)",
 					p.kw);
 			break;
 		}
-		if (seen[k]) {
+		if (seen[k] && strcmp(p.kw, "filter") && strcmp(p.kw, "goal")) {
 			err = damos_err(-EINVAL, "'%s' given twice", p.kw);
 			break;
 		}
 		seen[k] = true;
 		p.i++;
-		if (k < ARRAY_SIZE(ranges)) {
+		if (!strcmp(p.kw, "nid")) {
+			err = set_words(s, &p, (const enum damos_field[]){
+						DAMOS_F_TARGET_NID }, 1, attrs, "N");
+		} else if (!strcmp(p.kw, "apply_interval")) {
+			err = set_words(s, &p, (const enum damos_field[]){
+						DAMOS_F_APPLY_INTERVAL_US }, 1,
+					attrs, "TIME");
+		} else if (!strcmp(p.kw, "filter")) {
+			err = parse_filter(s, &p);
+		} else if (!strcmp(p.kw, "goal")) {
+			err = parse_goal(s, &p);
+		} else if (k < ARRAY_SIZE(ranges)) {
 			int first = p.i;
 
 			err = set_words(s, &p, ranges[k], 2, attrs, "MIN MAX");
@@ -510,18 +897,19 @@ static const char *fmt_num(const struct damos_scheme *s, enum damos_field f,
 
 int damos_scheme_format(const struct damos_scheme *s, char *buf, size_t sz)
 {
-	char b[DAMOS_NR_INPUT_FIELDS][32];
-	const char *t[DAMOS_NR_INPUT_FIELDS];
+	char b[DBGFS_NR_INPUTS][32], x[32];
+	const char *t[DBGFS_NR_INPUTS];
+	struct damos_buf o = { 0 };
 	int n;
 
-	if (s->v[DAMOS_F_ACTION] >= DAMOS_NR_ACTIONS ||
+	if ((!s->action_word && s->v[DAMOS_F_ACTION] >= DAMOS_NR_ACTIONS) ||
 	    s->v[DAMOS_F_WMARKS_METRIC] >= DAMOS_NR_WMARK_METRICS)
 		return damos_err(-EINVAL, "invalid scheme");
-	for (int f = 0; f < DAMOS_NR_INPUT_FIELDS; f++)
+	for (int f = 0; f < DBGFS_NR_INPUTS; f++)
 		t[f] = fmt_num(s, f, b[f], sizeof(b[f]));
-	n = snprintf(buf, sz,
+	damos_buf_printf(&o,
 		     "%s sz %s %s access %s %s age %s %s quota time %s size %s reset %s weights %s %s %s wmarks %s %s %s %s %s",
-		     damos_action_name(s->v[DAMOS_F_ACTION]),
+		     damos_scheme_action_name(s),
 		     t[DAMOS_F_MIN_SZ], t[DAMOS_F_MAX_SZ],
 		     t[DAMOS_F_MIN_NR_ACCESSES], t[DAMOS_F_MAX_NR_ACCESSES],
 		     t[DAMOS_F_MIN_AGE], t[DAMOS_F_MAX_AGE],
@@ -532,6 +920,39 @@ int damos_scheme_format(const struct damos_scheme *s, char *buf, size_t sz)
 		     damos_metric_name(s->v[DAMOS_F_WMARKS_METRIC]),
 		     t[DAMOS_F_WMARKS_INTERVAL_US], t[DAMOS_F_WMARKS_HIGH],
 		     t[DAMOS_F_WMARKS_MID], t[DAMOS_F_WMARKS_LOW]);
+	if (s->v[DAMOS_F_TARGET_NID] != DAMOS_NID_NONE)
+		damos_buf_printf(&o, " nid %llu",
+				 (unsigned long long)s->v[DAMOS_F_TARGET_NID]);
+	if (s->v[DAMOS_F_APPLY_INTERVAL_US])
+		damos_buf_printf(&o, " apply_interval %s",
+				 damos_format_time_us(s->v[DAMOS_F_APPLY_INTERVAL_US],
+						      x, sizeof(x)));
+	for (size_t i = 0; i < s->nr_filters; i++) {
+		const struct damos_filter_v *f = &s->filters[i];
+
+		damos_buf_printf(&o, " filter %s%s", f->matching ? "" : "not ",
+				 f->word);
+		if (f->type == DAMOS_FILTER_MEMCG) {
+			damos_buf_printf(&o, " ");
+			damos_quote(&o, f->memcg_path ? f->memcg_path : "");
+		} else if (f->type == DAMOS_FILTER_ADDR) {
+			damos_buf_printf(&o, " %#llx %#llx",
+					 (unsigned long long)f->addr_start,
+					 (unsigned long long)f->addr_end);
+		} else if (f->type == DAMOS_FILTER_TARGET) {
+			damos_buf_printf(&o, " %d", f->target_idx);
+		}
+	}
+	for (size_t i = 0; i < s->nr_goals; i++)
+		damos_buf_printf(&o, " goal %s %llu %llu", s->goals[i].word,
+				 (unsigned long long)s->goals[i].target,
+				 (unsigned long long)s->goals[i].current);
+	if (o.err) {
+		damos_buf_free(&o);
+		return damos_err(-ENOMEM, "out of memory");
+	}
+	n = snprintf(buf, sz, "%s", o.s);
+	damos_buf_free(&o);
 	return n;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #include <errno.h>
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,34 +117,180 @@ static int commit_if_on(struct damos_ctx *d)
 	return write_at(d, damos_path("%s/state", d->kdamond), "commit\n");
 }
 
-static int read_scheme(struct damos_ctx *d, size_t i, struct damos_scheme *s)
+/* The value of @rel in @sn: its first line; NULL if the file is absent. */
+static const char *snap_word(const struct damos_snap *sn, const char *rel,
+			     char *buf, size_t sz)
+{
+	const char *c = damos_snap_get(sn, rel);
+
+	if (!c)
+		return NULL;
+	snprintf(buf, sz, "%.*s", (int)strcspn(c, "\n"), c);
+	return buf;
+}
+
+static int snap_u64(const struct damos_snap *sn, const char *dir,
+		    const char *rel, uint64_t *v)
 {
 	char word[64];
-	int err = 0;
 
-	for (int f = 0; f < DAMOS_NR_FIELDS && !err; f++) {
-		char *p = cpath(d, "schemes/%zu/%s", i, damos_fields[f].sysfs);
-		uint64_t v = 0;
+	if (!snap_word(sn, rel, word, sizeof(word)))
+		return -ENOENT;
+	if (damos_parse_u64(word, v))
+		return damos_err(-EINVAL, "%s/%s: '%s' is not a number", dir,
+				 rel, word);
+	return 0;
+}
 
-		if (!p)
-			return damos_err(-ENOMEM, "out of memory");
-		if (f == DAMOS_F_ACTION || f == DAMOS_F_WMARKS_METRIC) {
-			err = damos_read_word(d, p, word, sizeof(word));
-			if (!err) {
-				int r = f == DAMOS_F_ACTION ?
-					damos_action_from_name(word) :
-					damos_metric_from_name(word);
-				if (r < 0)
-					err = damos_err_prefix(r, "%s: ", p);
-				v = (uint64_t)r;
-			}
-		} else {
-			err = damos_read_u64(d, p, &v);
-		}
-		if (!err)
-			err = damos_scheme_set(s, f, v);
-		free(p);
+/* A signed int file (target_nid, damon_target_idx): -1 is "none". */
+static int snap_int(const struct damos_snap *sn, const char *dir,
+		    const char *rel, long long *v)
+{
+	char word[64], *end;
+
+	if (!snap_word(sn, rel, word, sizeof(word)))
+		return -ENOENT;
+	errno = 0;
+	*v = strtoll(word, &end, 10);
+	if (errno || end == word || *end || *v < INT32_MIN || *v > INT32_MAX)
+		return damos_err(-EINVAL, "%s/%s: '%s' is not a number", dir,
+				 rel, word);
+	return 0;
+}
+
+static int read_filters(const struct damos_snap *sn, const char *dir,
+			struct damos_scheme *s)
+{
+	uint64_t nr = 0;
+	int err = snap_u64(sn, dir, "filters/nr_filters", &nr);
+
+	if (err == -ENOENT)
+		return 0;
+	s->filters_read = true;
+	for (uint64_t j = 0; !err && j < nr; j++) {
+		char rel[64], word[64], match[8] = "Y";
+		const char *memcg;
+		uint64_t start = 0, end = 0;
+		long long idx = 0;
+		int t;
+
+		snprintf(rel, sizeof(rel), "filters/%llu/type", (unsigned long long)j);
+		if (!snap_word(sn, rel, word, sizeof(word)))
+			return damos_err(-ENOENT, "%s/%s: missing", dir, rel);
+		t = damos_filter_type_from_name(word);
+		snprintf(rel, sizeof(rel), "filters/%llu/matching", (unsigned long long)j);
+		snap_word(sn, rel, match, sizeof(match));
+		snprintf(rel, sizeof(rel), "filters/%llu/memcg_path", (unsigned long long)j);
+		memcg = damos_snap_get(sn, rel);
+		snprintf(rel, sizeof(rel), "filters/%llu/addr_start", (unsigned long long)j);
+		snap_u64(sn, dir, rel, &start);
+		snprintf(rel, sizeof(rel), "filters/%llu/addr_end", (unsigned long long)j);
+		snap_u64(sn, dir, rel, &end);
+		snprintf(rel, sizeof(rel), "filters/%llu/damon_target_idx", (unsigned long long)j);
+		snap_int(sn, dir, rel, &idx);
+		char path[4096] = "";
+
+		if (memcg)
+			snprintf(path, sizeof(path), "%.*s",
+				 (int)strcspn(memcg, "\n"), memcg);
+		err = damos_filter_v_add(s, t < 0 ? DAMOS_FILTER_UNKNOWN : t,
+					 word, strchr("Yy1", match[0]) != NULL,
+					 t == DAMOS_FILTER_MEMCG ? path : NULL,
+					 start, end, (int)idx);
 	}
+	return err;
+}
+
+static int read_goals(const struct damos_snap *sn, const char *dir,
+		      struct damos_scheme *s)
+{
+	uint64_t nr = 0;
+	int err = snap_u64(sn, dir, "quotas/goals/nr_goals", &nr);
+
+	if (err == -ENOENT)
+		return 0;
+	s->goals_read = true;
+	for (uint64_t j = 0; !err && j < nr; j++) {
+		char rel[64], word[64] = "user_input";
+		uint64_t target = 0, current = 0;
+		int m;
+
+		snprintf(rel, sizeof(rel), "quotas/goals/%llu/target_metric",
+			 (unsigned long long)j);
+		snap_word(sn, rel, word, sizeof(word));
+		snprintf(rel, sizeof(rel), "quotas/goals/%llu/target_value",
+			 (unsigned long long)j);
+		snap_u64(sn, dir, rel, &target);
+		snprintf(rel, sizeof(rel), "quotas/goals/%llu/current_value",
+			 (unsigned long long)j);
+		snap_u64(sn, dir, rel, &current);
+		m = damos_goal_metric_from_name(word);
+		err = damos_goal_v_add(s, m < 0 ? DAMOS_GOAL_UNKNOWN : m, word,
+				       target, current);
+	}
+	return err;
+}
+
+/*
+ * One scheme: a snapshot of its whole directory, the model decoded from
+ * it.  A file of 6.1's layout that is missing is an error; a later one
+ * keeps its default.  Unknown words (action, filter type, goal metric)
+ * are kept as the kernel wrote them.
+ */
+static int read_scheme(struct damos_ctx *d, size_t i, struct damos_scheme *s)
+{
+	struct damos_snap *sn = calloc(1, sizeof(*sn));
+	char *dir = cpath(d, "schemes/%zu", i);
+	char word[64];
+	int err = sn && dir ? 0 : damos_err(-ENOMEM, "out of memory");
+
+	if (!err)
+		err = damos_snap_read(d, dir, sn);
+	for (int f = 0; f < DAMOS_NR_FIELDS && !err; f++) {
+		const struct damos_field_info *fi = &damos_fields[f];
+		uint64_t v = fi->def;
+		long long nid;
+
+		if (!snap_word(sn, fi->sysfs, word, sizeof(word))) {
+			if (fi->feature < 0 && fi->unit != U_STAT)
+				err = damos_err(-ENOENT, "%s/%s: missing", dir,
+						fi->sysfs);
+			s->v[f] = v;
+			continue;
+		}
+		if (f == DAMOS_F_ACTION) {
+			int a = damos_action_from_name(word);
+
+			if (a < 0 && !(s->action_word = strdup(word)))
+				err = damos_err(-ENOMEM, "out of memory");
+			v = a < 0 ? (uint64_t)DAMOS_ACTION_UNKNOWN : (uint64_t)a;
+		} else if (f == DAMOS_F_WMARKS_METRIC) {
+			int r = damos_metric_from_name(word);
+
+			if (r < 0)
+				err = damos_err_prefix(r, "%s/%s: ", dir, fi->sysfs);
+			v = (uint64_t)r;
+		} else if (fi->unit == U_NID) {
+			err = snap_int(sn, dir, fi->sysfs, &nid);
+			v = nid < 0 ? DAMOS_NID_NONE : (uint64_t)nid;
+		} else {
+			err = snap_u64(sn, dir, fi->sysfs, &v);
+		}
+		s->v[f] = v;
+	}
+	if (!err)
+		err = read_filters(sn, dir, s);
+	if (!err)
+		err = read_goals(sn, dir, s);
+	if (!err) {
+		s->raw = sn;
+		sn = NULL;
+		s->kernel = true;
+		s->dirty = false;
+	}
+	if (sn)
+		damos_snap_free(sn);
+	free(dir);
 	return err;
 }
 
@@ -160,9 +307,16 @@ static int sysfs_schemes_read(struct damos_ctx *d, struct damos_scheme ***out,
 	*n = 0;
 	if (d->fresh || !damos_exists(d->dir))
 		return 0;
-	if (!d->dry_run && !sysfs_status(d, &on, NULL) && on)
+	if (!d->dry_run && !sysfs_status(d, &on, NULL) && on) {
 		write_at(d, damos_path("%s/state", d->kdamond),
 			 "update_schemes_stats\n");
+		if (damos_has(d, DAMOS_FEAT_EFFECTIVE_BYTES) == 1)
+			write_at(d, damos_path("%s/state", d->kdamond),
+				 "update_schemes_effective_quotas\n");
+		if (damos_has(d, DAMOS_FEAT_TRIED_BYTES) == 1)
+			write_at(d, damos_path("%s/state", d->kdamond),
+				 "update_schemes_tried_bytes\n");
+	}
 	err = read_u64_at(d, cpath(d, "schemes/nr_schemes"), &nr);
 	if (!err && nr > 65536)
 		err = damos_err(-EINVAL, "nr_schemes %llu: too many",
@@ -182,31 +336,161 @@ static int sysfs_schemes_read(struct damos_ctx *d, struct damos_scheme ***out,
 	return 0;
 }
 
-static int write_scheme(struct damos_ctx *d, size_t i, const struct damos_scheme *s)
+/* The content the model gives field @f, as written to its file. */
+static void field_text(const struct damos_scheme *s, int f, char *buf,
+		       size_t sz)
 {
-	int err = 0;
+	uint64_t v = s->v[f];
 
-	for (int f = 0; f < DAMOS_NR_INPUT_FIELDS && !err; f++) {
-		uint64_t v = damos_scheme_get(s, f);
-		char *p = cpath(d, "schemes/%zu/%s", i, damos_fields[f].sysfs);
+	if (f == DAMOS_F_ACTION)
+		snprintf(buf, sz, "%s\n", damos_scheme_action_name(s));
+	else if (f == DAMOS_F_WMARKS_METRIC)
+		snprintf(buf, sz, "%s\n", damos_metric_name(v));
+	else if (damos_fields[f].unit == U_NID && v == DAMOS_NID_NONE)
+		snprintf(buf, sz, "-1\n");
+	else
+		snprintf(buf, sz, "%llu\n", (unsigned long long)v);
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	size_t n = strcspn(a, "\n"), m = strcspn(b, "\n");
+
+	return n == m && !strncmp(a, b, n);
+}
+
+/* Whether the model's filters differ from what @raw holds. */
+static bool filters_differ(const struct damos_scheme *s)
+{
+	char buf[64];
+	const char *c;
+	uint64_t nr = 0;
+
+	if (!s->raw)
+		return s->nr_filters > 0;
+	c = damos_snap_get(s->raw, "filters/nr_filters");
+	if (!c)
+		return s->nr_filters > 0;
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(c, "\n"), c);
+	if (damos_parse_u64(buf, &nr) || nr != s->nr_filters)
+		return true;
+	return s->dirty;
+}
+
+static bool goals_differ(const struct damos_scheme *s)
+{
+	char buf[64];
+	const char *c;
+	uint64_t nr = 0;
+
+	if (!s->raw)
+		return s->nr_goals > 0;
+	c = damos_snap_get(s->raw, "quotas/goals/nr_goals");
+	if (!c)
+		return s->nr_goals > 0;
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(c, "\n"), c);
+	if (damos_parse_u64(buf, &nr) || nr != s->nr_goals)
+		return true;
+	return s->dirty;
+}
+
+static int write_filters(struct damos_ctx *d, size_t i,
+			 const struct damos_scheme *s)
+{
+	int err = write_u64_at(d, cpath(d, "schemes/%zu/filters/nr_filters", i),
+			       s->nr_filters);
+
+	for (size_t j = 0; j < s->nr_filters && !err; j++) {
+		const struct damos_filter_v *f = &s->filters[j];
 		char buf[64];
 
-		if (f == DAMOS_F_ACTION)
-			snprintf(buf, sizeof(buf), "%s\n", damos_action_name(v));
-		else if (f == DAMOS_F_WMARKS_METRIC)
-			snprintf(buf, sizeof(buf), "%s\n", damos_metric_name(v));
-		else
-			snprintf(buf, sizeof(buf), "%llu\n",
-				 (unsigned long long)v);
-		err = write_at(d, p, buf);
+		snprintf(buf, sizeof(buf), "%s\n", f->word);
+		err = write_at(d, cpath(d, "schemes/%zu/filters/%zu/type", i, j), buf);
+		if (!err)
+			err = write_at(d, cpath(d, "schemes/%zu/filters/%zu/matching",
+						i, j), f->matching ? "Y\n" : "N\n");
+		if (!err && f->type == DAMOS_FILTER_MEMCG)
+			err = write_at(d, cpath(d, "schemes/%zu/filters/%zu/memcg_path",
+						i, j), f->memcg_path ? f->memcg_path : "");
+		if (!err && f->type == DAMOS_FILTER_ADDR)
+			err = write_u64_at(d, cpath(d, "schemes/%zu/filters/%zu/addr_start",
+						    i, j), f->addr_start);
+		if (!err && f->type == DAMOS_FILTER_ADDR)
+			err = write_u64_at(d, cpath(d, "schemes/%zu/filters/%zu/addr_end",
+						    i, j), f->addr_end);
+		if (!err && f->type == DAMOS_FILTER_TARGET)
+			err = write_u64_at(d, cpath(d, "schemes/%zu/filters/%zu/damon_target_idx",
+						    i, j), (uint64_t)f->target_idx);
+	}
+	return err;
+}
+
+static int write_goals(struct damos_ctx *d, size_t i,
+		       const struct damos_scheme *s)
+{
+	int err = write_u64_at(d, cpath(d, "schemes/%zu/quotas/goals/nr_goals", i),
+			       s->nr_goals);
+	bool metric = damos_has(d, DAMOS_FEAT_GOAL_METRIC) == 1;
+
+	for (size_t j = 0; j < s->nr_goals && !err; j++) {
+		const struct damos_goal_v *g = &s->goals[j];
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "%s\n", g->word);
+		if (metric)
+			err = write_at(d, cpath(d, "schemes/%zu/quotas/goals/%zu/target_metric",
+						i, j), buf);
+		if (!err)
+			err = write_u64_at(d, cpath(d, "schemes/%zu/quotas/goals/%zu/target_value",
+						    i, j), g->target);
+		if (!err)
+			err = write_u64_at(d, cpath(d, "schemes/%zu/quotas/goals/%zu/current_value",
+						    i, j), g->current);
 	}
 	return err;
 }
 
 /*
+ * Scheme @i after nr_schemes made its directory afresh: first every file
+ * the scheme had when it was read (what the library does not model
+ * included), then the modelled values that differ from those.  A new
+ * scheme gets the 6.1 fields and whatever later ones it sets.
+ */
+static int write_scheme(struct damos_ctx *d, size_t i, const struct damos_scheme *s)
+{
+	char *dir = cpath(d, "schemes/%zu", i);
+	int err = dir ? 0 : damos_err(-ENOMEM, "out of memory");
+
+	if (!err && s->raw)
+		err = damos_snap_restore(d, dir, s->raw);
+	for (int f = 0; f < DAMOS_NR_FIELDS && !err; f++) {
+		const struct damos_field_info *fi = &damos_fields[f];
+		const char *old = s->raw ? damos_snap_get(s->raw, fi->sysfs) : NULL;
+		char buf[64];
+
+		if (fi->unit == U_STAT)
+			continue;
+		field_text(s, f, buf, sizeof(buf));
+		if (old && same_text(old, buf))
+			continue;
+		/* a later kernel's field at its default needs no write */
+		if (!old && fi->feature >= 0 && s->v[f] == fi->def)
+			continue;
+		err = write_at(d, cpath(d, "schemes/%zu/%s", i, fi->sysfs), buf);
+	}
+	if (!err && filters_differ(s))
+		err = write_filters(d, i, s);
+	if (!err && goals_differ(s))
+		err = write_goals(d, i, s);
+	free(dir);
+	return err;
+}
+
+/*
  * Writing nr_schemes recreates every scheme directory with default values,
- * so all schemes are written again; "commit" then updates a running
- * kdamond's schemes in place, keeping their statistics.
+ * so all schemes are written again, each with every file it had; "commit"
+ * then updates a running kdamond's schemes in place, keeping their
+ * statistics.
  */
 static int sysfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *s,
 			       size_t n)
@@ -214,8 +498,10 @@ static int sysfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *
 	int err = 0;
 
 	for (size_t i = 0; i < n && !err; i++)
-		if ((err = damos_scheme_validate(s[i])))
+		if ((err = damos_scheme_check(s[i])))
 			damos_err_prefix(err, "scheme %zu: ", i);
+	for (size_t i = 0; i < n && !err; i++)
+		err = damos_scheme_features(d, s[i], i);
 	if (!err)
 		err = ensure_ctx(d);
 	if (!err)
@@ -360,7 +646,71 @@ static int sysfs_turn(struct damos_ctx *d, bool on)
 	return err;
 }
 
+/* "6.12.118-amd64" -> 6 * 1000 + 12; 0 if unknown. */
+static int release_of(struct damos_ctx *d)
+{
+	char *p = damos_path("%s/proc/sys/kernel/osrelease", d->root);
+	char word[64] = "";
+	int major = 0, minor = 0;
+
+	if (p && damos_exists(p) && !damos_read_word(d, p, word, sizeof(word)))
+		sscanf(word, "%d.%d", &major, &minor);
+	free(p);
+	return major > 0 ? major * 1000 + minor : 0;
+}
+
+/*
+ * A scheme directory of this kdamond, or of any, shows which files this
+ * kernel makes; the release says the rest.  Without either, Linux 6.1.
+ */
+static void sysfs_probe(struct damos_ctx *d)
+{
+	char *pat = damos_path("%s/kdamonds/*/contexts/*/schemes/0", d->admin);
+	char *own = cpath(d, "schemes/0");
+	const char *dir = NULL;
+	int rel = release_of(d), ver = rel;
+	glob_t g = { 0 };
+	bool globbed = false;
+
+	if (own && damos_exists(own))
+		dir = own;
+	else if (pat && !glob(pat, 0, NULL, &g) && g.gl_pathc) {
+		dir = g.gl_pathv[0];
+		globbed = true;
+	}
+	d->feat = 0;
+	for (int f = 0; dir && f < DAMOS_NR_FEATURES; f++) {
+		const struct damos_feature_info *fi = &damos_features[f];
+		char *p = fi->sysfs_probe ? damos_path("%s/%s", dir, fi->sysfs_probe) : NULL;
+
+		if (p && damos_exists(p)) {
+			d->feat |= 1U << f;
+			if (fi->since_major * 1000 + fi->since_minor > ver)
+				ver = fi->since_major * 1000 + fi->since_minor;
+		}
+		free(p);
+	}
+	if (!ver)
+		ver = 6001;
+	for (int f = 0; f < DAMOS_NR_FEATURES; f++) {
+		const struct damos_feature_info *fi = &damos_features[f];
+
+		if (f == DAMOS_FEAT_MONITOR_ON_DEPRECATED ||
+		    (dir && fi->sysfs_probe))
+			continue;
+		if (fi->since_major * 1000 + fi->since_minor <= ver)
+			d->feat |= 1U << f;
+	}
+	snprintf(d->kdesc, sizeof(d->kdesc), "sysfs, Linux %d.%d%s", ver / 1000,
+		 ver % 1000, rel ? "" : dir ? " layout" : " layout assumed");
+	if (globbed)
+		globfree(&g);
+	free(pat);
+	free(own);
+}
+
 const struct damos_backend damos_sysfs_backend = {
+	.probe = sysfs_probe,
 	.schemes_read = sysfs_schemes_read,
 	.schemes_write = sysfs_schemes_write,
 	.attrs_read = sysfs_attrs_read,

@@ -90,7 +90,12 @@ int damos_parse_size(const char *s, uint64_t *bytes)
 
 	err = s ? parse_decimal(s, &end, &num, &den) : -EINVAL;
 	if (!err && *end) {
-		u = end[1] ? NULL : strchr(units, tolower((unsigned char)*end));
+		/* damo's spellings: 4KiB and 4KB are 4K (powers of 1024 all) */
+		bool suffix = end[1] && ((!strcasecmp(end + 1, "iB") && *end != 'b' && *end != 'B') ||
+					 (!strcasecmp(end + 1, "B") && *end != 'b' && *end != 'B'));
+
+		u = end[1] && !suffix ? NULL :
+		    strchr(units, tolower((unsigned char)*end));
 		if (!u)
 			err = -EINVAL;
 		else
@@ -117,6 +122,7 @@ int damos_parse_time_us(const char *s, uint64_t bare_unit_us, uint64_t *us)
 	} units[] = {
 		{ "us", 1 }, { "ms", 1000 }, { "s", 1000000 },
 		{ "m", 60000000 }, { "h", 3600000000ULL },
+		{ "d", 86400000000ULL },	/* damo's days */
 	};
 	uint64_t num, den, mul = 0;
 	const char *end;

@@ -11,7 +11,7 @@ DEPS += libcmocka-dev bats bats-assert bats-support bats-file strace binutils
 DEPS += expect
 # the load of make soak-terminal
 DEPS += stress-ng
-CHECK_HOST_TARGETS += check-unit check-bats check-install
+CHECK_HOST_TARGETS += check-unit check-bats check-install check-abi
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -22,7 +22,26 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_A) lib/damos.h
 		$(DAMOS_LDFLAGS) -lcmocka
 
 .PHONY: check-unit check-bats check-install check-sanitize update-golden \
-	soak-terminal
+	soak-terminal check-abi update-abi
+
+# The ABI of the last release (tests/abi/libdamos-<version>.abi) must hold:
+# every exported symbol and version node, enum value and struct member
+# offset it lists (and the size of structs without .sz).  New lines are
+# fine; a changed or missing one fails.  tests/abi/abi.sh says what is kept.
+ABI_BASELINE := tests/abi/libdamos-1.0.abi
+check-abi: $(LIB_SO)
+	@tests/abi/abi.sh lib/damos.h $(LIB_SO) $(CC) > $(BUILD)/abi.raw
+	@LC_ALL=C sort $(BUILD)/abi.raw > $(BUILD)/abi.now
+	@LC_ALL=C sort $(ABI_BASELINE) | LC_ALL=C comm -23 - $(BUILD)/abi.now > $(BUILD)/abi.lost
+	@if [ -s $(BUILD)/abi.lost ]; then \
+		echo "ABI break: these facts of $(ABI_BASELINE) changed or went:"; \
+		cat $(BUILD)/abi.lost; exit 1; fi
+	@echo "abi: $$(wc -l < $(ABI_BASELINE)) facts of $(ABI_BASELINE) hold ($$(wc -l < $(BUILD)/abi.now) now)"
+
+# For a release only: the baseline of a new version (never edit an old one).
+update-abi: $(LIB_SO)
+	tests/abi/abi.sh lib/damos.h $(LIB_SO) $(CC) > $(BUILD)/abi.raw
+	LC_ALL=C sort $(BUILD)/abi.raw > $(ABI_BASELINE)
 check-unit: $(UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do \
 		DAMOS_SRCDIR=$(CURDIR) $$t || fail=1; \

@@ -213,7 +213,7 @@ damoctl: apply: m.conf: 1 bad line; nothing was changed"
 	run damoctl apply v.conf
 	assert_failure 2
 	assert_line --index 0 --partial "v.conf:1: scheme: lru_deprio does nothing on vaddr targets"
-	damoctl target set paddr
+	damoctl target set paddr region 4G 8G
 	# the module runs: DAMON cannot start next to it
 	lru_sort_on
 	run damoctl apply m.conf
@@ -386,8 +386,8 @@ damoctl: apply: l.conf: 1 bad line; nothing was changed"
 	echo "frob" > f.conf
 	run damoctl --json apply f.conf
 	assert_failure 2
-	assert_output '{"error":"apply: f.conf:1: unknown directive '"'frob'"' (expected interface attrs target scheme monitor lru-sort)"}
-{"error":"apply: f.conf: 1 bad line; nothing was changed"}'
+	# one document: the first error, and all of them
+	assert_output '{"error":"apply: f.conf:1: unknown directive '"'frob'"' (expected interface attrs target scheme monitor lru-sort)","errors":["apply: f.conf:1: unknown directive '"'frob'"' (expected interface attrs target scheme monitor lru-sort)","apply: f.conf: 1 bad line; nothing was changed"]}'
 }
 
 # The tree "OBJECT set ARGS" makes, then the one "apply" of the line "DIRECTIVE

@@ -40,9 +40,9 @@ load helper
 	run "$DAMOCTL" --frob scheme list
 	assert_failure 2
 	assert_output "damoctl: unknown option '--frob'"
-	run "$DAMOCTL" --interface debugfs scheme list
+	run "$DAMOCTL" --interface frob scheme list
 	assert_failure 2
-	assert_output "damoctl: unknown interface 'debugfs' (interfaces: auto sysfs dbgfs)"
+	assert_output "damoctl: unknown interface 'frob' (interfaces: auto sysfs dbgfs)"
 	run "$DAMOCTL" --root
 	assert_failure 2
 	run "$DAMOCTL" --kdamond x scheme list
@@ -66,7 +66,7 @@ load helper
 	# scheme add: the words are checked under the default attributes
 	run damoctl scheme add lru_prio bogus 1
 	assert_failure 2
-	assert_output "damoctl: scheme add: unknown keyword 'bogus' (expected sz access age quota weights wmarks)"
+	assert_output "damoctl: scheme add: unknown keyword 'bogus' (expected sz access age quota weights wmarks nid apply_interval filter goal)"
 	run damoctl scheme add pageout age 10s 5s
 	assert_failure 2
 	assert_output "damoctl: scheme add: min age 10s > max age 5s"
@@ -78,7 +78,7 @@ load helper
 @test "no DAMON interface below the root: status 1, the paths named" {
 	run damoctl scheme list
 	assert_failure 1
-	assert_output "damoctl: scheme list: no DAMON interface: neither $ROOT/sys/kernel/mm/damon/admin nor $ROOT/sys/kernel/debug/damon exists"
+	assert_output "damoctl: scheme list: no DAMON interface: neither $ROOT/sys/kernel/mm/damon/admin nor $ROOT/sys/kernel/debug/damon exists: this kernel has no DAMON (CONFIG_DAMON_SYSFS and CONFIG_DAMON_DBGFS are not set?), or debugfs is not mounted"
 	run damoctl --interface sysfs scheme list
 	assert_output "damoctl: scheme list: no DAMON sysfs interface: $ROOT/sys/kernel/mm/damon/admin does not exist"
 }
@@ -145,7 +145,7 @@ for line in sys.stdin:
 		done
 	done
 	run "$DAMOCTL" help scheme add
-	assert_line "  ACTION: willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat"
+	assert_line "  ACTION: willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat migrate_hot migrate_cold"
 	assert_line "  sz MIN MAX             region size: bytes, or with B K M G T; min, max"
 	run "$DAMOCTL" help target set
 	assert_line --regexp "^  paddr\|vaddr\|fvaddr +the operations: "

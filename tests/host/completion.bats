@@ -79,7 +79,7 @@ setup() {
 sysfs
 dbgfs"
 	run complete_words scheme add ""
-	assert_output "$(for a in willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat; do echo $a; done)"
+	assert_output "$(for a in willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat migrate_hot migrate_cold; do echo $a; done)"
 	touch my.conf
 	run complete_words apply m
 	assert_output my.conf

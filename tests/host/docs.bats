@@ -24,7 +24,7 @@ man_synopsis() {
 }
 
 @test "every action is documented in damoctl help scheme and the man page" {
-	for a in willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat; do
+	for a in willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat migrate_hot migrate_cold; do
 		"$DAMOCTL" help scheme | grep -q "^  $a " || fail "help lacks $a"
 		grep -q "fB$a\\\\fR" "$SRC/man/damoctl.8" || fail "man page lacks $a"
 	done

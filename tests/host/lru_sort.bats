@@ -40,7 +40,7 @@ param() { cat "$(LRU)/$1"; }
 	lru_sort_on
 	run damoctl --json lru-sort status
 	assert_success
-	assert_output --partial '{"enabled":true,"kdamond_pid":4321,"parameters":{"hot_thres_access_freq":500,"cold_min_age":120000000,'
+	assert_output --partial '{"enabled":true,"kdamond_pid":4321,"state":"running","parameters":{"hot_thres_access_freq":500,"cold_min_age":120000000,'
 	assert_output --partial '"keywords":"hot 50% cold 2m quota time 10ms reset 1s wmarks 5s 20% 15% 5% sample 5ms aggr 100ms regions 10 1000 region 0x0 0x0"'
 	assert_output --partial '"action":"lru_deprio"'
 	python3 -c 'import json,sys; d = json.load(sys.stdin); assert len(d["schemes"]) == 2' <<<"$output"

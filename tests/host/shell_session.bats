@@ -76,7 +76,7 @@ EOF
 expect "damoctl> "
 send "help\r"
 expect "quit, exit, Ctrl-D"
-expect "damoctl scheme add ACTION"
+expect "  scheme add ACTION"
 expect "damoctl> "
 send "help target\r"
 expect "damoctl target: monitoring targets and regions"
@@ -183,4 +183,20 @@ EOF
 	run "$DAMOCTL" --root "$ROOT" </dev/null
 	assert_failure 2
 	assert_line --index 0 "Usage: damoctl [OPTIONS] OBJECT COMMAND [ARGS]"
+}
+
+@test "14 Low: the shell's help has no command-line options nor \"damoctl\" prefixes; quit now is not an object" {
+	session <<'EOF'
+expect "damoctl> "
+send "help\r"
+expect "damoctl> "
+send "quit now\r"
+expect "quit takes nothing after it (got 'now')"
+expect "damoctl> "
+send "quit\r"
+EOF
+	assert_success
+	refute_output --partial "--force"
+	refute_output --partial "  damoctl scheme add"
+	refute_output --partial "unknown object"
 }

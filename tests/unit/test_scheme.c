@@ -213,9 +213,9 @@ static void test_parse_errors(void **state)
 			   "wmarks metric: unknown metric 'bogus' (metrics: none free_mem_rate)");
 	assert_parse_fails("pageout sz 1 2 sz 1 2", "'sz' given twice");
 	assert_parse_fails("pageout size 1 2",
-			   "unknown keyword 'size' (expected sz access age quota weights wmarks)");
+			   "unknown keyword 'size' (expected sz access age quota weights wmarks nid apply_interval filter goal)");
 	assert_parse_fails("prio",
-			   "unknown action 'prio' (actions: willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat)");
+			   "unknown action 'prio' (actions: willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat migrate_hot migrate_cold)");
 	errno = 0;
 	assert_null(damos_scheme_parse(0, NULL, NULL));
 	assert_string_equal(damos_errmsg(), "expected an action");
@@ -231,7 +231,8 @@ static void test_set_and_validate(void **state)
 			 -ERANGE);
 	assert_string_equal(damos_errmsg(),
 			    "min age: 4294967296 is out of range (max 4294967295)");
-	assert_int_equal(damos_scheme_set(s, DAMOS_F_ACTION, 8), -ERANGE);
+	assert_int_equal(damos_scheme_set(s, DAMOS_F_ACTION, DAMOS_NR_ACTIONS),
+			 -ERANGE);
 	assert_int_equal(damos_scheme_set(s, DAMOS_NR_FIELDS, 0), -EINVAL);
 	assert_int_equal(damos_scheme_set(s, DAMOS_F_MIN_AGE, 7), 0);
 	assert_int_equal(damos_scheme_set(s, DAMOS_F_MAX_AGE, 6), 0);
@@ -318,10 +319,15 @@ static void test_decode_errors(void **state)
 	assert_int_equal(damos_dbgfs_decode("1 2 3", &arr, &n), -EINVAL);
 	assert_string_equal(damos_errmsg(),
 			    "schemes line 1: 3 fields (expected 18, 20 or 23)");
+	/* an action number the library does not know is kept, not fatal */
 	assert_int_equal(damos_dbgfs_decode(LRU_PRIO_LINE
-		"1 2 3 4 5 6 9 0 0 0 1 2 3 1 100 3 2 1", &arr, &n), -EINVAL);
-	assert_string_equal(damos_errmsg(),
-			    "schemes line 2: action: unknown dbgfs action number 9");
+		"1 2 3 4 5 6 9 0 0 0 1 2 3 1 100 3 2 1", &arr, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(damos_scheme_action(arr[1]), DAMOS_ACTION_UNKNOWN);
+	assert_string_equal(damos_scheme_action_name(arr[1]), "9");
+	damos_schemes_free(arr, n);
+	arr = NULL;
+	n = 99;
 	assert_int_equal(damos_dbgfs_decode(
 		"1 2 3 4 5 6 -22 0 0 0 1 2 3 1 100 3 2 1", &arr, &n), -EINVAL);
 	assert_int_equal(damos_dbgfs_decode(

@@ -48,7 +48,14 @@ static void test_size_errors(void **state)
 	assert_int_equal(damos_parse_size("K", &v), -EINVAL);
 	assert_int_equal(damos_parse_size("-1", &v), -EINVAL);
 	assert_int_equal(damos_parse_size(" 1", &v), -EINVAL);
-	assert_int_equal(damos_parse_size("4KB", &v), -EINVAL);
+	/* damo's spellings (issue 14): KiB and KB are K, powers of 1024 */
+	assert_int_equal(damos_parse_size("4KB", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(damos_parse_size("2MiB", &v), 0);
+	assert_int_equal(v, 2097152);
+	assert_int_equal(damos_parse_size("4BB", &v), -EINVAL);
+	assert_int_equal(damos_parse_size("4KiBs", &v), -EINVAL);
+	v = 7;
 	assert_int_equal(damos_parse_size("1.1B", &v), -EINVAL);
 	assert_string_equal(damos_errmsg(),
 			    "'1.1B' is not a whole number of bytes");
@@ -120,23 +127,30 @@ static void test_actions(void **state)
 {
 	static const char *const names[] = {
 		"willneed", "cold", "pageout", "hugepage", "nohugepage",
-		"lru_prio", "lru_deprio", "stat",
+		"lru_prio", "lru_deprio", "stat", "migrate_hot", "migrate_cold",
 	};
-	static const int dbgfs[] = { 0, 1, 2, 3, 4, 6, 7, 5 };
+	static const int dbgfs[] = { 0, 1, 2, 3, 4, 6, 7, 5, -1, -1 };
 
 	(void)state;
-	assert_int_equal(DAMOS_NR_ACTIONS, 8);
+	/* released values never move: 6.11's migrate_* came after stat */
+	assert_int_equal(DAMOS_NR_ACTIONS, 10);
+	assert_int_equal(DAMOS_ACTION_STAT, 7);
+	assert_int_equal(DAMOS_ACTION_MIGRATE_COLD, 9);
 	for (int a = 0; a < DAMOS_NR_ACTIONS; a++) {
 		assert_string_equal(damos_action_name(a), names[a]);
 		assert_int_equal(damos_action_from_name(names[a]), a);
+		assert_non_null(damos_action_desc(a));
+		if (dbgfs[a] < 0) {
+			assert_int_equal(damos_action_dbgfs_nr(a), -EOPNOTSUPP);
+			continue;
+		}
 		assert_int_equal(damos_action_dbgfs_nr(a), dbgfs[a]);
 		assert_int_equal(damos_action_from_dbgfs(dbgfs[a]), a);
-		assert_non_null(damos_action_desc(a));
 	}
 	assert_null(damos_action_name(DAMOS_NR_ACTIONS));
 	assert_int_equal(damos_action_from_name("lru"), -EINVAL);
 	assert_string_equal(damos_errmsg(),
-			    "unknown action 'lru' (actions: willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat)");
+			    "unknown action 'lru' (actions: willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat migrate_hot migrate_cold)");
 	assert_int_equal(damos_action_from_dbgfs(8), -EINVAL);
 	assert_int_equal(damos_action_from_dbgfs(-22), -EINVAL);
 	assert_int_equal(damos_action_dbgfs_nr(-1), -EINVAL);
@@ -159,8 +173,14 @@ static void test_metrics_ifaces(void **state)
 static void test_fields(void **state)
 {
 	(void)state;
-	assert_int_equal(DAMOS_NR_INPUT_FIELDS, 18);
-	assert_int_equal(DAMOS_NR_STAT_FIELDS, 5);
+	/* the 18 dbgfs inputs, 6.1's five statistics, then later fields */
+	for (int f = 0; f < DAMOS_NR_FIELDS; f++)
+		assert_int_equal(damos_field_is_stat(f),
+				 (f >= DAMOS_F_NR_TRIED && f <= DAMOS_F_QT_EXCEEDS) ||
+				 f == DAMOS_F_EFFECTIVE_BYTES || f == DAMOS_F_TRIED_BYTES);
+	assert_int_equal(DAMOS_F_QT_EXCEEDS, 22);
+	assert_int_equal(DAMOS_F_TRIED_BYTES, 26);
+	assert_string_equal(damos_field_sysfs_path(DAMOS_F_TARGET_NID), "target_nid");
 	assert_string_equal(damos_field_name(DAMOS_F_QUOTA_RESET_MS),
 			    "quota_reset_interval_ms");
 	assert_string_equal(damos_field_sysfs_path(DAMOS_F_WEIGHT_AGE),

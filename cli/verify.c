@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * After a write, under the lock: read back and check that what was meant
+ * is there.  A program that writes without the lock (libdamos(3),
+ * "Locking") may have changed the files between damoctl's read and its
+ * write, or just after; then the command fails and says what is there now,
+ * rather than exit 0 with the change lost.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define CHANGED "another program changed the %s while damoctl wrote them (a program that does not take the lock: see LOCKING in damoctl(8)): "
+
+int cli_verify_schemes(struct cli *c, struct damos_ctx *d,
+		       struct damos_scheme *const *want, size_t n)
+{
+	struct damos_scheme **arr;
+	char *text = NULL, line[512];
+	size_t len = 0, nr;
+	bool same;
+	FILE *f;
+	int err;
+
+	if (c->dry_run)
+		return EXIT_OK;
+	cli_test_race(c);
+	err = damos_schemes_read(d, &arr, &nr);
+	if (err)
+		return cli_lib_error(c, err);
+	same = nr == n;
+	for (size_t i = 0; same && i < n; i++)
+		same = damos_scheme_equal(arr[i], want[i]);
+	if (same) {
+		damos_schemes_free(arr, nr);
+		return EXIT_OK;
+	}
+	f = open_memstream(&text, &len);
+	for (size_t i = 0; f && i < nr; i++)
+		if (damos_scheme_format(arr[i], line, sizeof(line)) > 0)
+			fprintf(f, "%s%zu: %s", i ? "; " : ": ", i, line);
+	if (f)
+		fclose(f);
+	cli_error(c, EXIT_FAIL,
+		  CHANGED "damoctl meant %zu scheme%s, there %s now %zu%s",
+		  "schemes", n, n == 1 ? "" : "s", nr == 1 ? "is" : "are", nr,
+		  text ? text : "");
+	damos_schemes_free(arr, nr);
+	free(text);
+	return EXIT_FAIL;
+}
+
+int cli_verify_attrs(struct cli *c, struct damos_ctx *d,
+		     const struct damos_attrs *want)
+{
+	struct damos_attrs a;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = c->out, *f;
+	int err;
+
+	if (c->dry_run)
+		return EXIT_OK;
+	cli_test_race(c);
+	err = damos_attrs_read(d, &a);
+	if (err)
+		return cli_lib_error(c, err);
+	if (!memcmp(&a, want, sizeof(a)))
+		return EXIT_OK;
+	f = open_memstream(&text, &len);
+	if (f) {
+		bool json = c->json;
+
+		c->out = f;
+		c->json = false;
+		cli_print_attrs(c, &a);
+		c->json = json;
+		c->out = out;
+		fclose(f);
+	}
+	cli_error(c, EXIT_FAIL, CHANGED "they are now %s", "attributes",
+		  text ? text : "?");
+	free(text);
+	return EXIT_FAIL;
+}
+
+static bool targets_same(const struct damos_targets *a,
+			 const struct damos_targets *b)
+{
+	if (a->nr != b->nr || (a->nr && a->ops != b->ops))
+		return false;
+	for (size_t i = 0; i < a->nr; i++) {
+		const struct damos_target *x = &a->targets[i], *y = &b->targets[i];
+
+		if (a->ops == DAMOS_OPS_VADDR && x->pid != y->pid)
+			return false;
+		/*
+		 * dbgfs shows no regions while monitoring runs, and keeps
+		 * none of a target written without them: compare regions
+		 * only where both have some.
+		 */
+		if (!x->nr_regions || !y->nr_regions)
+			continue;
+		if (x->nr_regions != y->nr_regions)
+			return false;
+		for (size_t r = 0; r < x->nr_regions; r++)
+			if (x->regions[r].start != y->regions[r].start ||
+			    x->regions[r].end != y->regions[r].end)
+				return false;
+	}
+	return true;
+}
+
+int cli_verify_targets(struct cli *c, struct damos_ctx *d,
+		       const struct damos_targets *want)
+{
+	struct damos_targets t;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = c->out, *f;
+	int err;
+
+	if (c->dry_run)
+		return EXIT_OK;
+	cli_test_race(c);
+	err = damos_targets_read(d, &t);
+	if (err)
+		return cli_lib_error(c, err);
+	if (targets_same(&t, want)) {
+		damos_targets_free(&t);
+		return EXIT_OK;
+	}
+	f = open_memstream(&text, &len);
+	if (f) {
+		bool json = c->json;
+
+		c->out = f;
+		c->json = false;
+		cli_print_targets(c, &t);
+		c->json = json;
+		c->out = out;
+		fclose(f);
+	}
+	cli_error(c, EXIT_FAIL, CHANGED "they are now %s", "targets",
+		  text ? text : "?");
+	free(text);
+	damos_targets_free(&t);
+	return EXIT_FAIL;
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env bats
+# Issue 19: several damoctl at once on the real kernel, through every
+# interface the kernel has (patched 6.1: dbgfs and sysfs; Debian's 6.12:
+# sysfs, dbgfs only if built in; monitor_on may be monitor_on_DEPRECATED).
+# Every reported success must be there in the end; a program that writes
+# without the lock in the middle of a command must be reported.
+
+load helpers/common
+
+# The interfaces this kernel has, as damoctl names them.
+interfaces() {
+	[ -f "$SYSFS/kdamonds/nr_kdamonds" ] && echo sysfs
+	[ -f "$DBGFS/schemes" ] && echo dbgfs
+	true
+}
+
+# Everything off and empty, through damoctl itself (it knows the layout).
+reset_iface() {
+	"$DAMOCTL" --interface "$1" monitor stop
+	"$DAMOCTL" --interface "$1" scheme clear
+	"$DAMOCTL" --interface "$1" attrs set sample 5ms aggr 100ms
+}
+
+setup() {
+	log_mark
+	[ -n "$(interfaces)" ] || fail "no DAMON interface: neither $SYSFS nor $DBGFS/schemes"
+}
+
+teardown() {
+	local i
+	for i in $(interfaces); do
+		"$DAMOCTL" --interface "$i" monitor stop || true
+		"$DAMOCTL" --interface "$i" scheme clear || true
+	done
+	assert_kernel_log_clean
+}
+
+# parallel IFACE N: N "scheme add stat sz NK max" at once; statuses in st.N
+parallel_adds() {
+	local iface=$1 n=$2 i
+	for ((i = 1; i <= n; i++)); do
+		( "$DAMOCTL" --interface "$iface" scheme add stat sz "${i}K" max \
+			2> "$BATS_TEST_TMPDIR/err.$i"
+		  echo $? > "$BATS_TEST_TMPDIR/st.$i" ) &
+	done
+	wait
+}
+
+count_ok() {	# count_ok N: how many of st.1..st.N are 0; failures on stderr
+	local n=$1 i ok=0
+	for ((i = 1; i <= n; i++)); do
+		if [ "$(cat "$BATS_TEST_TMPDIR/st.$i")" = 0 ]; then
+			ok=$((ok + 1))
+		else
+			echo "add $i: $(cat "$BATS_TEST_TMPDIR/err.$i")" >&2
+		fi
+	done
+	echo "$ok"
+}
+
+@test "10 parallel scheme adds: 10 exit 0 and 10 schemes, on every interface" {
+	local iface ok n
+	for iface in $(interfaces); do
+		reset_iface "$iface"
+		parallel_adds "$iface" 10
+		ok=$(count_ok 10)
+		n=$("$DAMOCTL" --interface "$iface" scheme list | wc -l)
+		echo "# $iface: $ok of 10 adds exited 0, $n schemes kept" >&3
+		[ "$ok" = 10 ] || fail "$iface: $ok of 10 adds exited 0"
+		[ "$n" = 10 ] || fail "$iface: 10 adds left $n schemes"
+		run "$DAMOCTL" --interface "$iface" scheme list
+		for ((i = 1; i <= 10; i++)); do
+			assert_line --partial "stat sz ${i}K max "
+		done
+	done
+}
+
+@test "adds mixed with rm and apply at once: the count is what the successes make" {
+	local iface ok n rm_ok i
+	cat > "$BATS_TEST_TMPDIR/attrs.conf" <<-EOF
+	attrs sample 10ms aggr 200ms update 1s regions 10 1000
+	EOF
+	for iface in $(interfaces); do
+		reset_iface "$iface"
+		"$DAMOCTL" --interface "$iface" scheme add pageout sz 1M max
+		"$DAMOCTL" --interface "$iface" scheme add pageout sz 2M max
+		"$DAMOCTL" --interface "$iface" scheme add pageout sz 3M max
+		for i in 1 2; do
+			( "$DAMOCTL" --interface "$iface" scheme rm 0 2> "$BATS_TEST_TMPDIR/rmerr.$i"
+			  echo $? > "$BATS_TEST_TMPDIR/rm.$i" ) &
+		done
+		( "$DAMOCTL" --interface "$iface" apply "$BATS_TEST_TMPDIR/attrs.conf" \
+			2> "$BATS_TEST_TMPDIR/applyerr"
+		  echo $? > "$BATS_TEST_TMPDIR/apply" ) &
+		parallel_adds "$iface" 6
+		wait
+		ok=$(count_ok 6)
+		rm_ok=0
+		for i in 1 2; do
+			[ "$(cat "$BATS_TEST_TMPDIR/rm.$i")" = 0 ] && rm_ok=$((rm_ok + 1))
+		done
+		n=$("$DAMOCTL" --interface "$iface" scheme list | wc -l)
+		echo "# $iface: $ok of 6 adds, $rm_ok of 2 rm, apply $(cat "$BATS_TEST_TMPDIR/apply"): $n schemes" >&3
+		[ "$(cat "$BATS_TEST_TMPDIR/apply")" = 0 ] ||
+			fail "$iface: apply: $(cat "$BATS_TEST_TMPDIR/applyerr")"
+		[ "$ok" = 6 ] && [ "$rm_ok" = 2 ] ||
+			fail "$iface: $ok of 6 adds, $rm_ok of 2 rm exited 0: $(cat "$BATS_TEST_TMPDIR"/rmerr.*)"
+		[ "$n" = $((3 + ok - rm_ok)) ] ||
+			fail "$iface: 3 + $ok adds - $rm_ok rm should leave $((3 + ok - rm_ok)) schemes, not $n"
+		run "$DAMOCTL" --interface "$iface" attrs show
+		assert_output "sample 10ms aggr 200ms update 1s regions 10 1000"
+	done
+}
+
+@test "a write without the lock in the middle of scheme add is reported, not lost silently" {
+	local iface file
+	for iface in $(interfaces); do
+		reset_iface "$iface"
+		"$DAMOCTL" --interface "$iface" scheme add pageout sz 1M max
+		if [ "$iface" = sysfs ]; then
+			# another program empties the schemes right after damoctl's write
+			file="$SYSFS/kdamonds/0/contexts/0/schemes/nr_schemes"
+			race="echo 0 > $file"
+		else
+			race="echo > $DBGFS/schemes"
+		fi
+		# the hook runs only under --root; / is this throwaway guest's root
+		DAMOCTL_TEST_RACE="$race" run "$DAMOCTL" --root / --interface "$iface" scheme add stat
+		assert_failure 1
+		assert_output --partial "another program changed the schemes while damoctl wrote them"
+		assert_output --partial "damoctl meant 2 schemes, there are now 0"
+	done
+}
+
+@test "a lock holder makes damoctl wait, then fail naming it" {
+	local iface dir
+	for iface in $(interfaces); do
+		dir=$SYSFS
+		[ "$iface" = dbgfs ] && dir=$DBGFS
+		flock "$dir" sleep 4 &
+		holder=$!
+		sleep 1
+		run "$DAMOCTL" --interface "$iface" --wait 1 scheme add stat
+		assert_failure 1
+		assert_output --partial "$dir is locked by pid $holder (flock"
+		wait
+		run "$DAMOCTL" --interface "$iface" scheme list
+		assert_output ""
+	done
+}

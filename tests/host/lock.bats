@@ -1,0 +1,200 @@
+#!/usr/bin/env bats
+# Issue 19: damoctl serializes its read-modify-writes with flock(2) on the
+# interface's directory (LOCKING in damoctl(8)), waits at most --wait
+# SECONDS, names the holder, and after a write checks that what it meant
+# is there.  Fake trees, parallel processes.
+
+load helper
+load lru_sort
+
+DBGDIR() { echo "$ROOT/sys/kernel/debug/damon"; }
+ADMIN() { echo "$ROOT/sys/kernel/mm/damon/admin"; }
+
+# hold [-s] DIR SECONDS: flock(1) holds DIR's lock in the background
+# (its pid in $holder) from the moment this returns.
+hold() {
+	local opt=
+	[ "$1" = -s ] && { opt=-s; shift; }
+	rm -f "$BATS_TEST_TMPDIR/held"
+	flock $opt "$1" sh -c "touch '$BATS_TEST_TMPDIR/held'; sleep $2" &
+	holder=$!
+	while [ ! -e "$BATS_TEST_TMPDIR/held" ]; do sleep 0.05; done
+}
+
+# N parallel "scheme add stat sz NK max"; the exit statuses in $BATS_TEST_TMPDIR/st.N
+parallel_adds() {
+	local n=$1 i
+	shift
+	for ((i = 1; i <= n; i++)); do
+		( "$DAMOCTL" --root "$ROOT" "$@" scheme add stat sz "${i}K" max \
+			2> "$BATS_TEST_TMPDIR/err.$i"; echo $? > "$BATS_TEST_TMPDIR/st.$i" ) &
+	done
+	wait
+}
+
+# every add exited 0, and each size is there once
+check_adds() {
+	local n=$1 i
+	for ((i = 1; i <= n; i++)); do
+		[ "$(cat "$BATS_TEST_TMPDIR/st.$i")" = 0 ] ||
+			fail "add $i exited $(cat "$BATS_TEST_TMPDIR/st.$i"): $(cat "$BATS_TEST_TMPDIR/err.$i")"
+	done
+	run damoctl scheme list
+	assert_success
+	[ "${#lines[@]}" -eq "$n" ] || fail "$n adds left ${#lines[@]} schemes: $output"
+	for ((i = 1; i <= n; i++)); do
+		assert_line --partial "stat sz ${i}K max "
+	done
+}
+
+@test "dbgfs: 10 parallel scheme adds leave 10 schemes, all exit 0" {
+	make_dbgfs
+	parallel_adds 10
+	check_adds 10
+}
+
+@test "sysfs: 10 parallel scheme adds leave 10 schemes, all exit 0" {
+	make_sysfs off 0
+	parallel_adds 10
+	check_adds 10
+}
+
+@test "dbgfs: parallel adds mixed with rm and apply: every success is there" {
+	make_dbgfs
+	damoctl scheme add pageout sz 1M max
+	damoctl scheme add pageout sz 2M max
+	printf 'scheme stat sz 64K max\nscheme pageout sz 1M max\n' > "$BATS_TEST_TMPDIR/a.conf"
+	( "$DAMOCTL" --root "$ROOT" apply "$BATS_TEST_TMPDIR/a.conf"; echo $? > "$BATS_TEST_TMPDIR/st.apply" ) &
+	( "$DAMOCTL" --root "$ROOT" scheme rm 0; echo $? > "$BATS_TEST_TMPDIR/st.rm" ) &
+	parallel_adds 6
+	wait
+	[ "$(cat "$BATS_TEST_TMPDIR/st.apply")" = 0 ]
+	[ "$(cat "$BATS_TEST_TMPDIR/st.rm")" = 0 ]
+	run damoctl scheme list
+	# the apply ran at some point: the adds after it are all there, and
+	# every add that exited 0 left a scheme unless the apply replaced it
+	for i in 1 2 3 4 5 6; do
+		[ "$(cat "$BATS_TEST_TMPDIR/st.$i")" = 0 ] || fail "add $i failed"
+	done
+	n=${#lines[@]}
+	[ "$n" -ge 1 ] && [ "$n" -le 8 ] || fail "$n schemes: $output"
+}
+
+@test "a holder of the lock makes a write wait, then time out naming it; nothing changes" {
+	make_dbgfs
+	before=$(tree_sum)
+	hold "$(DBGDIR)" 5
+	start=$SECONDS
+	run damoctl --wait 1 scheme add stat
+	assert_failure 1
+	assert_output --partial "$(DBGDIR) is locked by pid $holder (flock"
+	assert_output --partial "waited 1s (--wait SECONDS to wait longer)"
+	[ $((SECONDS - start)) -le 3 ]
+	[ "$(tree_sum)" = "$before" ]
+	wait
+}
+
+@test "--wait: a write waits for the lock and goes on when it is free" {
+	make_sysfs off 0
+	hold "$(ADMIN)" 1
+	run damoctl --wait 10 scheme add stat
+	assert_success
+	wait
+	run damoctl scheme list
+	assert_output --partial "0: stat"
+}
+
+@test "--wait 0 tries once; --wait takes times; a bad one is a usage error" {
+	make_sysfs off 0
+	hold "$(ADMIN)" 3
+	run damoctl --wait 0 attrs set sample 10ms
+	assert_failure 1
+	assert_output --partial "is locked by pid"
+	assert_output --partial "waited 0us"
+	run damoctl --wait 200ms --json scheme clear
+	assert_failure 1
+	assert_output --partial '{"error":"scheme clear: '
+	assert_output --partial "waited 200ms"
+	wait
+	run damoctl --wait 2x scheme list
+	assert_failure 2
+	assert_output --partial "--wait: '2x' is not a time"
+}
+
+@test "reads share the lock with reads, and wait for a writer" {
+	make_sysfs off 1
+	hold -s "$(ADMIN)" 3
+	run damoctl --wait 0 scheme list
+	assert_success
+	run damoctl --wait 0 scheme rm 0
+	assert_failure 1
+	assert_output --partial "reading"
+	wait
+	hold "$(ADMIN)" 3
+	run damoctl --wait 0 monitor status
+	assert_failure 1
+	wait
+}
+
+@test "a dry run takes the lock shared: it waits for a writer, not for readers" {
+	make_dbgfs
+	hold -s "$(DBGDIR)" 3
+	run damoctl --wait 0 --dry-run scheme add stat
+	assert_success
+	wait
+}
+
+@test "lru-sort commands lock the module's parameters directory" {
+	make_lru_sort
+	hold "$(LRU)" 3
+	run damoctl --wait 0 lru-sort set hot 60%
+	assert_failure 1
+	assert_output --partial "$(LRU) is locked by pid $holder"
+	wait
+	run damoctl --wait 0 lru-sort set hot 60%
+	assert_success
+}
+
+@test "apply locks the interface and the module" {
+	make_dbgfs
+	make_lru_sort
+	echo 'scheme stat' > "$BATS_TEST_TMPDIR/a.conf"
+	hold "$(LRU)" 3
+	run damoctl --wait 0 apply "$BATS_TEST_TMPDIR/a.conf"
+	assert_failure 1
+	assert_output --partial "$(LRU) is locked"
+	wait
+}
+
+@test "a program without the lock changes the schemes meanwhile: add and rm fail, saying what is there" {
+	make_dbgfs
+	damoctl scheme add pageout sz 1M max
+	export DAMOCTL_TEST_RACE="echo '4096 8192 0 0 0 0 5 0 0 0 0 0 0 0 0 0 0 0' > $(DBGDIR)/schemes"
+	run damoctl scheme add stat
+	assert_failure 1
+	assert_output --partial "another program changed the schemes while damoctl wrote them"
+	assert_output --partial "damoctl meant 2 schemes, there is now 1: 0: stat sz 4K 8K"
+	DAMOCTL_TEST_RACE= damoctl scheme add pageout
+	run damoctl scheme rm 0
+	assert_failure 1
+	assert_output --partial "damoctl meant 1 scheme, there is now 1: 0: stat sz 4K 8K"
+	unset DAMOCTL_TEST_RACE
+	run damoctl scheme add stat
+	assert_success
+}
+
+@test "sysfs: a program without the lock changes attrs or targets meanwhile: reported" {
+	make_sysfs off 0
+	c="$(ADMIN)/kdamonds/0/contexts/0"
+	DAMOCTL_TEST_RACE="echo 7000 > $c/monitoring_attrs/intervals/sample_us" \
+		run damoctl attrs set sample 10ms
+	assert_failure 1
+	assert_output --partial "another program changed the attributes while damoctl wrote them"
+	assert_output --partial "they are now sample 7ms aggr 100ms"
+	DAMOCTL_TEST_RACE="echo vaddr > $c/operations" \
+		run damoctl target set paddr region 4G 8G
+	assert_failure 1
+	assert_output --partial "another program changed the targets while damoctl wrote them"
+	run damoctl attrs set sample 10ms
+	assert_success
+}
