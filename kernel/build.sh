@@ -9,9 +9,10 @@
 #                     patches one by one on a separate tree and build
 #                     mm/damon/ after each (bisectability)
 #   build.sh deb      source, then the same config plus
-#                     kernel/config/package/*.config (modules, zstd initramfs)
-#                     in a build directory of its own, kbuild's bindeb-pkg:
-#                     linux-image and linux-headers .debs (make kernel-deb)
+#                     kernel/config/package/*.config (zstd initramfs) in a
+#                     build directory of its own, seeded with make kernel's
+#                     objects when there are some; kbuild's bindeb-pkg:
+#                     linux-image (and, with modules, linux-headers) .debs
 #
 # kernel/kernel.mk computes every path and key and passes them in the
 # environment (KERNEL_*); this script only does the work.  Trees are never
@@ -340,6 +341,15 @@ do_deb() {
 	local debdir
 	debdir=$(dirname "$KERNEL_DEB_BUILD")
 	read -r -a configs <<<"$KERNEL_CONFIGS"
+	# make kernel's objects of the same knobs, if built: only what the
+	# package fragment changes is compiled again
+	if [ ! -f "$KERNEL_DEB_BUILD/.config" ] && [ -n "${KERNEL_BUILD_DIR:-}" ] &&
+	   [ -f "$KERNEL_BUILD_DIR/vmlinux" ]; then
+		say "seeding $KERNEL_DEB_BUILD with the objects of $KERNEL_BUILD_DIR"
+		mkdir -p "$KERNEL_DEB_BUILD"
+		cp -a --reflink=auto "$KERNEL_BUILD_DIR/." "$KERNEL_DEB_BUILD/"
+		rm -rf "$KERNEL_DEB_BUILD/debian"
+	fi
 	configure "$KERNEL_SRC" "$KERNEL_DEB_BUILD" "${configs[@]}"
 	rm -f "$debdir"/*.deb "$debdir"/*.buildinfo "$debdir"/*.changes
 	say "bindeb-pkg with -j$KERNEL_JOBS in $KERNEL_DEB_BUILD"

@@ -3,8 +3,9 @@
 #   make deb          libdamos0, libdamos-dev, damoctl with dpkg-buildpackage
 #                     into $(DEB_OUT); lintian must be clean
 #   make kernel-deb   kbuild's bindeb-pkg of the patched kernel (KVER, KCONFIG,
-#                     KPATCHES as for make kernel): linux-image-*-damos and
-#                     linux-headers-*-damos .debs
+#                     KPATCHES as for make kernel): linux-image-*-damos .deb
+#                     (linux-headers too if the config has modules); it
+#                     starts from make kernel's objects when they exist
 #   make check-deb    boots the guest, installs both with apt-get, reboots
 #                     into the installed kernel and initramfs, runs the
 #                     damoctl suites against the installed packages
@@ -62,3 +63,29 @@ CHECK_HOST_TARGETS += check-debian
 .PHONY: check-debian
 check-debian: $(LIB_SO)
 	LIB_SO=$(abspath $(LIB_SO)) bats packaging/tests
+
+# --- the packages in the guest -----------------------------------------------
+
+DEB_GUEST_PACKAGES := packaging/guest-packages
+DEB_IMAGE_KEY := $(call image_key,$(GUEST_IMAGE_INPUTS) $(DEB_GUEST_PACKAGES))
+DEB_IMAGE := $(GUEST_CACHE)/image-deb-$(DEB_IMAGE_KEY)/root.img
+DEB_STAGE := $(BUILD)/deb-guest/stage
+DEB_GUEST_OUT := $(BUILD)/deb-guest/out
+
+.PHONY: deb-image check-deb
+deb-image: $(DEB_IMAGE)
+
+# keyed by content, as make image is
+$(DEB_IMAGE):
+	@mkdir -p $(@D)
+	guest-image/mkimage.sh $@ $(DEB_GUEST_PACKAGES)
+
+# The suites and guest-init come from guest-stage (without the kernel's
+# selftests, and its make install tree removed: damoctl must come from the
+# packages).
+check-deb: $(KERNEL_DEB_STAMP) $(DEB_IMAGE)
+	@$(MAKE) --no-print-directory deb
+	@$(MAKE) --no-print-directory guest-stage GUEST_STAGE=$(DEB_STAGE) KERNEL_SRC= 2>/dev/null
+	packaging/check-deb.sh $(KERNEL_DEB_OUT) $(DEB_OUT) $(DEB_IMAGE) $(DEB_STAGE) $(DEB_GUEST_OUT)
+
+CLEAN_FILES += $(BUILD)/deb-guest

@@ -15,6 +15,11 @@ DBGFS=/sys/kernel/debug/damon
 SYSFS=/sys/kernel/mm/damon/admin
 LRU_SORT=/sys/module/damon_lru_sort/parameters
 DAMOCTL=${DAMOCTL:-damoctl}
+# Where the damoctl under test was installed: make install's /usr/local
+# (check-guest), or the Debian packages' /usr with the unit in
+# /lib/systemd/system (make check-deb sets both).
+DAMOS_PREFIX=${DAMOS_PREFIX:-/usr/local}
+DAMOS_UNITDIR=${DAMOS_UNITDIR:-$DAMOS_PREFIX/lib/systemd/system}
 HELPERS=$BATS_TEST_DIRNAME/helpers
 
 U32_MAX=4294967295
