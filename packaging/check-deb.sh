@@ -94,10 +94,10 @@ boot() {
 		tr -d '\r' | tee "$out/$name.tap" | sed -u "s/^/  $name: /"
 	qrc=${PIPESTATUS[0]}
 	say "$name: QEMU exited ($qrc) after $((SECONDS - t)) s"
-	host $([ "$qrc" != 124 ]; echo $?) "$name: the guest finished within $tmo s"
+	host "$([ "$qrc" != 124 ]; echo $?)" "$name: the guest finished within $tmo s"
 	mkdir -p "$out/$name-results"
 	debugfs -R "rdump /results $out/$name-results" "$out/payload.img" >/dev/null 2>&1
-	host $([ "$(cat "$out/$name-results/results/rc" 2>/dev/null)" = 0 ]; echo $?) \
+	host "$([ "$(cat "$out/$name-results/results/rc" 2>/dev/null)" = 0 ]; echo $?)" \
 		"$name: $script exited 0"
 	count "$out/$name.tap"
 	if grep -nE "$bad_kernel_log" "$out/$name-console.log" > "$out/$name-kernel-reports.txt"; then

@@ -8,7 +8,7 @@ set -u
 . /damos/deb/tap.sh
 rel=$(cat /damos/deb/kernelrelease)
 export DEBIAN_FRONTEND=noninteractive
-cd /damos/debs
+cd /damos/debs || exit 1
 
 kpkgs=$(cd /damos/debs && ls linux-*.deb | sed 's/_.*//' | sort -u | xargs)
 check "apt-get install ./*.deb (libdamos0, libdamos-dev, damoctl, $kpkgs), offline" \

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tap.sh: TAP lines for make check-deb's guest scripts, sourced by them.
 # check NAME CMD...: one test, ok when CMD succeeds; its output on failure.
 n=0

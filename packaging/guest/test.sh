@@ -38,14 +38,15 @@ for p in $pkgs; do dpkg -L "$p"; done | sort -u > /root/files
 dpkg-query -W -f='${Conffiles}\n' $pkgs | awk 'NF { print $1 }' > /root/conffiles
 check "apt-get remove $pkgs" apt-get remove -y -q $pkgs
 # After remove: no file of theirs but conffiles; a directory of theirs
-# stays only if another package owns it too
+# stays only if another package owns it too.  After purge, not even those.
 left() {
 	local f bad=0
 	while read -r f; do
+		[ "$f" = /. ] && continue
 		[ -e "$f" ] || [ -L "$f" ] || continue
-		if [ -d "$f" ] && [ ! -L "$f" ]; then
-			dpkg -S "$f" >/dev/null 2>&1 || { echo "left: directory $f"; bad=1; }
-		elif ! grep -qxF "$f" /root/conffiles; then
+		if [ -d "$f" ]; then
+			dpkg -S "$f" >/dev/null 2>&1 || { echo "left: directory $f ($(ls -A "$f" | head -n 3 | xargs))"; bad=1; }
+		elif [ "${1:-}" = purged ] || ! grep -qxF "$f" /root/conffiles; then
 			echo "left: $f"; bad=1
 		fi
 	done < /root/files
@@ -56,5 +57,6 @@ check "after remove, /etc/damoctl.conf stays, damoctl is in config-files state" 
 	bash -c "[ -f /etc/damoctl.conf ] && dpkg-query -W -f='\${Status}' damoctl | grep -qx 'deinstall ok config-files'"
 check "apt-get purge damoctl removes the conffile too" \
 	bash -c 'apt-get purge -y -q damoctl && [ ! -e /etc/damoctl.conf ] && ! dpkg-query -W -f="\${Status}" damoctl 2>/dev/null | grep -q config-files'
+check "after purge, nothing of theirs is left at all" left purged
 plan
 exit $((failed > 0))
