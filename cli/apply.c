@@ -14,7 +14,7 @@ struct apply {
 	struct cli *c;
 	const char *name;
 	struct damos_config *cfg;
-	struct damos *d;		/* when the file has a DAMON part */
+	struct damos_ctx *d;		/* when the file has a DAMON part */
 	struct damos_lru_sort *lru;	/* live + the file's, when lru-sort */
 	bool lru_on;			/* what the module does now */
 	bool mon_on;			/* what DAMON monitoring does now */
@@ -170,7 +170,7 @@ static int check_live(struct apply *a)
 			}
 			/* DAMON monitoring that stays on keeps the module off */
 			if (lru_en == 1 && mon != 0 && !a->d) {
-				struct damos *d = cli_open_quiet(a->c);
+				struct damos_ctx *d = cli_open_quiet(a->c);
 
 				if (d)
 					damos_monitor_status(d, &a->mon_on, NULL);

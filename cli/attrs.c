@@ -25,7 +25,7 @@ void cli_print_attrs(struct cli *c, const struct damos_attrs *a)
 static int do_show(struct cli *c, int argc, char **argv)
 {
 	struct damos_attrs a;
-	struct damos *d;
+	struct damos_ctx *d;
 	int status;
 
 	(void)argc;
@@ -48,7 +48,7 @@ static int do_set(struct cli *c, int argc, char **argv)
 		.sample_us = 1, .aggr_us = UINT64_MAX >> 1, .update_us = 1,
 		.min_nr_regions = 3, .max_nr_regions = UINT64_MAX >> 1,
 	};
-	struct damos *d;
+	struct damos_ctx *d;
 	int status, err;
 
 	/* so a bad word is a usage error even where there is no DAMON */

@@ -135,11 +135,11 @@ int cli_error(struct cli *c, int status, const char *fmt, ...)
 int cli_lib_error(struct cli *c, int err);
 int cli_parse_error(struct cli *c, int err);
 void cli_opts(struct cli *c, struct damos_opts *o);
-struct damos *cli_open(struct cli *c);
-struct damos *cli_open_quiet(struct cli *c);
-int cli_close(struct cli *c, struct damos *d, int status);
+struct damos_ctx *cli_open(struct cli *c);
+struct damos_ctx *cli_open_quiet(struct cli *c);
+int cli_close(struct cli *c, struct damos_ctx *d, int status);
 void cli_print_script(struct cli *c, const char *what, const char *script);
-int cli_attrs(struct cli *c, struct damos *d, struct damos_attrs *a);
+int cli_attrs(struct cli *c, struct damos_ctx *d, struct damos_attrs *a);
 
 /* attrs and targets in the grammar of "set" (text) or as a JSON object */
 void cli_print_attrs(struct cli *c, const struct damos_attrs *a);

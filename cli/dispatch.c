@@ -267,7 +267,7 @@ void cli_opts(struct cli *c, struct damos_opts *o)
 }
 
 /* The handle the options name; NULL with errno and damos_errmsg() set. */
-struct damos *cli_open_quiet(struct cli *c)
+struct damos_ctx *cli_open_quiet(struct cli *c)
 {
 	struct damos_opts o;
 
@@ -275,9 +275,9 @@ struct damos *cli_open_quiet(struct cli *c)
 	return damos_open(&o);
 }
 
-struct damos *cli_open(struct cli *c)
+struct damos_ctx *cli_open(struct cli *c)
 {
-	struct damos *d = cli_open_quiet(c);
+	struct damos_ctx *d = cli_open_quiet(c);
 
 	if (!d)
 		cli_lib_error(c, -errno);
@@ -306,7 +306,7 @@ void cli_print_script(struct cli *c, const char *what, const char *script)
 	c->script_started = true;
 }
 
-int cli_close(struct cli *c, struct damos *d, int status)
+int cli_close(struct cli *c, struct damos_ctx *d, int status)
 {
 	if (!d)
 		return status;
@@ -316,7 +316,7 @@ int cli_close(struct cli *c, struct damos *d, int status)
 	return status;
 }
 
-int cli_attrs(struct cli *c, struct damos *d, struct damos_attrs *a)
+int cli_attrs(struct cli *c, struct damos_ctx *d, struct damos_attrs *a)
 {
 	int err = damos_attrs_read(d, a);
 

@@ -3,7 +3,7 @@
 
 static int turn(struct cli *c, bool on)
 {
-	struct damos *d;
+	struct damos_ctx *d;
 	int err;
 
 	d = cli_open(c);
@@ -31,7 +31,7 @@ static int do_stop(struct cli *c, int argc, char **argv)
  * The context's setup after the state: what cannot be read is left out.
  * Text: one labelled line each; JSON: members of the status object.
  */
-static void status_setup(struct cli *c, struct damos *d)
+static void status_setup(struct cli *c, struct damos_ctx *d)
 {
 	struct damos_opts o;
 	struct damos_lru_sort *l = NULL;
@@ -89,7 +89,7 @@ static void status_setup(struct cli *c, struct damos *d)
 
 static int do_status(struct cli *c, int argc, char **argv)
 {
-	struct damos *d;
+	struct damos_ctx *d;
 	bool on = false;
 	int pid = -1, err;
 

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 
-static int parse_scheme(struct cli *c, struct damos *d, int argc, char **argv,
+static int parse_scheme(struct cli *c, struct damos_ctx *d, int argc, char **argv,
 			struct damos_scheme **out)
 {
 	struct damos_attrs a;
@@ -33,11 +33,11 @@ static int parse_scheme(struct cli *c, struct damos *d, int argc, char **argv,
  * default attributes: wrong words are a usage error (2) whether or not
  * there is a DAMON, and that is what the user has to fix first.
  */
-static struct damos *open_for_words(struct cli *c, int argc, char **argv,
+static struct damos_ctx *open_for_words(struct cli *c, int argc, char **argv,
 				    int *status)
 {
 	struct damos_scheme *s = NULL;
-	struct damos *d = cli_open_quiet(c);
+	struct damos_ctx *d = cli_open_quiet(c);
 	char *msg;
 
 	if (d)
@@ -55,7 +55,7 @@ static int do_add(struct cli *c, int argc, char **argv)
 {
 	struct damos_scheme *s = NULL;
 	int status, idx;
-	struct damos *d = open_for_words(c, argc, argv, &status);
+	struct damos_ctx *d = open_for_words(c, argc, argv, &status);
 
 	if (!d)
 		return status;
@@ -74,7 +74,7 @@ static int do_add(struct cli *c, int argc, char **argv)
 static int do_list(struct cli *c, int argc, char **argv)
 {
 	struct damos_scheme **arr;
-	struct damos *d;
+	struct damos_ctx *d;
 	char line[512];
 	size_t n;
 	int err;
@@ -121,7 +121,7 @@ static int parse_index(struct cli *c, const char *s, size_t *idx)
 
 static int do_rm(struct cli *c, int argc, char **argv)
 {
-	struct damos *d;
+	struct damos_ctx *d;
 	size_t idx = 0;
 	int status, err;
 
@@ -142,7 +142,7 @@ static int do_rm(struct cli *c, int argc, char **argv)
 
 static int do_clear(struct cli *c, int argc, char **argv)
 {
-	struct damos *d;
+	struct damos_ctx *d;
 	int err;
 
 	(void)argc;
@@ -158,7 +158,7 @@ static int do_clear(struct cli *c, int argc, char **argv)
 static int do_encode(struct cli *c, int argc, char **argv)
 {
 	struct damos_scheme *s = NULL;
-	struct damos *d = NULL;
+	struct damos_ctx *d = NULL;
 	char line[512];
 	int status, n;
 

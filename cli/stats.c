@@ -4,7 +4,7 @@
 static int do_show(struct cli *c, int argc, char **argv)
 {
 	struct damos_scheme **arr;
-	struct damos *d;
+	struct damos_ctx *d;
 	size_t n;
 	int err;
 

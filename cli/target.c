@@ -37,7 +37,7 @@ void cli_print_targets(struct cli *c, const struct damos_targets *t)
 static int do_show(struct cli *c, int argc, char **argv)
 {
 	struct damos_targets t;
-	struct damos *d;
+	struct damos_ctx *d;
 	int err;
 
 	(void)argc;
@@ -57,7 +57,7 @@ static int do_show(struct cli *c, int argc, char **argv)
 static int do_set(struct cli *c, int argc, char **argv)
 {
 	struct damos_targets t;
-	struct damos *d;
+	struct damos_ctx *d;
 	int err;
 
 	err = damos_targets_parse(&t, argc, (const char *const *)argv);
@@ -78,7 +78,7 @@ static int do_set(struct cli *c, int argc, char **argv)
 static int do_clear(struct cli *c, int argc, char **argv)
 {
 	struct damos_targets t = { .ops = DAMOS_OPS_VADDR };
-	struct damos *d;
+	struct damos_ctx *d;
 	int err;
 
 	(void)argc;

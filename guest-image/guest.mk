@@ -12,7 +12,9 @@
 #
 # Knobs (environment): DAMOS_KVM=1 (KVM instead of TCG; nested KVM on this
 # machine kind does not get past decompression), DAMOS_GUEST_MEM (2G),
-# DAMOS_GUEST_CPUS (2), DAMOS_GUEST_TIMEOUT (1800 s), DAMOS_GUEST_APPEND
+# DAMOS_GUEST_CPUS (2), DAMOS_GUEST_TIMEOUT (1800 s), DAMOS_GUEST_SILENCE
+# (check-guest: seconds of console and progress silence before a hung guest
+# is killed; 360, 600 for a KCONFIG variant; 0: never), DAMOS_GUEST_APPEND
 # (kernel command line), DAMOS_GUEST_RERUN=1 (boot even if these inputs
 # passed), DAMOS_MIRROR (the Debian mirror, instead of apt's configuration).
 # Results: $(GUEST_OUT) (console.log, results/guest.tap, results/*dmesg*).
@@ -87,9 +89,13 @@ check-guest-prereqs:
 	@[ -n "$(KERNEL_BZIMAGE)" ] || { echo "check-guest: KERNEL_BZIMAGE is not set (make kernel, or pass KERNEL_BZIMAGE=...)" >&2; exit 1; }
 	@[ -n "$(KERNEL_SRC)" ] || { echo "check-guest: KERNEL_SRC is not set (make kernel, or pass KERNEL_SRC=...): the DAMON selftests come from it" >&2; exit 1; }
 
+# How long the guest may be silent before it counts as hung (run.sh): more
+# for a KCONFIG variant (KASAN and lockdep under TCG: a slow boot and bats).
+GUEST_SILENCE = $(or $(DAMOS_GUEST_SILENCE),$(if $(filter default,$(KCONFIG)),360,600))
+
 check-guest: check-guest-prereqs $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
 	@$(MAKE) --no-print-directory guest-stage
-	DAMOS_GUEST_PASSED=$(GUEST_CACHE)/passed guest-image/run.sh check $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT)
+	DAMOS_GUEST_SILENCE=$(GUEST_SILENCE) DAMOS_GUEST_PASSED=$(GUEST_CACHE)/passed guest-image/run.sh check $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT)
 
 # `make run`: interactive shell; `make run CMD='...'`: one command, its status
 # (make itself exits 2 on any failure; run.sh prints the command's status).

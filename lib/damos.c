@@ -55,7 +55,7 @@ static bool on_fs(const char *path, long magic)
 	return !statfs(path, &st) && st.f_type == magic;
 }
 
-void damos_close(struct damos *d)
+void damos_close(struct damos_ctx *d)
 {
 	if (!d)
 		return;
@@ -79,10 +79,10 @@ static void get_opts(const struct damos_opts *in, struct damos_opts *o)
 	o->sz = sizeof(*o);
 }
 
-struct damos *damos_open(const struct damos_opts *opts)
+struct damos_ctx *damos_open(const struct damos_opts *opts)
 {
 	struct damos_opts o;
-	struct damos *d;
+	struct damos_ctx *d;
 	unsigned int mask;
 	bool ctx;
 	int err = 0;
@@ -178,17 +178,17 @@ struct damos *damos_open(const struct damos_opts *opts)
 	return d;
 }
 
-enum damos_iface damos_get_iface(const struct damos *d)
+enum damos_iface damos_get_iface(const struct damos_ctx *d)
 {
 	return d->iface;
 }
 
-const char *damos_get_dir(const struct damos *d)
+const char *damos_get_dir(const struct damos_ctx *d)
 {
 	return d->dir;
 }
 
-int damos_dbgfs_lru_supported(struct damos *d)
+int damos_dbgfs_lru_supported(struct damos_ctx *d)
 {
 	if (d->iface != DAMOS_IFACE_DBGFS)
 		return damos_err(-EOPNOTSUPP, "not on dbgfs");
@@ -210,18 +210,18 @@ int damos_dbgfs_lru_supported(struct damos *d)
 	return d->max_action >= 7;
 }
 
-int damos_schemes_read(struct damos *d, struct damos_scheme ***out, size_t *n)
+int damos_schemes_read(struct damos_ctx *d, struct damos_scheme ***out, size_t *n)
 {
 	return d->ops->schemes_read(d, out, n);
 }
 
-int damos_schemes_write(struct damos *d, struct damos_scheme *const *s,
+int damos_schemes_write(struct damos_ctx *d, struct damos_scheme *const *s,
 			size_t n)
 {
 	return d->ops->schemes_write(d, s, n);
 }
 
-int damos_scheme_add(struct damos *d, const struct damos_scheme *s)
+int damos_scheme_add(struct damos_ctx *d, const struct damos_scheme *s)
 {
 	struct damos_scheme **arr, **tmp;
 	size_t n;
@@ -248,7 +248,7 @@ int damos_scheme_add(struct damos *d, const struct damos_scheme *s)
 	return err ? err : (int)(n - 1);
 }
 
-int damos_scheme_remove(struct damos *d, size_t idx)
+int damos_scheme_remove(struct damos_ctx *d, size_t idx)
 {
 	struct damos_scheme **arr;
 	size_t n;
@@ -269,32 +269,32 @@ int damos_scheme_remove(struct damos *d, size_t idx)
 	return err;
 }
 
-int damos_schemes_clear(struct damos *d)
+int damos_schemes_clear(struct damos_ctx *d)
 {
 	return damos_schemes_write(d, NULL, 0);
 }
 
-int damos_attrs_read(struct damos *d, struct damos_attrs *a)
+int damos_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
 {
 	return d->ops->attrs_read(d, a);
 }
 
-int damos_attrs_write(struct damos *d, const struct damos_attrs *a)
+int damos_attrs_write(struct damos_ctx *d, const struct damos_attrs *a)
 {
 	return d->ops->attrs_write(d, a);
 }
 
-int damos_targets_read(struct damos *d, struct damos_targets *t)
+int damos_targets_read(struct damos_ctx *d, struct damos_targets *t)
 {
 	return d->ops->targets_read(d, t);
 }
 
-int damos_targets_write(struct damos *d, const struct damos_targets *t)
+int damos_targets_write(struct damos_ctx *d, const struct damos_targets *t)
 {
 	return d->ops->targets_write(d, t);
 }
 
-int damos_monitor_status(struct damos *d, bool *on, int *pid)
+int damos_monitor_status(struct damos_ctx *d, bool *on, int *pid)
 {
 	return d->ops->status(d, on, pid);
 }
@@ -307,13 +307,13 @@ int damos_monitor_status(struct damos *d, bool *on, int *pid)
 static __thread char dry_off[8][512];
 static __thread unsigned int nr_dry_off;
 
-void damos_dry_turned_off(struct damos *d, const char *path)
+void damos_dry_turned_off(struct damos_ctx *d, const char *path)
 {
 	if (d->dry_run && path && nr_dry_off < ARRAY_SIZE(dry_off))
 		snprintf(dry_off[nr_dry_off++], sizeof(dry_off[0]), "%s", path);
 }
 
-static bool word_is(struct damos *d, const char *path, const char *want)
+static bool word_is(struct damos_ctx *d, const char *path, const char *want)
 {
 	char word[16] = "";
 
@@ -330,7 +330,7 @@ static bool word_is(struct damos *d, const char *path, const char *want)
  * runs.  The kernel refuses with EBUSY (the modules only in its log): find
  * it out before writing, and say who is in the way.
  */
-int damos_other_user(struct damos *d, enum damos_user self)
+int damos_other_user(struct damos_ctx *d, enum damos_user self)
 {
 	static const char *const selves[] = {
 		[DAMOS_USER_SYSFS] = "sysfs monitoring",
@@ -381,7 +381,7 @@ int damos_other_user(struct damos *d, enum damos_user self)
 }
 
 /* Linux 6.1 refuses "on" when on (EBUSY) and "off" when off (EINVAL, EPERM). */
-int damos_monitor_start(struct damos *d)
+int damos_monitor_start(struct damos_ctx *d)
 {
 	struct damos_targets t;
 	bool on;
@@ -406,7 +406,7 @@ int damos_monitor_start(struct damos *d)
 	return err ? err : d->ops->turn(d, true);
 }
 
-int damos_monitor_stop(struct damos *d)
+int damos_monitor_stop(struct damos_ctx *d)
 {
 	bool on;
 	int err = damos_monitor_status(d, &on, NULL);
@@ -429,7 +429,7 @@ int damos_monitor_stop(struct damos *d)
 	return err;
 }
 
-const char *damos_dry_run_script(struct damos *d)
+const char *damos_dry_run_script(struct damos_ctx *d)
 {
 	return d->script.s ? d->script.s : "";
 }

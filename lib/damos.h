@@ -608,7 +608,7 @@ struct damos_opts {
 	.dbgfs_ctx = NULL, .emulate = -1, .dbgfs_lru = -1,		\
 }
 
-struct damos;
+struct damos_ctx;
 
 /*
  * damos_open() - a handle on the DAMON context chosen by @opts (NULL for
@@ -621,23 +621,23 @@ struct damos;
  * (no such interface below the root, message says where it looked),
  * EINVAL or ENOMEM.
  */
-DAMOS_API struct damos *damos_open(const struct damos_opts *opts);
+DAMOS_API struct damos_ctx *damos_open(const struct damos_opts *opts);
 
 /*
  * damos_close() - free the handle; NULL is a no-op.
  */
-DAMOS_API void damos_close(struct damos *d);
+DAMOS_API void damos_close(struct damos_ctx *d);
 
 /*
  * damos_get_iface() - the interface the handle uses (never AUTO).
  */
-DAMOS_API enum damos_iface damos_get_iface(const struct damos *d);
+DAMOS_API enum damos_iface damos_get_iface(const struct damos_ctx *d);
 
 /*
  * damos_get_dir() - the directory the handle works in: the dbgfs context
  * directory or the sysfs context directory (kdamonds/N/contexts/0).
  */
-DAMOS_API const char *damos_get_dir(const struct damos *d);
+DAMOS_API const char *damos_get_dir(const struct damos_ctx *d);
 
 /*
  * damos_dbgfs_lru_supported() - whether this dbgfs accepts lru_prio and
@@ -646,7 +646,7 @@ DAMOS_API const char *damos_get_dir(const struct damos *d);
  * Return: 1 yes, 0 no, -EAGAIN unknown (dry run, or the probe could not
  * run), -EOPNOTSUPP if the handle is not on dbgfs.
  */
-DAMOS_API int damos_dbgfs_lru_supported(struct damos *d);
+DAMOS_API int damos_dbgfs_lru_supported(struct damos_ctx *d);
 
 /*
  * damos_schemes_read() - the context's schemes with their statistics.  On
@@ -656,7 +656,7 @@ DAMOS_API int damos_dbgfs_lru_supported(struct damos *d);
  * Return: 0 with *@out (free with damos_schemes_free()) and *@n, or a
  * negative errno.
  */
-DAMOS_API int damos_schemes_read(struct damos *d, struct damos_scheme ***out,
+DAMOS_API int damos_schemes_read(struct damos_ctx *d, struct damos_scheme ***out,
 				 size_t *n);
 
 /*
@@ -669,7 +669,7 @@ DAMOS_API int damos_schemes_read(struct damos *d, struct damos_scheme ***out,
  *
  * Return: 0 or a negative errno with a message.
  */
-DAMOS_API int damos_schemes_write(struct damos *d,
+DAMOS_API int damos_schemes_write(struct damos_ctx *d,
 				  struct damos_scheme *const *s, size_t n);
 
 /*
@@ -678,7 +678,7 @@ DAMOS_API int damos_schemes_write(struct damos *d,
  *
  * Return: the new scheme's index, or a negative errno.
  */
-DAMOS_API int damos_scheme_add(struct damos *d, const struct damos_scheme *s);
+DAMOS_API int damos_scheme_add(struct damos_ctx *d, const struct damos_scheme *s);
 
 /*
  * damos_scheme_remove() - remove the scheme at index @idx, keeping the
@@ -686,24 +686,24 @@ DAMOS_API int damos_scheme_add(struct damos *d, const struct damos_scheme *s);
  *
  * Return: 0, -ENOENT if there is no such scheme, or a negative errno.
  */
-DAMOS_API int damos_scheme_remove(struct damos *d, size_t idx);
+DAMOS_API int damos_scheme_remove(struct damos_ctx *d, size_t idx);
 
 /*
  * damos_schemes_clear() - remove every scheme.
  */
-DAMOS_API int damos_schemes_clear(struct damos *d);
+DAMOS_API int damos_schemes_clear(struct damos_ctx *d);
 
 /*
  * damos_attrs_read() - the context's monitoring attributes.  If the tree
  * has no attributes file (a minimal fake tree), the kernel's defaults.
  */
-DAMOS_API int damos_attrs_read(struct damos *d, struct damos_attrs *a);
+DAMOS_API int damos_attrs_read(struct damos_ctx *d, struct damos_attrs *a);
 
 /*
  * damos_attrs_write() - set the context's monitoring attributes (validated
  * first; dbgfs refuses while monitoring is on; sysfs commits if on).
  */
-DAMOS_API int damos_attrs_write(struct damos *d, const struct damos_attrs *a);
+DAMOS_API int damos_attrs_write(struct damos_ctx *d, const struct damos_attrs *a);
 
 /*
  * damos_targets_read() - the context's operations, targets and regions.
@@ -712,20 +712,20 @@ DAMOS_API int damos_attrs_write(struct damos *d, const struct damos_attrs *a);
  * dbgfs reports paddr when target_ids reads "42" and init_regions can be
  * read only while monitoring is off (else targets have no regions).
  */
-DAMOS_API int damos_targets_read(struct damos *d, struct damos_targets *t);
+DAMOS_API int damos_targets_read(struct damos_ctx *d, struct damos_targets *t);
 
 /*
  * damos_targets_write() - set the context's operations, targets and their
  * initial regions (validated first).  dbgfs cannot express fvaddr.
  */
-DAMOS_API int damos_targets_write(struct damos *d,
+DAMOS_API int damos_targets_write(struct damos_ctx *d,
 				  const struct damos_targets *t);
 
 /*
  * damos_monitor_status() - whether monitoring runs, and the kdamond's pid
  * (-1 when off or unknown).  Either pointer may be NULL.
  */
-DAMOS_API int damos_monitor_status(struct damos *d, bool *on, int *pid);
+DAMOS_API int damos_monitor_status(struct damos_ctx *d, bool *on, int *pid);
 
 /*
  * damos_monitor_start() / damos_monitor_stop() - turn monitoring on or off.
@@ -734,8 +734,8 @@ DAMOS_API int damos_monitor_status(struct damos *d, bool *on, int *pid);
  * Monitoring already in that state is left alone and 0 returned (the
  * kernel would refuse the write: EBUSY, EINVAL or EPERM).
  */
-DAMOS_API int damos_monitor_start(struct damos *d);
-DAMOS_API int damos_monitor_stop(struct damos *d);
+DAMOS_API int damos_monitor_start(struct damos_ctx *d);
+DAMOS_API int damos_monitor_stop(struct damos_ctx *d);
 
 /*
  * damos_dbgfs_contexts() - the names of the dbgfs contexts made through
@@ -746,7 +746,7 @@ DAMOS_API int damos_monitor_stop(struct damos *d);
  * Return: 0 with a malloc()ed array of malloc()ed names in *@names (free
  * each and the array) and its length in *@n; -EOPNOTSUPP off dbgfs.
  */
-DAMOS_API int damos_dbgfs_contexts(struct damos *d, char ***names, size_t *n);
+DAMOS_API int damos_dbgfs_contexts(struct damos_ctx *d, char ***names, size_t *n);
 
 /*
  * damos_dbgfs_context_make() / damos_dbgfs_context_remove() - write @name
@@ -756,8 +756,8 @@ DAMOS_API int damos_dbgfs_contexts(struct damos *d, char ***names, size_t *n);
  * Return: 0, -EINVAL for a name with '/' or blanks, -EOPNOTSUPP off dbgfs,
  * or the kernel's errno.
  */
-DAMOS_API int damos_dbgfs_context_make(struct damos *d, const char *name);
-DAMOS_API int damos_dbgfs_context_remove(struct damos *d, const char *name);
+DAMOS_API int damos_dbgfs_context_make(struct damos_ctx *d, const char *name);
+DAMOS_API int damos_dbgfs_context_remove(struct damos_ctx *d, const char *name);
 
 /*
  * damos_dry_run_script() - in a dry run, the writes recorded so far as the
@@ -769,7 +769,7 @@ DAMOS_API int damos_dbgfs_context_remove(struct damos *d, const char *name);
  *
  * Return: a string owned by the handle, valid until the next call on it.
  */
-DAMOS_API const char *damos_dry_run_script(struct damos *d);
+DAMOS_API const char *damos_dry_run_script(struct damos_ctx *d);
 
 /* ------------------------------------------------------------------------
  * Grammars shared by damoctl's commands and damoctl.conf(5).

@@ -7,13 +7,13 @@
 
 #include "internal.h"
 
-static char *ctx_file(struct damos *d, const char *name)
+static char *ctx_file(struct damos_ctx *d, const char *name)
 {
 	return damos_path("%s/%s", d->dir, name);
 }
 
 /* 6.9+ renamed monitor_on to monitor_on_DEPRECATED. */
-static char *monitor_on_file(struct damos *d)
+static char *monitor_on_file(struct damos_ctx *d)
 {
 	char *p = damos_path("%s/monitor_on", d->dbgfs);
 
@@ -29,7 +29,7 @@ static char *monitor_on_file(struct damos *d)
 	return p;
 }
 
-static int dbgfs_status(struct damos *d, bool *on, int *pid)
+static int dbgfs_status(struct damos_ctx *d, bool *on, int *pid)
 {
 	char word[32] = "off";
 	char *p = monitor_on_file(d);
@@ -58,7 +58,7 @@ static int dbgfs_status(struct damos *d, bool *on, int *pid)
 	return 0;
 }
 
-static int refuse_if_on(struct damos *d, const char *what)
+static int refuse_if_on(struct damos_ctx *d, const char *what)
 {
 	bool on = false;
 	int err = dbgfs_status(d, &on, NULL);
@@ -72,7 +72,7 @@ static int refuse_if_on(struct damos *d, const char *what)
 	return 0;
 }
 
-static int dbgfs_schemes_read(struct damos *d, struct damos_scheme ***out,
+static int dbgfs_schemes_read(struct damos_ctx *d, struct damos_scheme ***out,
 			      size_t *n)
 {
 	char *p = ctx_file(d, "schemes"), *text = NULL;
@@ -88,7 +88,7 @@ static int dbgfs_schemes_read(struct damos *d, struct damos_scheme ***out,
 static const char lru_refusal[] =
 	"this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series): use --interface sysfs; nothing was changed";
 
-static int dbgfs_schemes_write(struct damos *d, struct damos_scheme *const *s,
+static int dbgfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *s,
 			       size_t n)
 {
 	int first_lru = -1, err, supported;
@@ -120,7 +120,7 @@ static int dbgfs_schemes_write(struct damos *d, struct damos_scheme *const *s,
 	return err;
 }
 
-static int dbgfs_attrs_read(struct damos *d, struct damos_attrs *a)
+static int dbgfs_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
 {
 	char *p = ctx_file(d, "attrs"), *text = NULL;
 	int err = 0;
@@ -137,7 +137,7 @@ static int dbgfs_attrs_read(struct damos *d, struct damos_attrs *a)
 	return err;
 }
 
-static int dbgfs_attrs_write(struct damos *d, const struct damos_attrs *a)
+static int dbgfs_attrs_write(struct damos_ctx *d, const struct damos_attrs *a)
 {
 	char buf[128], *p;
 	int err = damos_attrs_validate(a);
@@ -179,7 +179,7 @@ static int add_region(struct damos_target *t, uint64_t start, uint64_t end)
 	return 0;
 }
 
-static int read_init_regions(struct damos *d, struct damos_targets *t)
+static int read_init_regions(struct damos_ctx *d, struct damos_targets *t)
 {
 	char *p = ctx_file(d, "init_regions"), *text = NULL, *line, *save;
 	int err;
@@ -205,7 +205,7 @@ static int read_init_regions(struct damos *d, struct damos_targets *t)
 	return err;
 }
 
-static int dbgfs_targets_read(struct damos *d, struct damos_targets *t)
+static int dbgfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
 {
 	char *p = ctx_file(d, "target_ids"), *text = NULL, *tok, *save;
 	int err;
@@ -239,7 +239,7 @@ static int dbgfs_targets_read(struct damos *d, struct damos_targets *t)
 	return err;
 }
 
-static int dbgfs_targets_write(struct damos *d, const struct damos_targets *t)
+static int dbgfs_targets_write(struct damos_ctx *d, const struct damos_targets *t)
 {
 	struct damos_buf ids = { 0 }, regions = { 0 };
 	char *p;
@@ -277,7 +277,7 @@ static int dbgfs_targets_write(struct damos *d, const struct damos_targets *t)
 	return err;
 }
 
-static int dbgfs_turn(struct damos *d, bool on)
+static int dbgfs_turn(struct damos_ctx *d, bool on)
 {
 	char *p = monitor_on_file(d);
 	int err = p ? damos_write(d, p, on ? "on\n" : "off\n") : -ENOMEM;
@@ -290,7 +290,7 @@ static int dbgfs_turn(struct damos *d, bool on)
  * See damos.h: a private context, one action-6 scheme, its errno.  The
  * kernel's mk_contexts refuses (EBUSY) while any DAMON context runs.
  */
-int damos_dbgfs_probe(struct damos *d)
+int damos_dbgfs_probe(struct damos_ctx *d)
 {
 	static const char line[] =
 		"4096 8192 0 0 0 0 6 0 0 0 0 0 0 0 0 0 0 0\n"
@@ -328,7 +328,7 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int damos_dbgfs_contexts(struct damos *d, char ***names, size_t *n)
+int damos_dbgfs_contexts(struct damos_ctx *d, char ***names, size_t *n)
 {
 	char **arr = NULL;
 	struct dirent *e;
@@ -371,7 +371,7 @@ int damos_dbgfs_contexts(struct damos *d, char ***names, size_t *n)
 	return 0;
 }
 
-static int context_op(struct damos *d, const char *file, const char *name)
+static int context_op(struct damos_ctx *d, const char *file, const char *name)
 {
 	char *p, *line;
 	int err;
@@ -390,12 +390,12 @@ static int context_op(struct damos *d, const char *file, const char *name)
 	return err;
 }
 
-int damos_dbgfs_context_make(struct damos *d, const char *name)
+int damos_dbgfs_context_make(struct damos_ctx *d, const char *name)
 {
 	return context_op(d, "mk_contexts", name);
 }
 
-int damos_dbgfs_context_remove(struct damos *d, const char *name)
+int damos_dbgfs_context_remove(struct damos_ctx *d, const char *name)
 {
 	return context_op(d, "rm_contexts", name);
 }

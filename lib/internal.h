@@ -70,7 +70,7 @@ void damos_buf_free(struct damos_buf *b);
 /* damos.c, io.c, dbgfs.c, sysfs.c: the handle and its backends. */
 struct damos_backend;
 
-struct damos {
+struct damos_ctx {
 	enum damos_iface iface;
 	const struct damos_backend *ops;
 	char *root;		/* "" for "/", else without trailing '/' */
@@ -87,16 +87,16 @@ struct damos {
 };
 
 struct damos_backend {
-	int (*schemes_read)(struct damos *d, struct damos_scheme ***out,
+	int (*schemes_read)(struct damos_ctx *d, struct damos_scheme ***out,
 			    size_t *n);
-	int (*schemes_write)(struct damos *d, struct damos_scheme *const *s,
+	int (*schemes_write)(struct damos_ctx *d, struct damos_scheme *const *s,
 			     size_t n);
-	int (*attrs_read)(struct damos *d, struct damos_attrs *a);
-	int (*attrs_write)(struct damos *d, const struct damos_attrs *a);
-	int (*targets_read)(struct damos *d, struct damos_targets *t);
-	int (*targets_write)(struct damos *d, const struct damos_targets *t);
-	int (*status)(struct damos *d, bool *on, int *pid);
-	int (*turn)(struct damos *d, bool on);
+	int (*attrs_read)(struct damos_ctx *d, struct damos_attrs *a);
+	int (*attrs_write)(struct damos_ctx *d, const struct damos_attrs *a);
+	int (*targets_read)(struct damos_ctx *d, struct damos_targets *t);
+	int (*targets_write)(struct damos_ctx *d, const struct damos_targets *t);
+	int (*status)(struct damos_ctx *d, bool *on, int *pid);
+	int (*turn)(struct damos_ctx *d, bool on);
 };
 
 extern const struct damos_backend damos_dbgfs_backend;
@@ -104,17 +104,17 @@ extern const struct damos_backend damos_sysfs_backend;
 
 char *damos_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool damos_exists(const char *path);
-int damos_read(struct damos *d, const char *path, char **out);
-int damos_read_u64(struct damos *d, const char *path, uint64_t *v);
-int damos_read_word(struct damos *d, const char *path, char *buf, size_t sz);
-int damos_write(struct damos *d, const char *path, const char *content);
-int damos_write_u64(struct damos *d, const char *path, uint64_t v);
-int damos_dbgfs_probe(struct damos *d);
+int damos_read(struct damos_ctx *d, const char *path, char **out);
+int damos_read_u64(struct damos_ctx *d, const char *path, uint64_t *v);
+int damos_read_word(struct damos_ctx *d, const char *path, char *buf, size_t sz);
+int damos_write(struct damos_ctx *d, const char *path, const char *content);
+int damos_write_u64(struct damos_ctx *d, const char *path, uint64_t v);
+int damos_dbgfs_probe(struct damos_ctx *d);
 
 /* damos.c: -EBUSY with a message if another DAMON user keeps @self off. */
 enum damos_user {
 	DAMOS_USER_SYSFS, DAMOS_USER_DBGFS, DAMOS_USER_LRU_SORT, DAMOS_USER_MODULE,
 };
-int damos_other_user(struct damos *d, enum damos_user self);
+int damos_other_user(struct damos_ctx *d, enum damos_user self);
 /* In a dry run: @path was turned off, for damos_other_user() to know. */
-void damos_dry_turned_off(struct damos *d, const char *path);
+void damos_dry_turned_off(struct damos_ctx *d, const char *path);

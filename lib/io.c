@@ -29,7 +29,7 @@ bool damos_exists(const char *path)
 }
 
 /* The part of @path below a --root other than "/", or NULL. */
-static const char *below_root(const struct damos *d, const char *path)
+static const char *below_root(const struct damos_ctx *d, const char *path)
 {
 	size_t n = strlen(d->root);
 
@@ -82,7 +82,7 @@ static int open_walk(int rootfd, const char *rel, int flags, mode_t mode)
  * resolved beneath the root, so that no symlink in a fake tree leads a read,
  * a write, a mkdir or a removal out of it (EXDEV; ELOOP without openat2).
  */
-static int open_below(const struct damos *d, const char *path, int flags,
+static int open_below(const struct damos_ctx *d, const char *path, int flags,
 		      mode_t mode)
 {
 	const char *rel = below_root(d, path);
@@ -112,7 +112,7 @@ static int open_below(const struct damos *d, const char *path, int flags,
  * every DAMON file is; a FIFO or a device in a fake tree would block or
  * never end.  -1 with errno set on failure (EINVAL: not a regular file).
  */
-static int open_file(const struct damos *d, const char *path, int flags,
+static int open_file(const struct damos_ctx *d, const char *path, int flags,
 		     mode_t mode)
 {
 	bool below = below_root(d, path);
@@ -128,7 +128,7 @@ static int open_file(const struct damos *d, const char *path, int flags,
 }
 
 /* The message for a failed open/read/write of @path, with what helps. */
-static int io_err(const struct damos *d, int err, const char *verb,
+static int io_err(const struct damos_ctx *d, int err, const char *verb,
 		  const char *path)
 {
 	if ((err == -EXDEV || err == -ELOOP) && below_root(d, path))
@@ -150,7 +150,7 @@ static int io_err(const struct damos *d, int err, const char *verb,
  * ENOMEM when it does not fit, so read in large chunks, and a larger one
  * when the first read fails so (256 schemes of wide numbers take 125 KiB).
  */
-int damos_read(struct damos *d, const char *path, char **out)
+int damos_read(struct damos_ctx *d, const char *path, char **out)
 {
 	size_t chunk = 1 << 16;
 	struct damos_buf b = { 0 };
@@ -197,7 +197,7 @@ int damos_read(struct damos *d, const char *path, char **out)
 	return 0;
 }
 
-int damos_read_word(struct damos *d, const char *path, char *buf, size_t sz)
+int damos_read_word(struct damos_ctx *d, const char *path, char *buf, size_t sz)
 {
 	char *s;
 	int err = damos_read(d, path, &s);
@@ -210,7 +210,7 @@ int damos_read_word(struct damos *d, const char *path, char *buf, size_t sz)
 	return 0;
 }
 
-int damos_read_u64(struct damos *d, const char *path, uint64_t *v)
+int damos_read_u64(struct damos_ctx *d, const char *path, uint64_t *v)
 {
 	char buf[64];
 	int err = damos_read_word(d, path, buf, sizeof(buf));
@@ -254,7 +254,7 @@ static void quote(struct damos_buf *b, const char *s, size_t len)
  * One shell command that writes @content in one write() (see the header on
  * shells): echo for one line, printf for several or for unusual content.
  */
-static void record(struct damos *d, const char *path, const char *content)
+static void record(struct damos_ctx *d, const char *path, const char *content)
 {
 	struct damos_buf *b = &d->script;
 	size_t len = strlen(content);
@@ -329,7 +329,7 @@ static const struct {
 };
 
 /* mkdir -p of @path's parent, beneath the root as open_below() is. */
-static int mkdirs(const struct damos *d, char *path)
+static int mkdirs(const struct damos_ctx *d, char *path)
 {
 	const char *rel = below_root(d, path);
 	char *copy, *comp, *next;
@@ -373,7 +373,7 @@ static int mkdirs(const struct damos *d, char *path)
 	return err;
 }
 
-static int fake_populate(const struct damos *d, const char *dir,
+static int fake_populate(const struct damos_ctx *d, const char *dir,
 			 const char *const *files)
 {
 	for (; *files; files++) {
@@ -432,7 +432,7 @@ static int rm_at(int parent, const char *name)
 	return err;
 }
 
-static int rm_rf(const struct damos *d, const char *path)
+static int rm_rf(const struct damos_ctx *d, const char *path)
 {
 	char *parent = strndup(path, strrchr(path, '/') - path);
 	int fd = parent ? open_below(d, parent, O_PATH | O_DIRECTORY, 0) : -1;
@@ -454,7 +454,7 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* The sysfs kernel recreates every numbered directory on a nr_* write. */
-static int fake_nr_write(const struct damos *d, const char *path,
+static int fake_nr_write(const struct damos_ctx *d, const char *path,
 			 const char *content)
 {
 	const char *const *files = NULL;
@@ -506,7 +506,7 @@ static bool in_dir(const char *path, const char *dir)
 	return n && !strncmp(path, dir, n) && path[n] == '/';
 }
 
-static int fake_monitor_on(struct damos *d)
+static int fake_monitor_on(struct damos_ctx *d)
 {
 	char word[16] = "";
 	char *p = damos_path("%s/monitor_on", d->dbgfs);
@@ -522,7 +522,7 @@ static int fake_monitor_on(struct damos *d)
 }
 
 /* Before a write to a fake tree: the refusals of the kernel. */
-static int fake_pre_write(struct damos *d, const char *path)
+static int fake_pre_write(struct damos_ctx *d, const char *path)
 {
 	const char *base = strrchr(path, '/') + 1;
 
@@ -533,7 +533,7 @@ static int fake_pre_write(struct damos *d, const char *path)
 }
 
 /* After a write to a fake tree: the side effects of the kernel. */
-static int fake_post_write(struct damos *d, const char *path,
+static int fake_post_write(struct damos_ctx *d, const char *path,
 			   const char *content, const char *old)
 {
 	const char *base = strrchr(path, '/') + 1;
@@ -573,7 +573,7 @@ static int fake_post_write(struct damos *d, const char *path,
 	return err;
 }
 
-int damos_write(struct damos *d, const char *path, const char *content)
+int damos_write(struct damos_ctx *d, const char *path, const char *content)
 {
 	size_t len = strlen(content);
 	char *old = NULL;
@@ -610,7 +610,7 @@ int damos_write(struct damos *d, const char *path, const char *content)
 	return 0;
 }
 
-int damos_write_u64(struct damos *d, const char *path, uint64_t v)
+int damos_write_u64(struct damos_ctx *d, const char *path, uint64_t v)
 {
 	char buf[32];
 

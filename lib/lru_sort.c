@@ -431,10 +431,10 @@ struct damos_scheme *damos_lru_sort_scheme(const struct damos_lru_sort *l,
  */
 
 /* A handle that is only a root and a dry-run script, for io.c. */
-static struct damos *mod_open(const struct damos_opts *opts, char **dir)
+static struct damos_ctx *mod_open(const struct damos_opts *opts, char **dir)
 {
 	struct damos_opts o = DAMOS_OPTS_INIT;
-	struct damos *d;
+	struct damos_ctx *d;
 	const char *root;
 	size_t n;
 
@@ -465,7 +465,7 @@ static struct damos *mod_open(const struct damos_opts *opts, char **dir)
 	return d;
 }
 
-static int read_param(struct damos *d, const char *dir, const char *file,
+static int read_param(struct damos_ctx *d, const char *dir, const char *file,
 		      uint64_t *v)
 {
 	char *p = damos_path("%s/%s", dir, file);
@@ -475,7 +475,7 @@ static int read_param(struct damos *d, const char *dir, const char *file,
 	return err;
 }
 
-static int read_all(struct damos *d, const char *dir, struct damos_lru_sort *l)
+static int read_all(struct damos_ctx *d, const char *dir, struct damos_lru_sort *l)
 {
 	char word[16], *p;
 	int err = 0;
@@ -510,7 +510,7 @@ int damos_lru_sort_read(const struct damos_opts *opts,
 {
 	struct damos_lru_sort *l;
 	char *dir;
-	struct damos *d = mod_open(opts, &dir);
+	struct damos_ctx *d = mod_open(opts, &dir);
 	int err;
 
 	if (!d)
@@ -527,7 +527,7 @@ int damos_lru_sort_read(const struct damos_opts *opts,
 	return 0;
 }
 
-static int write_word(struct damos *d, const char *dir, const char *file,
+static int write_word(struct damos_ctx *d, const char *dir, const char *file,
 		      const char *word)
 {
 	char *p = damos_path("%s/%s", dir, file);
@@ -549,7 +549,7 @@ int damos_lru_sort_write(const struct damos_opts *opts,
 	struct damos_lru_sort cur;
 	bool changed = false, on;
 	char *dir;
-	struct damos *d;
+	struct damos_ctx *d;
 	int err;
 
 	if (script)

@@ -6,9 +6,9 @@
 #include "internal.h"
 
 /* Paths below the context (kdamonds/N/contexts/0) or the kdamond. */
-static char *cpath(struct damos *d, const char *fmt, ...)
+static char *cpath(struct damos_ctx *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static char *cpath(struct damos *d, const char *fmt, ...)
+static char *cpath(struct damos_ctx *d, const char *fmt, ...)
 {
 	char *rel, *p = NULL;
 	va_list ap;
@@ -22,7 +22,7 @@ static char *cpath(struct damos *d, const char *fmt, ...)
 	return p;
 }
 
-static int read_u64_at(struct damos *d, char *path, uint64_t *v)
+static int read_u64_at(struct damos_ctx *d, char *path, uint64_t *v)
 {
 	int err = path ? damos_read_u64(d, path, v) : -ENOMEM;
 
@@ -30,7 +30,7 @@ static int read_u64_at(struct damos *d, char *path, uint64_t *v)
 	return err;
 }
 
-static int write_at(struct damos *d, char *path, const char *content)
+static int write_at(struct damos_ctx *d, char *path, const char *content)
 {
 	int err = path ? damos_write(d, path, content) : -ENOMEM;
 
@@ -38,7 +38,7 @@ static int write_at(struct damos *d, char *path, const char *content)
 	return err;
 }
 
-static int write_u64_at(struct damos *d, char *path, uint64_t v)
+static int write_u64_at(struct damos_ctx *d, char *path, uint64_t v)
 {
 	int err = path ? damos_write_u64(d, path, v) : -ENOMEM;
 
@@ -46,7 +46,7 @@ static int write_u64_at(struct damos *d, char *path, uint64_t v)
 	return err;
 }
 
-static int sysfs_status(struct damos *d, bool *on, int *pid)
+static int sysfs_status(struct damos_ctx *d, bool *on, int *pid)
 {
 	char word[32] = "off";
 	char *p;
@@ -76,7 +76,7 @@ static int sysfs_status(struct damos *d, bool *on, int *pid)
 }
 
 /* Make kdamonds/N/contexts/0 exist, without resetting another kdamond. */
-static int ensure_ctx(struct damos *d)
+static int ensure_ctx(struct damos_ctx *d)
 {
 	uint64_t nr = 0;
 	char *p;
@@ -106,7 +106,7 @@ static int ensure_ctx(struct damos *d)
 	return err;
 }
 
-static int commit_if_on(struct damos *d)
+static int commit_if_on(struct damos_ctx *d)
 {
 	bool on = false;
 	int err = sysfs_status(d, &on, NULL);
@@ -116,7 +116,7 @@ static int commit_if_on(struct damos *d)
 	return write_at(d, damos_path("%s/state", d->kdamond), "commit\n");
 }
 
-static int read_scheme(struct damos *d, size_t i, struct damos_scheme *s)
+static int read_scheme(struct damos_ctx *d, size_t i, struct damos_scheme *s)
 {
 	char word[64];
 	int err = 0;
@@ -147,7 +147,7 @@ static int read_scheme(struct damos *d, size_t i, struct damos_scheme *s)
 	return err;
 }
 
-static int sysfs_schemes_read(struct damos *d, struct damos_scheme ***out,
+static int sysfs_schemes_read(struct damos_ctx *d, struct damos_scheme ***out,
 			      size_t *n)
 {
 	struct damos_scheme **arr = NULL;
@@ -182,7 +182,7 @@ static int sysfs_schemes_read(struct damos *d, struct damos_scheme ***out,
 	return 0;
 }
 
-static int write_scheme(struct damos *d, size_t i, const struct damos_scheme *s)
+static int write_scheme(struct damos_ctx *d, size_t i, const struct damos_scheme *s)
 {
 	int err = 0;
 
@@ -208,7 +208,7 @@ static int write_scheme(struct damos *d, size_t i, const struct damos_scheme *s)
  * so all schemes are written again; "commit" then updates a running
  * kdamond's schemes in place, keeping their statistics.
  */
-static int sysfs_schemes_write(struct damos *d, struct damos_scheme *const *s,
+static int sysfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *s,
 			       size_t n)
 {
 	int err = 0;
@@ -235,7 +235,7 @@ static const char *const attr_files[] = {
 	"monitoring_attrs/nr_regions/max",
 };
 
-static int sysfs_attrs_read(struct damos *d, struct damos_attrs *a)
+static int sysfs_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
 {
 	uint64_t *v = &a->sample_us;
 	int err = 0;
@@ -248,7 +248,7 @@ static int sysfs_attrs_read(struct damos *d, struct damos_attrs *a)
 	return err;
 }
 
-static int sysfs_attrs_write(struct damos *d, const struct damos_attrs *a)
+static int sysfs_attrs_write(struct damos_ctx *d, const struct damos_attrs *a)
 {
 	const uint64_t *v = &a->sample_us;
 	int err = damos_attrs_validate(a);
@@ -262,7 +262,7 @@ static int sysfs_attrs_write(struct damos *d, const struct damos_attrs *a)
 	return err;
 }
 
-static int sysfs_targets_read(struct damos *d, struct damos_targets *t)
+static int sysfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
 {
 	char word[32];
 	uint64_t nr = 0, v;
@@ -316,7 +316,7 @@ static int sysfs_targets_read(struct damos *d, struct damos_targets *t)
 	return err;
 }
 
-static int sysfs_targets_write(struct damos *d, const struct damos_targets *t)
+static int sysfs_targets_write(struct damos_ctx *d, const struct damos_targets *t)
 {
 	char buf[32];
 	int err = damos_targets_validate(t);
@@ -350,7 +350,7 @@ static int sysfs_targets_write(struct damos *d, const struct damos_targets *t)
 	return err;
 }
 
-static int sysfs_turn(struct damos *d, bool on)
+static int sysfs_turn(struct damos_ctx *d, bool on)
 {
 	int err = on ? ensure_ctx(d) : 0;
 

@@ -23,7 +23,7 @@ static void read_all(enum damos_iface iface)
 	struct damos_scheme **s = NULL;
 	struct damos_targets t = { 0 };
 	struct damos_attrs a;
-	struct damos *d;
+	struct damos_ctx *d;
 	size_t n = 0;
 	bool on;
 	int pid;

@@ -80,7 +80,7 @@ static int teardown_tree(void **state)
 	return 0;
 }
 
-static struct damos *open_tree(const struct tree *t, enum damos_iface iface,
+static struct damos_ctx *open_tree(const struct tree *t, enum damos_iface iface,
 			       bool dry_run)
 {
 	struct damos_opts o = DAMOS_OPTS_INIT;
@@ -145,7 +145,7 @@ static void test_opts_older_caller(void **state)
 {
 	struct tree *t = *state;
 	struct damos_opts o = DAMOS_OPTS_INIT;
-	struct damos *d;
+	struct damos_ctx *d;
 
 	make_dbgfs(t);
 	o.root = t->root;
@@ -165,7 +165,7 @@ static void test_dbgfs_add_remove(void **state)
 	struct tree *t = *state;
 	struct damos_attrs a;
 	struct damos_scheme *s, **arr;
-	struct damos *d;
+	struct damos_ctx *d;
 	size_t n;
 
 	make_dbgfs(t);
@@ -205,7 +205,7 @@ static void test_dbgfs_busy_and_stock(void **state)
 	struct tree *t = *state;
 	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_LRU_DEPRIO);
 	struct damos_opts o = DAMOS_OPTS_INIT;
-	struct damos *d;
+	struct damos_ctx *d;
 	bool on;
 	int pid;
 
@@ -250,7 +250,7 @@ static void test_dbgfs_probe_unknown(void **state)
 	struct tree *t = *state;
 	struct damos_opts o = DAMOS_OPTS_INIT;
 	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_LRU_PRIO);
-	struct damos *d;
+	struct damos_ctx *d;
 	char name[64];
 
 	make_dbgfs(t);
@@ -277,7 +277,7 @@ static void test_dbgfs_targets(void **state)
 	struct damos_region r[2] = { { 4096, 8192 }, { 8192, 16384 } };
 	struct damos_target tg = { .pid = 0, .nr_regions = 2, .regions = r };
 	struct damos_targets in = { DAMOS_OPS_PADDR, 1, &tg }, out;
-	struct damos *d;
+	struct damos_ctx *d;
 
 	make_dbgfs(t);
 	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
@@ -302,7 +302,7 @@ static void test_dbgfs_contexts(void **state)
 {
 	struct tree *t = *state;
 	struct damos_opts o = DAMOS_OPTS_INIT;
-	struct damos *d, *ctx;
+	struct damos_ctx *d, *ctx;
 	char **names;
 	size_t n;
 
@@ -348,7 +348,7 @@ static void test_sysfs_dry_run(void **state)
 	struct tree *t = *state;
 	struct damos_attrs a;
 	struct damos_scheme *s;
-	struct damos *d;
+	struct damos_ctx *d;
 	const char *script;
 
 	make_sysfs(t, "on\n");
@@ -378,7 +378,7 @@ static void test_sysfs_emulated(void **state)
 	struct tree *t = *state;
 	struct damos_scheme *s, **arr;
 	struct damos_attrs a;
-	struct damos *d;
+	struct damos_ctx *d;
 	size_t n;
 
 	make_sysfs(t, "off\n");
