@@ -91,7 +91,7 @@ boot() {
 		-kernel "$kernel" ${initrd:+-initrd "$initrd"} \
 		-append "console=ttyS0 $append init=/sbin/damos-init panic=-1 log_buf_len=4M ignore_loglevel" \
 		-serial "file:$out/$name-console.log" -serial stdio </dev/null |
-		tr -d '\r' | tee "$out/$name.tap" | sed -u "s/^/  $name: /"
+		sed -u 's/\r$//' | tee "$out/$name.tap" | sed -u "s/^/  $name: /"
 	qrc=${PIPESTATUS[0]}
 	say "$name: QEMU exited ($qrc) after $((SECONDS - t)) s"
 	host "$([ "$qrc" != 124 ]; echo $?)" "$name: the guest finished within $tmo s"
