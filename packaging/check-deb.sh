@@ -126,6 +126,14 @@ if [ -s "$out/boot/vmlinuz-$rel" ] && [ -s "$out/boot/initrd.img-$rel" ]; then
 		grep -E '^(not )?ok ' "$out/installed-results/results/suites.tap" | sed 's/^/  suites: /'
 		grep -E '^not ok ' -A 15 "$out/installed-results/results/suites.tap" | grep '^#' | head -n 60 | sed 's/^/  suites: /'
 		count "$out/installed-results/results/suites.tap"
+		# tests that did not run (bats stopped early) count as failed
+		plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$out/installed-results/results/suites.tap" | head -n 1)
+		ran=$(grep -cE '^(not )?ok ' "$out/installed-results/results/suites.tap")
+		if [ -z "$plan" ] || [ "$ran" -lt "$plan" ]; then
+			host 1 "all planned suite tests ran (plan ${plan:-none}, ran $ran)"
+			failed=$((failed + ${plan:-0} - ran))
+			grep -v -E '^(not )?ok ' "$out/installed-results/results/suites.tap" | head -n 5 | sed 's/^/# /'
+		fi
 	else
 		host 1 "the suites wrote their TAP"
 	fi
