@@ -85,7 +85,7 @@ $(DEB_IMAGE):
 # packages).
 check-deb: $(KERNEL_DEB_STAMP) $(DEB_IMAGE)
 	@$(MAKE) --no-print-directory deb
-	@$(MAKE) --no-print-directory guest-stage GUEST_STAGE=$(DEB_STAGE) KERNEL_SRC= 2>/dev/null
+	@$(MAKE) --no-print-directory guest-stage GUEST_STAGE=$(DEB_STAGE) KERNEL_SRC=
 	packaging/check-deb.sh $(KERNEL_DEB_OUT) $(DEB_OUT) $(DEB_IMAGE) $(DEB_STAGE) $(DEB_GUEST_OUT)
 
 CLEAN_FILES += $(BUILD)/deb-guest
