@@ -41,6 +41,7 @@ include tests/fuzz/fuzz.mk
 include kernel/kernel.mk
 include guest-image/guest.mk
 include tests/perf/perf.mk
+include packaging/deb.mk
 
 .PHONY: all deps check-host check run install clean help
 

@@ -18,8 +18,17 @@ $(BUILD)/cli/%.o: cli/%.c cli/cli.h lib/damos.h cli/cli.mk
 DEPS += libreadline-dev
 CLI_LIBS := -lreadline
 
+# DAMOCTL_LINK=shared links libdamos.so instead (the Debian package does:
+# damoctl then depends on libdamos0, through the symbols file); such a
+# damoctl runs from the build directory only with LD_LIBRARY_PATH.
+DAMOCTL_LINK ?= static
+ifeq ($(DAMOCTL_LINK),shared)
+$(DAMOCTL): $(CLI_OBJS) $(LIB_SO)
+	$(CC) -o $@ $(CLI_OBJS) -L$(BUILD) -ldamos $(DAMOS_LDFLAGS) $(CLI_LIBS)
+else
 $(DAMOCTL): $(CLI_OBJS) $(LIB_A)
 	$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(DAMOS_LDFLAGS) $(CLI_LIBS)
+endif
 
 # the bash completion and the systemd unit that applies /etc/damoctl.conf
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions

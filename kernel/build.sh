@@ -8,6 +8,11 @@
 #   build.sh lint     checkpatch --strict on every patch, then apply the
 #                     patches one by one on a separate tree and build
 #                     mm/damon/ after each (bisectability)
+#   build.sh deb      source, then the same config plus
+#                     kernel/config/package/*.config (zstd initramfs) in a
+#                     build directory of its own, seeded with make kernel's
+#                     objects when there are some; kbuild's bindeb-pkg:
+#                     linux-image (and, with modules, linux-headers) .debs
 #
 # kernel/kernel.mk computes every path and key and passes them in the
 # environment (KERNEL_*); this script only does the work.  Trees are never
@@ -322,9 +327,61 @@ do_lint() {
 	say "kernel-lint: ${#patches[@]} patches checkpatch-clean and bisectable ($(elapsed))"
 }
 
+# --- Debian packages ----------------------------------------------------------
+
+# bindeb-pkg writes its .debs next to the build directory ("..", so
+# KERNEL_DEB_BUILD is a subdirectory of a directory of its own); only
+# linux-image and linux-headers are published: the linux-libc-dev that 6.1
+# also makes would replace Debian's and is of no use here.
+do_deb() {
+	: "${KERNEL_DEB_BUILD:?}" "${KERNEL_DEB_OUT:?}" "${KERNEL_DEB_VERSION:?}"
+	do_source
+	BUILD_TIMESTAMP=$(build_timestamp)
+	local configs=() log=$KERNEL_DEB_BUILD/deb.log t=$SECONDS f
+	local debdir
+	debdir=$(dirname "$KERNEL_DEB_BUILD")
+	read -r -a configs <<<"$KERNEL_CONFIGS"
+	# make kernel's objects of the same knobs, if built: only what the
+	# package fragment changes is compiled again
+	if [ ! -f "$KERNEL_DEB_BUILD/.config" ] && [ -n "${KERNEL_BUILD_DIR:-}" ] &&
+	   [ -f "$KERNEL_BUILD_DIR/vmlinux" ]; then
+		say "seeding $KERNEL_DEB_BUILD with the objects of $KERNEL_BUILD_DIR"
+		mkdir -p "$KERNEL_DEB_BUILD"
+		cp -a --reflink=auto "$KERNEL_BUILD_DIR/." "$KERNEL_DEB_BUILD/"
+		rm -rf "$KERNEL_DEB_BUILD/debian"
+	fi
+	configure "$KERNEL_SRC" "$KERNEL_DEB_BUILD" "${configs[@]}"
+	rm -f "$debdir"/*.deb "$debdir"/*.buildinfo "$debdir"/*.changes
+	say "bindeb-pkg with -j$KERNEL_JOBS in $KERNEL_DEB_BUILD"
+	# -d: 6.12's generated control names gcc-x86-64-linux-gnu, which
+	# bookworm does not have; the build needs are in make deps.
+	KDEB_PKGVERSION=$KERNEL_DEB_VERSION KDEB_CHANGELOG_DIST=bookworm \
+	DEBFULLNAME="damos kernel build" DEBEMAIL=root@localhost \
+		kmake "$KERNEL_SRC" "$KERNEL_DEB_BUILD" "$log" DPKG_FLAGS=-d bindeb-pkg
+	rm -rf "$KERNEL_DEB_OUT.new"
+	mkdir -p "$KERNEL_DEB_OUT.new"
+	for f in "$debdir"/linux-image-*.deb "$debdir"/linux-headers-*.deb; do
+		[ -f "$f" ] || continue
+		case $f in *-dbg_*) continue ;; esac
+		mv "$f" "$KERNEL_DEB_OUT.new/"
+	done
+	ls "$KERNEL_DEB_OUT.new"/linux-image-*.deb >/dev/null 2>&1 ||
+		die "bindeb-pkg made no linux-image package (log: $log)"
+	cp "$KERNEL_DEB_BUILD/.config" "$KERNEL_DEB_OUT.new/config"
+	cp "$log" "$KERNEL_DEB_OUT.new/build.log"
+	make -s -C "$KERNEL_SRC" O="$KERNEL_DEB_BUILD" kernelrelease \
+		LOCALVERSION="$KERNEL_LOCALVERSION" >"$KERNEL_DEB_OUT.new/kernelrelease"
+	echo "$(elapsed "$t")" >"$KERNEL_DEB_OUT.new/build-time"
+	rm -rf "$KERNEL_DEB_OUT"
+	mv "$KERNEL_DEB_OUT.new" "$KERNEL_DEB_OUT"
+	say "kernel packages ($(cat "$KERNEL_DEB_OUT/kernelrelease"), built in $(elapsed "$t")):"
+	for f in "$KERNEL_DEB_OUT"/*.deb; do say "  $f"; done
+}
+
 case ${1:-} in
 source) do_source ;;
 build) do_build ;;
 lint) do_lint ;;
-*) die "usage: $0 source|build|lint (run through make, see kernel/kernel.mk)" ;;
+deb) do_deb ;;
+*) die "usage: $0 source|build|lint|deb (run through make, see kernel/kernel.mk)" ;;
 esac

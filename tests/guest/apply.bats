@@ -5,7 +5,7 @@
 
 load helpers/common
 
-UNIT=/usr/local/lib/systemd/system/damoctl.service
+UNIT=$DAMOS_UNITDIR/damoctl.service
 
 setup() {
 	damon_off
@@ -143,7 +143,7 @@ write_conf() {
 	assert_file_exists "$UNIT"
 	local cmd
 	cmd=$(sed -n 's/^ExecStart=//p' "$UNIT")
-	assert_equal "$cmd" "/usr/local/bin/damoctl apply /etc/damoctl.conf"
+	assert_equal "$cmd" "$DAMOS_PREFIX/bin/damoctl apply /etc/damoctl.conf"
 	write_conf sysfs
 	cp "$CONF" /etc/damoctl.conf
 	run "$DAMOCTL" apply check /etc/damoctl.conf
@@ -162,7 +162,7 @@ write_conf() {
 	for page in damoctl damoctl.conf libdamos; do
 		run man -w "$page"
 		assert_success
-		assert_output --regexp '^/usr/local/(share/)?man/'
+		assert_output --regexp "^$DAMOS_PREFIX/(share/)?man/"
 		run bash -c "MANPAGER=cat MANWIDTH=80 man $page 2>&1"
 		assert_success
 		assert_output --partial SYNOPSIS
@@ -171,8 +171,8 @@ write_conf() {
 	run bash -c 'MANPAGER=cat MANWIDTH=80 man damoctl'
 	assert_output --partial "INTERACTIVE SHELL"
 	assert_output --partial "damoctl --interface dbgfs scheme add lru_prio"
-	run bash -c 'source /usr/local/share/bash-completion/completions/damoctl
+	run bash -c 'source "$1"/share/bash-completion/completions/damoctl
 		COMP_WORDS=(damoctl scheme add lru_); COMP_CWORD=3; _damoctl
-		echo "${COMPREPLY[*]}"'
+		echo "${COMPREPLY[*]}"' _ "$DAMOS_PREFIX"
 	assert_output "lru_prio lru_deprio"
 }

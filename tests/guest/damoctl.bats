@@ -26,7 +26,7 @@ sysfs_attrs_5ms_100ms() { sysfs_paddr_setup; }
 	assert_output --partial "$(cat /damos/VERSION)"
 	run man -w damoctl
 	assert_success
-	assert_output --regexp '^/usr/local/(share/)?man/'  # /usr/local/man links to share/man
+	assert_output --regexp "^$DAMOS_PREFIX/(share/)?man/"  # /usr/local/man links to share/man
 	run bash -c 'MANPAGER=cat man damoctl'
 	assert_success
 	assert_output --partial SYNOPSIS

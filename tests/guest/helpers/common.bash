@@ -21,6 +21,11 @@ fi
 SYSFS=/sys/kernel/mm/damon/admin
 LRU_SORT=/sys/module/damon_lru_sort/parameters
 DAMOCTL=${DAMOCTL:-damoctl}
+# Where the damoctl under test was installed: make install's /usr/local
+# (check-guest), or the Debian packages' /usr with the unit in
+# /lib/systemd/system (make check-deb sets both).
+DAMOS_PREFIX=${DAMOS_PREFIX:-/usr/local}
+DAMOS_UNITDIR=${DAMOS_UNITDIR:-$DAMOS_PREFIX/lib/systemd/system}
 HELPERS=$BATS_TEST_DIRNAME/helpers
 # dbgfs's switch: monitor_on, renamed monitor_on_DEPRECATED in 6.9
 if [ -e "$DBGFS/monitor_on_DEPRECATED" ]; then
