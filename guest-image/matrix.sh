@@ -56,7 +56,8 @@ rm -f "$out"/ready-* "$out"/*.log "$out/summary"
 ) &
 builder=$!
 renice -n 10 -p $builder >/dev/null 2>&1
-trap 'kill $builder 2>/dev/null' EXIT INT TERM
+trap 'pkill -TERM -P $builder 2>/dev/null; kill $builder 2>/dev/null' EXIT
+trap 'say "interrupted"; exit 130' INT TERM
 say "building the patched kernels in the background (niced); logs in $out"
 
 # wait_ready FILE WHAT: until the builder has done WHAT
@@ -90,7 +91,7 @@ for k in "${order[@]}"; do
 	: >"$log"
 	if [ "$i" = debian ]; then
 		say "$n: Debian's package, its initramfs, its selftests (make kernel KIMAGE=debian)"
-		m kernel KVER="$v" KIMAGE=debian 2>&1 | sed -u "s/^/[$t] /" | tee -a "$log" | grep --line-buffered -E '^\[[^]]*\] kernel: (downloading|downloaded|installing|installed|linux-source|note|Debian|error)'
+		m kernel KVER="$v" KIMAGE=debian 2>&1 | sed -u "s/^/[$t] /" | tee -a "$log" | grep --line-buffered -E '^\[[^]]*\] kernel: (ready|downloading|downloaded|installing|installed|linux-source|note|Debian|error)'
 		rc=${PIPESTATUS[0]}
 	else
 		say "$n: waiting for its build"
