@@ -46,9 +46,10 @@ update-golden: $(BUILD)/damoctl
 TERMINAL_BATS := tests/host/shell_session.bats tests/host/shell_complete.bats \
 	tests/host/watch.bats
 SOAK_RUNS ?= 50
+SOAK_JOBS ?= 1
 soak-terminal: $(BUILD)/damoctl
-	DAMOCTL=$(abspath $(BUILD)/damoctl) tests/host/soak.sh $(SOAK_RUNS) \
-		$(BUILD)/soak $(TERMINAL_BATS)
+	DAMOCTL=$(abspath $(BUILD)/damoctl) SOAK_JOBS=$(SOAK_JOBS) \
+		tests/host/soak.sh $(SOAK_RUNS) $(BUILD)/soak $(TERMINAL_BATS)
 
 # Install into a scratch DESTDIR, then build and run a program against the
 # installed header, pkg-config file and shared library.
