@@ -14,7 +14,9 @@
 # machine kind does not get past decompression), DAMOS_GUEST_MEM (2G),
 # DAMOS_GUEST_CPUS (2), DAMOS_GUEST_TIMEOUT (1800 s), DAMOS_GUEST_SILENCE
 # (check-guest: seconds of console and progress silence before a hung guest
-# is killed; 360, 600 for a KCONFIG variant; 0: never), DAMOS_GUEST_APPEND
+# is killed; 360, 600 for a KCONFIG variant; 0: never), DAMOS_GUEST_MACHINE
+# (QEMU -machine: pc, q35,sata=off,smbus=off for a KCONFIG variant),
+# DAMOS_GUEST_APPEND
 # (kernel command line), DAMOS_GUEST_RERUN=1 (boot even if these inputs
 # passed), DAMOS_MIRROR (the Debian mirror, instead of apt's configuration).
 # Results: $(GUEST_OUT) (console.log, results/guest.tap, results/*dmesg*).
@@ -108,10 +110,14 @@ check-guest-prereqs:
 # How long the guest may be silent before it counts as hung (run.sh): more
 # for a KCONFIG variant (KASAN and lockdep under TCG: a slow boot and bats).
 GUEST_SILENCE = $(or $(DAMOS_GUEST_SILENCE),$(if $(filter default,$(KCONFIG)),360,600))
+# The machine (run.sh): q35 for a KCONFIG variant, whose slow boot the pc
+# machine's looping ACPI _PRT method hangs (issue 17); pc otherwise.
+guest_q35 := q35,sata=off,smbus=off
+GUEST_MACHINE = $(or $(DAMOS_GUEST_MACHINE),$(if $(filter default,$(KCONFIG)),pc,$(guest_q35)))
 
 check-guest: check-guest-prereqs $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
 	@$(MAKE) --no-print-directory guest-stage
-	DAMOS_GUEST_SILENCE=$(GUEST_SILENCE) DAMOS_GUEST_PASSED=$(GUEST_CACHE)/passed DAMOS_GUEST_INITRD=$(KERNEL_INITRD) guest-image/run.sh check $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT)
+	DAMOS_GUEST_SILENCE=$(GUEST_SILENCE) DAMOS_GUEST_MACHINE='$(GUEST_MACHINE)' DAMOS_GUEST_PASSED=$(GUEST_CACHE)/passed DAMOS_GUEST_INITRD=$(KERNEL_INITRD) guest-image/run.sh check $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT)
 
 # make check's guest part: check-guest on every kernel of MATRIX (KVER:KIMAGE
 # pairs), patched kernels built in the background while Debian's run; one
@@ -129,6 +135,6 @@ guest-run: $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
 	@[ -n "$(KERNEL_BZIMAGE)" ] || { echo "run: KERNEL_BZIMAGE is not set (make kernel, or pass KERNEL_BZIMAGE=...)" >&2; exit 1; }
 	@$(MAKE) --no-print-directory guest-stage >&2
 	@$(shell mkdir -p $(BUILD)/guest)$(file >$(BUILD)/guest/cmd,$(value CMD))true
-	@DAMOS_GUEST_INITRD=$(KERNEL_INITRD) guest-image/run.sh $(if $(value CMD),cmd,shell) $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT) $(BUILD)/guest/cmd
+	@DAMOS_GUEST_MACHINE='$(GUEST_MACHINE)' DAMOS_GUEST_INITRD=$(KERNEL_INITRD) guest-image/run.sh $(if $(value CMD),cmd,shell) $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT) $(BUILD)/guest/cmd
 
 CLEAN_FILES += $(BUILD)/guest
