@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <readline/history.h>
@@ -82,19 +83,50 @@ static char **complete(const char *text, int start, int end)
 	return matches;
 }
 
-static volatile sig_atomic_t in_readline;
+/*
+ * Ctrl-C at the prompt drops the line, as in bash, but as a key, not as a
+ * signal: while readline has the terminal the tty's interrupt character is
+ * off (VINTR = _POSIX_VDISABLE) and bound to shell_interrupt().  A SIGINT
+ * made the tty discard the input typed ahead, and readline handles a caught
+ * signal only before it waits: one that came between that check and
+ * pselect(), or between pselect() and read(), left it waiting on the
+ * emptied queue until the next key.  A key is read in order with the others.
+ */
+static bool interrupted;
 
-/* Ctrl-C at the prompt drops the line, as in bash; elsewhere it is ignored
- * here (a --watch loop has its own handler). */
+static int shell_interrupt(int count, int key)
+{
+	(void)count;
+	(void)key;
+	interrupted = true;
+	rl_point = rl_end;
+	rl_redisplay();
+	rl_echo_signal_char(SIGINT);	/* "^C", as the tty would echo it */
+	return rl_newline(1, '\n');	/* readline returns; the line is dropped */
+}
+
+static void prep_terminal(int meta)
+{
+	int fd = fileno(rl_instream ? rl_instream : stdin);
+	struct termios t;
+	cc_t intr;
+
+	rl_prep_terminal(meta);
+	if (tcgetattr(fd, &t) || t.c_cc[VINTR] == _POSIX_VDISABLE)
+		return;
+	intr = t.c_cc[VINTR];
+	rl_bind_key_in_map(intr, shell_interrupt, emacs_standard_keymap);
+	rl_bind_key_in_map(intr, shell_interrupt, vi_insertion_keymap);
+	rl_bind_key_in_map(intr, shell_interrupt, vi_movement_keymap);
+	t.c_cc[VINTR] = _POSIX_VDISABLE;
+	tcsetattr(fd, TCSANOW, &t);	/* rl_deprep_terminal() restores it */
+}
+
+/* While a command runs, Ctrl-C (a signal again) does not end the shell; a
+ * --watch loop has its own handler. */
 static void on_sigint(int sig)
 {
 	(void)sig;
-	if (!in_readline)
-		return;
-	rl_crlf();
-	rl_replace_line("", 0);
-	rl_on_new_line();
-	rl_redisplay();
 }
 
 static void shell_help(struct cli *c)
@@ -116,6 +148,7 @@ int cli_shell(struct cli *c)
 	rl_attempted_completion_function = complete;
 	rl_completer_word_break_characters = " \t";
 	rl_basic_word_break_characters = " \t";
+	rl_prep_term_function = prep_terminal;
 	using_history();
 	stifle_history(HISTORY_MAX);
 	/* append_history() needs the file: make it the first time */
@@ -130,12 +163,15 @@ int cli_shell(struct cli *c)
 	for (;;) {
 		const char *p;
 
-		in_readline = 1;
+		interrupted = false;
 		line = readline("damoctl> ");
-		in_readline = 0;
 		if (!line) {		/* Ctrl-D */
 			fputc('\n', c->out);
 			break;
+		}
+		if (interrupted) {	/* Ctrl-C: not run, not kept */
+			free(line);
+			continue;
 		}
 		p = line + strspn(line, " \t");
 		if (*p) {

@@ -108,8 +108,8 @@ int cli_watch(struct cli *c, const struct cli_cmd *k, int argc, char **argv,
 	int status = EXIT_OK;
 
 	sigemptyset(&sa.sa_mask);
+	interrupted = 0;	/* before the handler: a Ctrl-C from now on counts */
 	sigaction(SIGINT, &sa, &old);
-	interrupted = 0;
 	for (long i = 0; !interrupted && (!count || i < count); i++) {
 		struct timespec ts = {
 			.tv_sec = us / 1000000,

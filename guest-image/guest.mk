@@ -12,7 +12,9 @@
 #
 # Knobs (environment): DAMOS_KVM=1 (KVM instead of TCG; nested KVM on this
 # machine kind does not get past decompression), DAMOS_GUEST_MEM (2G),
-# DAMOS_GUEST_CPUS (2), DAMOS_GUEST_TIMEOUT (1800 s), DAMOS_GUEST_APPEND
+# DAMOS_GUEST_CPUS (2), DAMOS_GUEST_TIMEOUT (1800 s), DAMOS_GUEST_SILENCE
+# (check-guest: seconds of console and progress silence before a hung guest
+# is killed; 360, 600 for a KCONFIG variant; 0: never), DAMOS_GUEST_APPEND
 # (kernel command line), DAMOS_GUEST_RERUN=1 (boot even if these inputs
 # passed), DAMOS_MIRROR (the Debian mirror, instead of apt's configuration).
 # Results: $(GUEST_OUT) (console.log, results/guest.tap, results/*dmesg*).
@@ -36,9 +38,15 @@ GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -static
 # From kernel/kernel.mk; overridable on the command line.
 KERNEL_BZIMAGE ?=
 KERNEL_SRC ?=
+# KIMAGE=debian (kernel/debian.mk): the initramfs, and the modules the
+# payload carries to /lib/modules; the kernel's config, staged for every
+# kernel, is what the suites read to tell a missing feature from a bug.
+KERNEL_INITRD ?=
+KERNEL_MODULES ?=
+KERNEL_CONFIG ?=
 SELFTESTS_DAMON = $(KERNEL_SRC)/tools/testing/selftests/damon
 
-.PHONY: image bench-image guest-stage check-guest check-guest-prereqs guest-run guest-image-clean
+.PHONY: image bench-image guest-stage check-guest check-guest-prereqs guest-run guest-image-clean check-matrix
 
 image: $(GUEST_IMAGE)
 
@@ -72,10 +80,20 @@ guest-stage:
 	$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/damos-reboot guest-image/reboot.c
 	@cp tests/guest/*.bats tests/guest/hostile_input.sh $(GUEST_STAGE)/tests/
 	@cp tests/guest/helpers/*.bash $(GUEST_STAGE)/tests/helpers/
-	@for c in tests/guest/helpers/*.c; do \
+	@for c in tests/guest/helpers/*.c tests/perf/tlbshake.c; do \
 		echo "  CC $$c"; \
 		$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/tests/helpers/$$(basename $$c .c) $$c || exit 1; \
 	done
+	@if [ -n "$(KERNEL_CONFIG)" ] && [ -f "$(KERNEL_CONFIG)" ]; then \
+		cp $(KERNEL_CONFIG) $(GUEST_STAGE)/tests/kernel.config; \
+	else \
+		echo "guest-stage: no kernel config ($(or $(KERNEL_CONFIG),KERNEL_CONFIG not set)): the suites cannot tell what the kernel lacks" >&2; \
+	fi
+	@echo "KVER=$(KVER) KIMAGE=$(KIMAGE) KCONFIG=$(KCONFIG) KPATCHES=$(KPATCHES) SERIES_APPLIED=$(words $(filter-out $(KERNEL_SERIES),$(KERNEL_PATCH_FILES))) DAMOS_FOREIGN_SETTINGS=$(DAMOS_FOREIGN_SETTINGS)" > $(GUEST_STAGE)/tests/kernel.knobs
+	@if [ -n "$(KERNEL_MODULES)" ]; then \
+		cp -al $(KERNEL_MODULES) $(GUEST_STAGE)/modules 2>/dev/null || \
+		{ rm -rf $(GUEST_STAGE)/modules; cp -a $(KERNEL_MODULES) $(GUEST_STAGE)/modules; } || exit 1; \
+	fi
 	@if [ -n "$(KERNEL_SRC)" ]; then \
 		tests/guest/stage-selftests.sh $(SELFTESTS_DAMON) $(abspath $(GUEST_STAGE))/tests && \
 		tests/guest/stage-kunit.sh $(KERNEL_SRC) $(GUEST_STAGE)/tests/kunit-expected.txt || exit 1; \
@@ -87,9 +105,21 @@ check-guest-prereqs:
 	@[ -n "$(KERNEL_BZIMAGE)" ] || { echo "check-guest: KERNEL_BZIMAGE is not set (make kernel, or pass KERNEL_BZIMAGE=...)" >&2; exit 1; }
 	@[ -n "$(KERNEL_SRC)" ] || { echo "check-guest: KERNEL_SRC is not set (make kernel, or pass KERNEL_SRC=...): the DAMON selftests come from it" >&2; exit 1; }
 
+# How long the guest may be silent before it counts as hung (run.sh): more
+# for a KCONFIG variant (KASAN and lockdep under TCG: a slow boot and bats).
+GUEST_SILENCE = $(or $(DAMOS_GUEST_SILENCE),$(if $(filter default,$(KCONFIG)),360,600))
+
 check-guest: check-guest-prereqs $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
 	@$(MAKE) --no-print-directory guest-stage
-	DAMOS_GUEST_PASSED=$(GUEST_CACHE)/passed guest-image/run.sh check $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT)
+	DAMOS_GUEST_SILENCE=$(GUEST_SILENCE) DAMOS_GUEST_PASSED=$(GUEST_CACHE)/passed DAMOS_GUEST_INITRD=$(KERNEL_INITRD) guest-image/run.sh check $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT)
+
+# make check's guest part: check-guest on every kernel of MATRIX (KVER:KIMAGE
+# pairs), patched kernels built in the background while Debian's run; one
+# summary line per kernel, then "check-matrix: N kernels: N passed, N
+# failed, N skipped" (guest-image/matrix.sh). Results: $(BUILD)/guest/out-*/.
+MATRIX ?= 6.1:patched 6.12:patched 6.12:debian 6.1:debian
+check-matrix:
+	@MAKE='$(MAKE)' guest-image/matrix.sh $(BUILD)/guest/matrix $(MATRIX)
 
 # `make run`: interactive shell; `make run CMD='...'`: one command, its status
 # (make itself exits 2 on any failure; run.sh prints the command's status).
@@ -99,6 +129,6 @@ guest-run: $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
 	@[ -n "$(KERNEL_BZIMAGE)" ] || { echo "run: KERNEL_BZIMAGE is not set (make kernel, or pass KERNEL_BZIMAGE=...)" >&2; exit 1; }
 	@$(MAKE) --no-print-directory guest-stage >&2
 	@$(shell mkdir -p $(BUILD)/guest)$(file >$(BUILD)/guest/cmd,$(value CMD))true
-	@guest-image/run.sh $(if $(value CMD),cmd,shell) $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT) $(BUILD)/guest/cmd
+	@DAMOS_GUEST_INITRD=$(KERNEL_INITRD) guest-image/run.sh $(if $(value CMD),cmd,shell) $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT) $(BUILD)/guest/cmd
 
 CLEAN_FILES += $(BUILD)/guest

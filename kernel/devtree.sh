@@ -32,6 +32,10 @@ do_init() {
 	mkdir -p "$KERNEL_DEVTREE"
 	tar -xJf "/usr/src/$KERNEL_PKG.tar.xz" -C "$KERNEL_DEVTREE" --strip-components=1
 	git_dev init -q
+	# A whole kernel tree is ~80k loose objects: without this, the next
+	# commit starts `git gc --auto`, a repack that takes minutes of both
+	# cores of a shared 2-core machine.
+	git_dev config gc.auto 0
 	# Debian's .gitignore ignores the whole top level: add everything.
 	git_dev add -A -f
 	git_dev commit -q -m "$KERNEL_PKG $KERNEL_PKGVER (pristine)"

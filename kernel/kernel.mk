@@ -55,6 +55,16 @@ ifeq ($(filter series none,$(KPATCHES)),)
 $(error KPATCHES must be "series" or "none", not "$(KPATCHES)")
 endif
 
+# KIMAGE=debian boots Debian's own image of $(KVER) (kernel/debian.mk); its
+# source tree, for the selftests and KUnit case list, is the package as is.
+KIMAGE ?= patched
+ifeq ($(filter patched debian,$(KIMAGE)),)
+$(error KIMAGE must be "patched" or "debian", not "$(KIMAGE)")
+endif
+ifeq ($(KIMAGE),debian)
+override KPATCHES := none
+endif
+
 # The installed version, or the one apt would install on a fresh machine
 # (build.sh installs it and checks that the two agree).
 KERNEL_PKGVER := $(shell dpkg-query -W -f='$${Version}' $(KERNEL_PKG) 2>/dev/null)
@@ -121,6 +131,12 @@ KERNEL_ENV := KERNEL_PKG='$(KERNEL_PKG)' KERNEL_PKGVER='$(KERNEL_PKGVER)' \
 	KERNEL_BUILD_DIR='$(KERNEL_BUILD_DIR)' KERNEL_OUT='$(KERNEL_OUT)' \
 	KERNEL_LINT_SRC='$(KERNEL_LINT_SRC)' KERNEL_LINT_BUILD='$(KERNEL_LINT_BUILD)'
 
+# KIMAGE=debian: Debian's image and its own source subset, keyed and made
+# by kernel/debian.mk (the variables above it overrides, its own rules).
+ifeq ($(KIMAGE),debian)
+include $(CURDIR)/kernel/debian.mk
+endif
+
 .PHONY: kernel kernel-source kernel-lint kernel-info kernel-clean
 
 kernel: $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP)
@@ -131,11 +147,13 @@ kernel-source: $(KERNEL_SRC_STAMP)
 # No prerequisites by mtime: the path is keyed by content, so a fresh clone
 # with new mtimes reuses the cache.  The source tree prerequisite is
 # order-only for the same reason.
+ifneq ($(KIMAGE),debian)
 $(KERNEL_BZIMAGE): | $(KERNEL_SRC_STAMP)
 	@$(KERNEL_ENV) $(CURDIR)/kernel/build.sh build
 
 $(KERNEL_SRC_STAMP):
 	@$(KERNEL_ENV) $(CURDIR)/kernel/build.sh source
+endif
 
 kernel-lint:
 	@$(KERNEL_ENV) KERNEL_CONFIGS='$(sort $(wildcard $(CURDIR)/kernel/config/*.config) \
@@ -144,6 +162,7 @@ kernel-lint:
 
 kernel-info:
 	@echo "KVER=$(KVER)"
+	@echo "KIMAGE=$(KIMAGE)"
 	@echo "KERNEL_PKG=$(KERNEL_PKG)"
 	@echo "KERNEL_PKGVER=$(KERNEL_PKGVER)"
 	@echo "KERNEL_SRC=$(KERNEL_SRC)"
@@ -151,6 +170,9 @@ kernel-info:
 	@echo "KERNEL_BUILD_DIR=$(KERNEL_BUILD_DIR)"
 	@echo "KERNEL_BZIMAGE=$(KERNEL_BZIMAGE)"
 	@echo "KERNEL_CONFIG=$(KERNEL_CONFIG)"
+	@echo "KERNEL_RELEASE_FILE=$(KERNEL_RELEASE_FILE)"
+	@echo "KERNEL_INITRD=$(KERNEL_INITRD)"
+	@echo "KERNEL_MODULES=$(KERNEL_MODULES)"
 	@echo "KERNEL_CONFIG_FILES=$(notdir $(KERNEL_CONFIG_FILES))"
 
 # Build directories and outputs; the unpacked trees are kept (cheap to

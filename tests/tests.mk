@@ -3,10 +3,14 @@
 #   make check-host        unit tests, then the bats host suite
 #   make check-sanitize    the same, built with ASan + UBSan in $(BUILD)/san
 #   make update-golden     regenerate tests/host/golden/ (review the diff)
+#   make soak-terminal     the terminal tests SOAK_RUNS times under full CPU
+#                          load (not part of check: it takes every core)
 
 DEPS += libcmocka-dev bats bats-assert bats-support bats-file strace binutils
 # the interactive shell tests drive damoctl through a pty (tests/host/pty.bash)
 DEPS += expect
+# the load of make soak-terminal
+DEPS += stress-ng
 CHECK_HOST_TARGETS += check-unit check-bats check-install check-abi
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -18,7 +22,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_A) lib/damos.h
 		$(DAMOS_LDFLAGS) -lcmocka
 
 .PHONY: check-unit check-bats check-install check-sanitize update-golden \
-	check-abi update-abi
+	soak-terminal check-abi update-abi
 
 # The ABI of the last release (tests/abi/libdamos-<version>.abi) must hold:
 # every exported symbol and version node, enum value and struct member
@@ -38,6 +42,7 @@ check-abi: $(LIB_SO)
 update-abi: $(LIB_SO)
 	tests/abi/abi.sh lib/damos.h $(LIB_SO) $(CC) > $(BUILD)/abi.raw
 	LC_ALL=C sort $(BUILD)/abi.raw > $(ABI_BASELINE)
+
 check-unit: $(UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do \
 		DAMOS_SRCDIR=$(CURDIR) $$t || fail=1; \
@@ -54,6 +59,17 @@ check-sanitize:
 
 update-golden: $(BUILD)/damoctl
 	UPDATE_GOLDEN=1 DAMOCTL=$(abspath $(BUILD)/damoctl) bats tests/host
+
+# The tests that drive damoctl through a pty (the shell, completion, --watch
+# on a terminal), again and again with every core busy: timing bugs there
+# (a signal racing readline) show up as a rare timeout in check-host.
+TERMINAL_BATS := tests/host/shell_session.bats tests/host/shell_complete.bats \
+	tests/host/watch.bats
+SOAK_RUNS ?= 50
+SOAK_JOBS ?= 1
+soak-terminal: $(BUILD)/damoctl
+	DAMOCTL=$(abspath $(BUILD)/damoctl) SOAK_JOBS=$(SOAK_JOBS) \
+		tests/host/soak.sh $(SOAK_RUNS) $(BUILD)/soak $(TERMINAL_BATS)
 
 # Install into a scratch DESTDIR, then build and run a program against the
 # installed header, pkg-config file and shared library.

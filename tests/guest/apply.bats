@@ -37,6 +37,7 @@ write_conf() {
 }
 
 @test "apply, sysfs: attrs, target, schemes and monitoring in one step" {
+	need sysfs paddr
 	start_workload -h 64 -c 256
 	write_conf sysfs
 	run "$DAMOCTL" apply "$CONF"
@@ -75,11 +76,12 @@ write_conf() {
 }
 
 @test "apply, dbgfs: the schemes as actions 6 and 7; stopped and restarted around the writes" {
+	need dbgfs_lru paddr
 	start_workload -h 64 -c 256
 	write_conf dbgfs
 	run "$DAMOCTL" apply "$CONF"
 	assert_success
-	assert_equal "$(cat "$DBGFS/monitor_on")" on
+	assert_equal "$(cat "$DBGFS_ON")" on
 	run first_fields 18 < "$DBGFS/schemes"
 	assert_equal "${lines[0]}" "4096 $ULONG_MAX 10 $U32_MAX 0 $U32_MAX 6 5 0 1000 0 1 0 0 0 0 0 0"
 	assert_equal "$(field 7 "${lines[1]}")" 7
@@ -88,12 +90,13 @@ write_conf() {
 	printf 'interface dbgfs\nscheme lru_prio\n' > "$CONF"
 	run "$DAMOCTL" apply "$CONF"
 	assert_success
-	assert_equal "$(cat "$DBGFS/monitor_on")" on
+	assert_equal "$(cat "$DBGFS_ON")" on
 	run first_fields 18 < "$DBGFS/schemes"
 	assert_equal "${#lines[@]}" 1
 }
 
 @test "apply: a bad file is refused whole, every bad line named, the kernel untouched" {
+	need sysfs paddr lru_sort
 	write_conf sysfs
 	"$DAMOCTL" apply "$CONF"
 	local before
@@ -118,6 +121,7 @@ write_conf() {
 }
 
 @test "apply: damon_lru_sort through the file, DAMON off first" {
+	need sysfs paddr lru_sort
 	write_conf sysfs
 	"$DAMOCTL" apply "$CONF"
 	printf 'interface sysfs\nmonitor off\nlru-sort on hot 30%% cold 5s\n' > "$CONF"
@@ -135,6 +139,7 @@ write_conf() {
 }
 
 @test "the unit: its ExecStart, as at boot, applies /etc/damoctl.conf" {
+	need sysfs paddr
 	assert_file_exists "$UNIT"
 	local cmd
 	cmd=$(sed -n 's/^ExecStart=//p' "$UNIT")

@@ -33,12 +33,14 @@ $LRU_DEPRIO_LINE"
 assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 
 @test "dbgfs schemes: garbage is rejected, the schemes kept" {
+	need dbgfs_series
 	dbgfs_keep
 	write_fails "$DBGFS/schemes" $'garbage\n'
 	assert_dbgfs_kept
 }
 
 @test "dbgfs schemes: junk after valid lines is rejected, the schemes kept" {
+	need dbgfs_series
 	dbgfs_keep
 	write_fails "$DBGFS/schemes" "$LRU_PRIO_LINE"$'\njunk\n'
 	assert_dbgfs_kept
@@ -47,18 +49,21 @@ assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 }
 
 @test "dbgfs schemes: a line of 17 numbers is rejected" {
+	need dbgfs_series
 	dbgfs_keep
 	write_fails "$DBGFS/schemes" "$(first_fields 17 <<<"$LRU_PRIO_LINE")"$'\n'
 	assert_dbgfs_kept
 }
 
 @test "dbgfs schemes: action 8 is rejected" {
+	need dbgfs_series
 	dbgfs_keep
 	write_fails "$DBGFS/schemes" "4096 $ULONG_MAX 0 $U32_MAX 0 $U32_MAX 8 10 0 1000 0 0 100 0 0 0 0 0"$'\n'
 	assert_dbgfs_kept
 }
 
 @test "dbgfs schemes: numbers too large for their field are rejected (ERANGE), not truncated" {
+	need dbgfs_series
 	dbgfs_keep
 	write_fails "$DBGFS/schemes" "4096 $ULONG_MAX 4294967296 $U32_MAX 0 $U32_MAX 6 10 0 1000 0 0 100 0 0 0 0 0"$'\n' \
 		"Numerical result out of range"
@@ -69,12 +74,14 @@ assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 }
 
 @test "dbgfs schemes: a negative number is rejected" {
+	need dbgfs_series
 	dbgfs_keep
 	write_fails "$DBGFS/schemes" "4096 $ULONG_MAX -1 $U32_MAX 0 $U32_MAX 6 10 0 1000 0 0 100 0 0 0 0 0"$'\n'
 	assert_dbgfs_kept
 }
 
 @test "dbgfs schemes: min > max and unordered watermarks are rejected" {
+	need dbgfs_series
 	dbgfs_keep
 	write_fails "$DBGFS/schemes" "4096 $ULONG_MAX 10 5 0 $U32_MAX 6 10 0 1000 0 0 100 0 0 0 0 0"$'\n'
 	assert_dbgfs_kept
@@ -83,6 +90,7 @@ assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 }
 
 @test "dbgfs schemes: more schemes than the limit (257) are rejected (E2BIG), not cut" {
+	need dbgfs_series
 	dbgfs_keep
 	local many
 	many=$(for _ in $(seq 257); do echo "$LRU_PRIO_LINE"; done)
@@ -97,6 +105,7 @@ assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 }
 
 @test "dbgfs attrs: malformed or invalid attributes are rejected, the old ones kept" {
+	need dbgfs
 	echo "5000 100000 1000000 10 1000" > "$DBGFS/attrs"
 	write_fails "$DBGFS/attrs" $'5000 100000\n'
 	write_fails "$DBGFS/attrs" $'five thousand\n'
@@ -106,13 +115,15 @@ assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 }
 
 @test "dbgfs monitor_on: anything but on/off is rejected; on with no target too" {
-	write_fails "$DBGFS/monitor_on" $'maybe\n'
-	write_fails "$DBGFS/monitor_on" $'on\n'		# no target set
-	assert_equal "$(cat "$DBGFS/monitor_on")" off
+	need dbgfs
+	write_fails "$DBGFS_ON" $'maybe\n'
+	write_fails "$DBGFS_ON" $'on\n'		# no target set
+	assert_equal "$(cat "$DBGFS_ON")" off
 	no_kdamond
 }
 
 @test "dbgfs init_regions: overlapping regions are rejected" {
+	need dbgfs
 	echo paddr > "$DBGFS/target_ids"
 	echo "0 4096 8192" > "$DBGFS/init_regions"
 	write_fails "$DBGFS/init_regions" $'0 4096 16384\n0 8192 32768\n'
@@ -120,6 +131,7 @@ assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 }
 
 @test "sysfs: an unknown action, metric, operations or state command is rejected, old value kept" {
+	need sysfs
 	sysfs_paddr_setup
 	echo 1 > "$SYSFS_C/schemes/nr_schemes"
 	local s=$SYSFS_C/schemes/0
@@ -136,6 +148,7 @@ assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 }
 
 @test "sysfs: non-numbers in number files are rejected, old value kept" {
+	need sysfs
 	sysfs_paddr_setup
 	echo 1 > "$SYSFS_C/schemes/nr_schemes"
 	local s=$SYSFS_C/schemes/0
@@ -149,6 +162,7 @@ assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 }
 
 @test "damoctl dbgfs: an invalid value is a usage error (2) that names itself, nothing changed" {
+	need dbgfs
 	echo "5000 100000 1000000 10 1000" > "$DBGFS/attrs"
 	dbgfs_keep
 	run "$DAMOCTL" --interface dbgfs scheme add lru_prio age 10s 5s
@@ -165,6 +179,7 @@ assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 }
 
 @test "damoctl sysfs: an invalid value is a usage error (2) that names itself, nothing changed" {
+	need sysfs
 	sysfs_paddr_setup
 	"$DAMOCTL" --interface sysfs scheme add lru_prio
 	local before

@@ -33,6 +33,7 @@ sysfs_attrs_5ms_100ms() { sysfs_paddr_setup; }
 }
 
 @test "damoctl dbgfs: scheme add lru_prio writes damon_lru_sort's hot scheme as action 6" {
+	need dbgfs_lru
 	dbgfs_attrs_5ms_100ms
 	run "$DAMOCTL" --interface dbgfs scheme add lru_prio
 	assert_success
@@ -43,6 +44,7 @@ sysfs_attrs_5ms_100ms() { sysfs_paddr_setup; }
 }
 
 @test "damoctl dbgfs: scheme add lru_deprio appends action 7 and keeps the schemes there" {
+	need dbgfs_lru
 	dbgfs_attrs_5ms_100ms
 	echo "$LRU_PRIO_LINE" > "$DBGFS/schemes"
 	run "$DAMOCTL" --interface dbgfs scheme add lru_deprio
@@ -56,6 +58,7 @@ sysfs_attrs_5ms_100ms() { sysfs_paddr_setup; }
 }
 
 @test "damoctl dbgfs: scheme list shows what the kernel holds" {
+	need dbgfs_lru
 	dbgfs_attrs_5ms_100ms
 	write_once "$DBGFS/schemes" "$LRU_PRIO_LINE
 $LRU_DEPRIO_LINE"
@@ -66,6 +69,7 @@ $LRU_DEPRIO_LINE"
 }
 
 @test "damoctl dbgfs: --dry-run writes nothing and its script does what the command does" {
+	need dbgfs_lru
 	dbgfs_attrs_5ms_100ms
 	run "$DAMOCTL" --interface dbgfs --dry-run scheme add lru_prio
 	assert_success
@@ -80,6 +84,7 @@ $LRU_DEPRIO_LINE"
 }
 
 @test "damoctl sysfs: scheme add lru_prio and lru_deprio create sysfs schemes" {
+	need sysfs
 	sysfs_attrs_5ms_100ms
 	run "$DAMOCTL" --interface sysfs scheme add lru_prio
 	assert_success
@@ -95,6 +100,7 @@ $LRU_DEPRIO_LINE"
 }
 
 @test "damoctl: dbgfs and sysfs agree on every field of lru_prio and lru_deprio" {
+	need dbgfs_lru sysfs
 	dbgfs_attrs_5ms_100ms
 	sysfs_attrs_5ms_100ms
 	local a
@@ -109,13 +115,14 @@ $LRU_DEPRIO_LINE"
 }
 
 @test "damoctl dbgfs: monitor start/status/stop and stats on a paddr target with a hot/cold workload" {
+	need dbgfs_lru paddr
 	start_workload -h 64 -c 256
 	damoctl_paddr_setup dbgfs
 	"$DAMOCTL" --interface dbgfs scheme add lru_prio
 	"$DAMOCTL" --interface dbgfs scheme add lru_deprio age 500ms max
 	run "$DAMOCTL" --interface dbgfs monitor start
 	assert_success
-	assert_equal "$(cat "$DBGFS/monitor_on")" on
+	assert_equal "$(cat "$DBGFS_ON")" on
 	run "$DAMOCTL" --interface dbgfs monitor status
 	assert_success
 	assert_output --partial "$(cat "$DBGFS/kdamond_pid")"
@@ -137,7 +144,7 @@ $LRU_DEPRIO_LINE"
 	run "$DAMOCTL" --interface dbgfs monitor stop
 	assert_success
 	wait_for 10 no_kdamond
-	assert_equal "$(cat "$DBGFS/monitor_on")" off
+	assert_equal "$(cat "$DBGFS_ON")" off
 
 	# stopped, the stats hold still: damoctl shows the kernel's numbers
 	local k
@@ -149,6 +156,7 @@ $LRU_DEPRIO_LINE"
 }
 
 @test "damoctl sysfs: monitor start, online scheme add (commit), stats, stop" {
+	need sysfs paddr
 	start_workload -h 64 -c 256
 	damoctl_paddr_setup sysfs
 	"$DAMOCTL" --interface sysfs scheme add lru_prio
@@ -178,6 +186,7 @@ $LRU_DEPRIO_LINE"
 }
 
 @test "damoctl: scheme clear empties both interfaces" {
+	need dbgfs_lru sysfs
 	dbgfs_attrs_5ms_100ms
 	sysfs_attrs_5ms_100ms
 	echo "$LRU_PRIO_LINE" > "$DBGFS/schemes"

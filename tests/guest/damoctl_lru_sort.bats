@@ -10,6 +10,7 @@ P=$LRU_SORT
 setup() {
 	damon_off
 	log_mark
+	need lru_sort
 	# the module keeps its inputs across tests: start from its defaults
 	"$DAMOCTL" lru-sort set hot 50% cold 2m quota time 10ms reset 1s \
 		wmarks 5s 20% 15% 5% sample 5ms aggr 100ms regions 10 1000 region 0 0
@@ -73,6 +74,7 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 }
 
 @test "damoctl lru-sort enable: refused while sysfs or dbgfs monitoring runs" {
+	need sysfs paddr
 	sysfs_paddr_setup
 	echo on > "$SYSFS_K/state"
 	run "$DAMOCTL" lru-sort enable
@@ -81,12 +83,13 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 	assert_equal "$(cat "$P/enabled")" N
 	echo off > "$SYSFS_K/state"
 	wait_for 10 no_kdamond
+	kconfig DAMON_DBGFS || return 0	# no dbgfs in this kernel
 	dbgfs_paddr_setup
-	echo on > "$DBGFS/monitor_on"
+	echo on > "$DBGFS_ON"
 	run "$DAMOCTL" lru-sort enable
 	assert_failure 1
 	assert_output --partial "dbgfs monitoring is on"
-	echo off > "$DBGFS/monitor_on"
+	echo off > "$DBGFS_ON"
 }
 
 @test "damoctl lru-sort under memory pressure: the stats move, status and --watch show them" {

@@ -26,6 +26,7 @@ scheme_line() {
 scheme_stat() { sed -n "${1}p" "$DBGFS/schemes" | awk -v f="$2" '{ print $f }'; }
 
 @test "dbgfs: lru_prio (6) and lru_deprio (7) schemes written with echo read back" {
+	need dbgfs_lru
 	sh -c 'echo "$1
 $2" > "$3"' _ "$LRU_PRIO_LINE" "$LRU_DEPRIO_LINE" "$DBGFS/schemes"
 	run cat "$DBGFS/schemes"
@@ -39,6 +40,7 @@ $2" > "$3"' _ "$LRU_PRIO_LINE" "$LRU_DEPRIO_LINE" "$DBGFS/schemes"
 }
 
 @test "dbgfs: every action number 0..7 round-trips" {
+	need dbgfs_lru
 	local a
 	for a in 0 1 2 3 4 5 6 7; do
 		scheme_line $a > "$DBGFS/schemes"
@@ -47,6 +49,7 @@ $2" > "$3"' _ "$LRU_PRIO_LINE" "$LRU_DEPRIO_LINE" "$DBGFS/schemes"
 }
 
 @test "dbgfs: an empty write removes all schemes" {
+	need dbgfs
 	echo "$LRU_PRIO_LINE" > "$DBGFS/schemes"
 	echo > "$DBGFS/schemes"
 	run cat "$DBGFS/schemes"
@@ -55,13 +58,14 @@ $2" > "$3"' _ "$LRU_PRIO_LINE" "$LRU_DEPRIO_LINE" "$DBGFS/schemes"
 }
 
 @test "dbgfs: paddr monitoring of a hot/cold workload tries and applies lru_prio and lru_deprio" {
+	need dbgfs_lru paddr
 	start_workload -h 64 -c 256
 	dbgfs_paddr_setup
 	# cold after 5 aggregation intervals (0.5 s), so the test needs not wait 120 s
 	write_once "$DBGFS/schemes" "$LRU_PRIO_LINE
 $(scheme_line 7 5)"
-	echo on > "$DBGFS/monitor_on"
-	assert_equal "$(cat "$DBGFS/monitor_on")" on
+	echo on > "$DBGFS_ON"
+	assert_equal "$(cat "$DBGFS_ON")" on
 	local pid
 	pid=$(cat "$DBGFS/kdamond_pid")
 	[ "$pid" -gt 0 ]
@@ -84,9 +88,9 @@ $(scheme_line 7 5)"
 	assert_failure
 	assert_output --partial "Device or resource busy"
 
-	echo off > "$DBGFS/monitor_on"
+	echo off > "$DBGFS_ON"
 	wait_for 10 no_kdamond
-	assert_equal "$(cat "$DBGFS/monitor_on")" off
+	assert_equal "$(cat "$DBGFS_ON")" off
 	assert_equal "$(cat "$DBGFS/kdamond_pid")" none
 	# stats survive the stop
 	[ "$(scheme_stat 1 21)" -gt 0 ]

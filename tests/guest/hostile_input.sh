@@ -60,6 +60,9 @@ case $(uname -r) in
 esac
 
 DBGFS=/sys/kernel/debug/damon
+# monitor_on, renamed monitor_on_DEPRECATED in 6.9
+DBGFS_ON=$DBGFS/monitor_on
+[ -e "$DBGFS/monitor_on_DEPRECATED" ] && DBGFS_ON=$DBGFS/monitor_on_DEPRECATED
 SYSFS=/sys/kernel/mm/damon/admin
 K=$SYSFS/kdamonds/0
 C=$K/contexts/0
@@ -109,8 +112,8 @@ damon_off() {
 		[ -f "$k/state" ] && [ "$(cat "$k/state")" = on ] &&
 			echo off > "$k/state"
 	done
-	[ "$(cat "$DBGFS/monitor_on" 2>/dev/null)" = on ] &&
-		echo off > "$DBGFS/monitor_on"
+	[ "$(cat "$DBGFS_ON" 2>/dev/null)" = on ] &&
+		echo off > "$DBGFS_ON"
 	wait_no_kdamond
 	# contexts a class made (random names included)
 	for d in "$DBGFS"/*/; do
@@ -122,6 +125,7 @@ damon_off() {
 }
 
 dbgfs_baseline() {
+	[ "$HAVE_DBGFS" = 1 ] || return 0
 	echo "5000 100000 1000000 10 1000" > "$DBGFS/attrs" &&
 	echo paddr > "$DBGFS/target_ids" &&
 	echo "0 $RANGE" > "$DBGFS/init_regions" &&
@@ -171,20 +175,22 @@ sysfs_baseline() {
 
 # What must survive: dbgfs schemes without their statistics; the sysfs
 # context (attributes, targets, schemes) without statistics.
-dbgfs_state() { awk '{ s = $1; for (i = 2; i <= 18; i++) s = s " " $i; print s }' "$DBGFS/schemes"; }
+dbgfs_state() { [ "$HAVE_DBGFS" = 1 ] || return 0; awk '{ s = $1; for (i = 2; i <= 18; i++) s = s " " $i; print s }' "$DBGFS/schemes"; }
 sysfs_state() { grep -r . "$C" --exclude-dir=stats 2>/dev/null | sort; }
 
 # dbgfs: start and stop monitoring; sysfs: the same.  0 if both work.
 start_stop() {
 	local ok=0 pid
 	damon_off
-	echo paddr > "$DBGFS/target_ids" && echo "0 $RANGE" > "$DBGFS/init_regions" &&
-		echo on > "$DBGFS/monitor_on" || ok=1
-	sleep 0.3
-	pid=$(cat "$DBGFS/kdamond_pid" 2>/dev/null)
-	[[ $pid =~ ^[0-9]+$ ]] || { say "dbgfs: no kdamond after monitor_on (kdamond_pid: $pid)"; ok=1; }
-	echo off > "$DBGFS/monitor_on" || ok=1
-	wait_no_kdamond || { say "dbgfs: kdamond did not stop"; ok=1; }
+	if [ "$HAVE_DBGFS" = 1 ]; then
+		echo paddr > "$DBGFS/target_ids" && echo "0 $RANGE" > "$DBGFS/init_regions" &&
+			echo on > "$DBGFS_ON" || ok=1
+		sleep 0.3
+		pid=$(cat "$DBGFS/kdamond_pid" 2>/dev/null)
+		[[ $pid =~ ^[0-9]+$ ]] || { say "dbgfs: no kdamond after monitor_on (kdamond_pid: $pid)"; ok=1; }
+		echo off > "$DBGFS_ON" || ok=1
+		wait_no_kdamond || { say "dbgfs: kdamond did not stop"; ok=1; }
+	fi
 	echo on > "$K/state" || ok=1
 	sleep 0.3
 	pid=$(cat "$K/pid" 2>/dev/null)
@@ -294,7 +300,7 @@ sum_errors() {
 
 # --- classes ------------------------------------------------------------------
 
-DBGFS_FILES="schemes attrs target_ids init_regions monitor_on mk_contexts rm_contexts"
+DBGFS_FILES="schemes attrs target_ids init_regions ${DBGFS_ON##*/} mk_contexts rm_contexts"
 # sysfs files of scheme 1 and of the context that take numbers or words
 sysfs_files() {
 	local s=$C/schemes/1
@@ -344,7 +350,7 @@ class_long() {
 	# a valid line, then 1 MiB of spaces and a junk word on the same line
 	{ printf '%s' "$BASE_A"; head -c 1048576 /dev/zero | tr '\0' ' '; echo junk; } |
 		dhw -V "$ORACLE" "$DBGFS/schemes"
-	for f in attrs monitor_on; do
+	for f in attrs ${DBGFS_ON##*/}; do
 		head -c 1048576 /dev/zero | tr '\0' 7 | dhw -I "$DBGFS/$f"
 	done
 	# not made strict by the series: only the schemes must survive them
@@ -369,7 +375,7 @@ class_split() {
 	done
 	dhw -I -c 3 "$DBGFS/attrs" "5000 100000 1000000 10 1000\n"
 	dhw -I -c 2 "$DBGFS/target_ids" "paddr\n"
-	dhw -I -c 1 "$DBGFS/monitor_on" "on\n"
+	dhw -I -c 1 "$DBGFS_ON" "on\n"
 	shw "$C/schemes/0/action" -I -c 4 -- "lru_deprio\n"
 	shw "$C/schemes/0/watermarks/metric" -I -c 5 -- "free_mem_rate\n"
 	shw "$C/operations" -I -c 2 -- "vaddr\n"
@@ -383,7 +389,7 @@ class_offset() {
 		dhw -I -o "$o" "$DBGFS/schemes" "\n"
 		dhw -I -o "$o" "$DBGFS/attrs" "5000 100000 1000000 10 1000\n"
 		dhw -I -o "$o" "$DBGFS/target_ids" "paddr\n"
-		dhw -I -o "$o" "$DBGFS/monitor_on" "on\n"
+		dhw -I -o "$o" "$DBGFS_ON" "on\n"
 		dhw -I -o "$o" "$DBGFS/mk_contexts" "offctx\n"
 		# sysfs attributes ignore the offset: valid content is taken,
 		# invalid content refused either way
@@ -488,7 +494,7 @@ class_nul() {
 	dhw "$DBGFS/attrs" "5000\x00100000 1000000 10 1000\n" "\0"
 	dhw "$DBGFS/target_ids" "pad\x00dr\n" "\0"
 	dhw "$DBGFS/mk_contexts" "nul\x00ctx\n" "\0"
-	dhw "$DBGFS/monitor_on" "o\x00n\n" "\0"
+	dhw "$DBGFS_ON" "o\x00n\n" "\0"
 	shw "$s/action" -I -- "lru\x00_prio\n" "\0"
 	shw "$s/access_pattern/sz/min" -I -- "\0"
 	shw "$K/state" -I -- "o\x00n\n" "\0"
@@ -504,7 +510,7 @@ class_concurrent() {
 	# dbgfs: valid and invalid writers, a toggler, readers, contexts
 	bg dbgfs -t "$t" -p 2 "$DBGFS/schemes" "$BASE_A\n$BASE_B\n" "$DOC\n"
 	bg dbgfs -t "$t" -p 2 -I "$DBGFS/schemes" "garbage\n" "$BASE_A junk\n" "${BASE_A% *} -1\n"
-	bg dbgfs -t "$t" "$DBGFS/monitor_on" "on\n" "off\n"
+	bg dbgfs -t "$t" "$DBGFS_ON" "on\n" "off\n"
 	bg dbgfs -t "$t" "$DBGFS/attrs" "5000 100000 1000000 10 1000\n" "1000 20000 500000 5 100\n"
 	bg dbgfs -t "$t" "$DBGFS/target_ids" "paddr\n"
 	bg dbgfs -t "$t" "$DBGFS/mk_contexts" "racectx\n"
@@ -583,7 +589,10 @@ CLASSES="random long split offset many numbers nul concurrent"
 
 # --- driver -----------------------------------------------------------------
 
-[ -d "$DBGFS" ] && [ -d "$SYSFS" ] || { echo "hostile_input: needs DAMON dbgfs ($DBGFS) and sysfs ($SYSFS): run it in the damos guest" >&2; exit 2; }
+# cmdrace needs sysfs only (a kernel without dbgfs: Debian's 6.12)
+HAVE_DBGFS=1
+[ -d "$DBGFS" ] || [ "${*:-}" != cmdrace ] || HAVE_DBGFS=0
+[ -d "$SYSFS" ] && { [ -d "$DBGFS" ] || [ "$HAVE_DBGFS" = 0 ]; } || { echo "hostile_input: needs DAMON dbgfs ($DBGFS) and sysfs ($SYSFS) (cmdrace: sysfs only): run it in the damos guest" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "hostile_input: needs root" >&2; exit 2; }
 [ -n "$RANGE" ] || { echo "hostile_input: no System RAM range in /proc/iomem" >&2; exit 2; }
 
@@ -591,7 +600,9 @@ CLASSES="random long split offset many numbers nul concurrent"
 # 7, else (a stock kernel) the kernel documentation's example and a stat
 # scheme, so that every class measures the parser and not the action table.
 damon_off
-if put "$DBGFS/schemes" "$PRIO\n"; then
+if [ "$HAVE_DBGFS" = 0 ]; then
+	ORACLE=none:0
+elif put "$DBGFS/schemes" "$PRIO\n"; then
 	BASE_A=$PRIO BASE_B=$DEPRIO ORACLE=dbgfs:7
 else
 	BASE_A=$DOC BASE_B=$STAT ORACLE=dbgfs:5
@@ -669,6 +680,8 @@ done
 # leave DAMON as the other suites expect it: off, nothing set
 damon_off
 echo 0 > "$SYSFS/kdamonds/nr_kdamonds"
-echo > "$DBGFS/schemes"
-echo > "$DBGFS/target_ids"
+if [ "$HAVE_DBGFS" = 1 ]; then
+	echo > "$DBGFS/schemes"
+	echo > "$DBGFS/target_ids"
+fi
 exit $rc

@@ -8,6 +8,7 @@ P=$LRU_SORT
 setup() {
 	damon_off
 	log_mark
+	need lru_sort
 	# the module keeps its inputs across enable/disable (and failed tests):
 	# start every test from its defaults
 	local kv
@@ -118,12 +119,20 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 }
 
 @test "lru_sort: it refuses to start while another DAMON user runs (EBUSY)" {
-	dbgfs_paddr_setup
-	echo on > "$DBGFS/monitor_on"
-	echo Y > "$P/enabled"
-	# enabling is asynchronous in 6.1: the kdamond is not started
+	# the other user: dbgfs where the kernel has it, else sysfs
+	if kconfig DAMON_DBGFS; then
+		dbgfs_paddr_setup
+		echo on > "$DBGFS_ON"
+	else
+		need sysfs
+		sysfs_paddr_setup
+		echo on > "$SYSFS_K/state"
+	fi
+	# 6.1 takes the write and then does not start the kdamond; 6.12
+	# refuses the write itself with EBUSY
+	run bash -c "echo Y > '$P/enabled'"
+	[ "$status" -eq 0 ] || assert_output --partial "Device or resource busy"
 	sleep 2
 	assert_equal "$(cat "$P/kdamond_pid")" -1
-	echo off > "$DBGFS/monitor_on"
 	echo N > "$P/enabled"
 }

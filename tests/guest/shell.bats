@@ -61,6 +61,7 @@ session_script() {	# IFACE: the session both interfaces go through
 }
 
 @test "shell, sysfs: lru_prio and lru_deprio, monitor start, stats until applied" {
+	need sysfs paddr
 	start_workload -h 64 -c 256
 	shell --interface sysfs < <(session_script sysfs)
 	assert_success
@@ -75,6 +76,7 @@ session_script() {	# IFACE: the session both interfaces go through
 }
 
 @test "shell, dbgfs: actions 6 and 7, a refusal while on that does not end the shell" {
+	need dbgfs_lru paddr
 	start_workload -h 64 -c 256
 	shell --interface dbgfs < <(session_script dbgfs)
 	assert_success
@@ -82,11 +84,12 @@ session_script() {	# IFACE: the session both interfaces go through
 	run first_fields 18 < "$DBGFS/schemes"
 	assert_equal "$(field 7 "${lines[0]}")" 6
 	assert_equal "$(field 7 "${lines[1]}")" 7
-	assert_equal "$(cat "$DBGFS/monitor_on")" off
+	assert_equal "$(cat "$DBGFS_ON")" off
 	[ "$(sed -n 1p "$DBGFS/schemes" | awk '{ print $21 }')" -gt 0 ]
 }
 
 @test "shell: lru-sort through the module's parameters, completion and history" {
+	need lru_sort
 	shell <<-'EOF'
 	expect damoctl> 
 	send lru-sort set hot 30% cold 5s\r

@@ -98,6 +98,7 @@ EOF
 expect "damoctl> "
 send "scheme add wil"
 send "\x03"
+expect -ex "scheme add wil^C"
 expect "damoctl> "
 send "scheme list\r"
 expect "damoctl> "
@@ -106,6 +107,45 @@ EOF
 	assert_success
 	run cat "$ROOT/sys/kernel/debug/damon/schemes"
 	assert_output ""
+	# the dropped line is not kept either
+	run cat "$HOME/.damoctl_history"
+	assert_output "scheme list
+quit"
+}
+
+# Ctrl-C at the prompt is a key read in order with the others: what was
+# typed before it is dropped (not discarded unseen by the tty, as a SIGINT
+# would), what was typed after it runs.
+@test "Ctrl-C typed ahead: the keys before it dropped, the keys after it run" {
+	session <<'EOF'
+expect "damoctl> "
+send "scheme add wil\x03scheme add stat\r"
+expect -ex "scheme add wil^C"
+expect "damoctl> scheme add stat"
+expect "damoctl> "
+send "quit\r"
+EOF
+	assert_success
+	run cut -d' ' -f7 "$ROOT/sys/kernel/debug/damon/schemes"
+	assert_output 5
+}
+
+@test "Ctrl-C on a line recalled and edited leaves the history entry as it was" {
+	printf '%s\n' "scheme add stat" > "$HOME/.damoctl_history"
+	session <<'EOF'
+expect "damoctl> "
+send "\033\[A"
+expect "scheme add stat"
+send "\x7f\x7f\x7f\x7fwil\x03"
+expect -ex "^C"
+expect "damoctl> "
+send "\033\[A\r"
+expect "damoctl> "
+send "quit\r"
+EOF
+	assert_success
+	run cut -d' ' -f7 "$ROOT/sys/kernel/debug/damon/schemes"
+	assert_output 5
 }
 
 @test "global options hold for the whole session (--dry-run: one script)" {

@@ -63,7 +63,7 @@ bench: $(PERF_BINS) $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_BENCH_IMAGE)
 	@echo "before: $$(cat /proc/loadavg)" > $(BENCH_OUT)/host-load.txt
 	@echo "bench: guest run (quick=$(BENCH_QUICK), timeout $(BENCH_TIMEOUT) s); results in $(BENCH_OUT)"
 	@echo 'BENCH_QUICK=$(BENCH_QUICK) BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_CONFIGS="$(BENCH_CONFIGS)" BENCH_VIA=$(BENCH_VIA) BENCH_PROGRAM=$(BENCH_PROGRAM) $(foreach v,$(BENCH_PASS),$(if $($(v)),$(v)="$($(v))")) /damos/perf/bench.sh -o /damos/results/bench' > $(PERF_BUILD)/guest-cmd
-	@DAMOS_GUEST_TIMEOUT=$(BENCH_TIMEOUT) guest-image/run.sh cmd $(KERNEL_BZIMAGE) $(GUEST_BENCH_IMAGE) \
+	@DAMOS_GUEST_TIMEOUT=$(BENCH_TIMEOUT) DAMOS_GUEST_INITRD=$(KERNEL_INITRD) guest-image/run.sh cmd $(KERNEL_BZIMAGE) $(GUEST_BENCH_IMAGE) \
 		$(GUEST_STAGE) $(GUEST_OUT) $(PERF_BUILD)/guest-cmd; \
 		rc=$$?; \
 		cp -r $(GUEST_OUT)/results/bench/. $(BENCH_OUT)/ 2>/dev/null; \

@@ -16,6 +16,74 @@ SYSFS=/sys/kernel/mm/damon/admin
 LRU_SORT=/sys/module/damon_lru_sort/parameters
 DAMOCTL=${DAMOCTL:-damoctl}
 HELPERS=$BATS_TEST_DIRNAME/helpers
+# dbgfs's switch: monitor_on, renamed monitor_on_DEPRECATED in 6.9
+if [ -e "$DBGFS/monitor_on_DEPRECATED" ]; then
+	DBGFS_ON=$DBGFS/monitor_on_DEPRECATED
+else
+	DBGFS_ON=$DBGFS/monitor_on
+fi
+
+# What the kernel under test has.  The suites run on every kernel of the
+# matrix (make check: patched 6.1 and 6.12, Debian's own 6.12 and 6.1); a
+# test of a feature the kernel was built without skips, with the reason, and
+# only then: the kernel's config (staged by guest-image/guest.mk as
+# kernel.config) says what it was built with, so a feature the config has
+# but the kernel does not show is a failure, never a skip.  The host counts
+# a skip only if its reason starts with "kernel lacks:" (or names the fix
+# the test waits for, "waiting for"); any other skip counts as a failure.
+KERNEL_CONFIG_FILE=${KERNEL_CONFIG_FILE:-$BATS_TEST_DIRNAME/kernel.config}
+# the make knobs of this kernel (KVER, KIMAGE, KCONFIG, KPATCHES) and the
+# number of the series' patches applied to it
+[ -f "$BATS_TEST_DIRNAME/kernel.knobs" ] && source "$BATS_TEST_DIRNAME/kernel.knobs"
+
+# kconfig SYM: CONFIG_SYM is y or m in the kernel's config
+kconfig() {
+	[ -f "$KERNEL_CONFIG_FILE" ] || fail "no $KERNEL_CONFIG_FILE: cannot tell what this kernel has"
+	grep -qE "^CONFIG_$1=[ym]\$" "$KERNEL_CONFIG_FILE"
+}
+
+# need FEATURE...: skip unless the kernel was built with every FEATURE; fail
+# if it was but the feature's files are not there.
+#   damon     CONFIG_DAMON                      (anything at all)
+#   sysfs     CONFIG_DAMON_SYSFS                $SYSFS
+#   dbgfs     CONFIG_DAMON_DBGFS                $DBGFS (6.9+: _DEPRECATED)
+#   lru_sort  CONFIG_DAMON_LRU_SORT             $LRU_SORT
+#   reclaim   CONFIG_DAMON_RECLAIM              /sys/module/damon_reclaim
+#   paddr     CONFIG_DAMON_PADDR
+#   kunit     CONFIG_DAMON_KUNIT_TEST           (built in: results at boot)
+#   dbgfs_lru dbgfs actions 6 and 7 (lru_prio, lru_deprio): the series adds
+#             them to dbgfs, no stock kernel has them
+#   dbgfs_series  dbgfs's strict "schemes" parsing, also the series' own
+need() {
+	local f sym path
+	for f in "$@"; do
+		path=
+		case $f in
+		damon) sym=DAMON ;;
+		sysfs) sym=DAMON_SYSFS path=$SYSFS ;;
+		dbgfs) sym=DAMON_DBGFS path=$DBGFS ;;
+		lru_sort) sym=DAMON_LRU_SORT path=$LRU_SORT ;;
+		reclaim) sym=DAMON_RECLAIM path=/sys/module/damon_reclaim/parameters ;;
+		paddr) sym=DAMON_PADDR ;;
+		kunit) sym=DAMON_KUNIT_TEST ;;
+		dbgfs_lru|dbgfs_series)
+			need dbgfs
+			[ "${SERIES_APPLIED:-0}" -gt 0 ] ||
+				skip "kernel lacks: the series' dbgfs changes ($([ $f = dbgfs_lru ] && echo 'actions 6/7, lru_prio/lru_deprio' || echo 'strict schemes parsing')): no patch of kernel/patches/${KVER:-?}/series is applied to $(uname -r)"
+			continue ;;
+		*) fail "need: unknown feature $f" ;;
+		esac
+		if [ "$sym" != DAMON ] && ! kconfig DAMON; then
+			skip "kernel lacks: DAMON (CONFIG_DAMON is not set in $(uname -r)); needed: $f"
+		fi
+		if ! kconfig "$sym"; then
+			skip "kernel lacks: $f (CONFIG_$sym is not set in $(uname -r))"
+		fi
+		if [ -n "$path" ] && [ ! -e "$path" ]; then
+			fail "CONFIG_$sym is set but $path is not there"
+		fi
+	done
+}
 
 U32_MAX=4294967295
 ULONG_MAX=18446744073709551615
@@ -89,11 +157,15 @@ wait_for() {
 }
 
 # dbgfs's monitor_on reads "on" while any kdamond runs (dbgfs's, sysfs's or
-# a module's).
+# a module's); without dbgfs, no kdamond thread is there.
 no_kdamond() {
 	local v
-	val v "$DBGFS/monitor_on"
-	[ "$v" = off ]
+	if [ -e "$DBGFS_ON" ]; then
+		val v "$DBGFS_ON"
+		[ "$v" = off ]
+	else
+		! pgrep -x 'kdamond\.[0-9]+' >/dev/null
+	fi
 }
 
 # Stop every DAMON user and drop what dbgfs and sysfs hold, whatever state a
@@ -109,13 +181,19 @@ damon_off() {
 		val v "$k/state"
 		[ "$v" = on ] && echo off > "$k/state"
 	done
-	val v "$SYSFS/kdamonds/nr_kdamonds"
-	[ "$v" = 0 ] || echo 0 > "$SYSFS/kdamonds/nr_kdamonds"
-	v=$(< "$DBGFS/kdamond_pid")
-	[ "$v" = none ] || echo off > "$DBGFS/monitor_on"
+	if [ -d "$SYSFS" ]; then
+		val v "$SYSFS/kdamonds/nr_kdamonds"
+		[ "$v" = 0 ] || echo 0 > "$SYSFS/kdamonds/nr_kdamonds"
+	fi
+	if [ -d "$DBGFS" ]; then
+		v=$(< "$DBGFS/kdamond_pid")
+		[ "$v" = none ] || echo off > "$DBGFS_ON"
+	fi
 	wait_for 10 no_kdamond
-	echo > "$DBGFS/schemes"
-	echo > "$DBGFS/target_ids"
+	if [ -d "$DBGFS" ]; then
+		echo > "$DBGFS/schemes"
+		echo > "$DBGFS/target_ids"
+	fi
 }
 
 # Workload: start_workload ARGS... runs helpers/hotcold in the background

@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# guest-image/run.sh's silence watchdog, against a fake QEMU: a guest whose
+# console and progress channel both go quiet is killed within the bound
+# (DAMOS_GUEST_SILENCE), with its last console lines and its stage named;
+# a guest that keeps talking is left alone.  No kernel, no image, no QEMU.
+
+bats_load_library bats-support
+bats_load_library bats-assert
+
+RUN_SH="$BATS_TEST_DIRNAME/../../guest-image/run.sh"
+
+setup() {
+	command -v mkfs.ext4 >/dev/null && command -v debugfs >/dev/null ||
+		skip "e2fsprogs (mkfs.ext4, debugfs) missing: make deps"
+	T=$BATS_TEST_TMPDIR
+	mkdir -p "$T/bin" "$T/stage"
+	: > "$T/bzImage"
+	: > "$T/root.img"
+	# The fake QEMU: finds its two serial files (console, progress) on its
+	# command line and plays $FAKE_GUEST.
+	cat > "$T/bin/qemu-system-x86_64" <<'EOF'
+#!/bin/bash
+files=()
+while [ $# -gt 0 ]; do
+	[ "$1" = -serial ] && files+=("${2#file:}")
+	shift
+done
+con=${files[0]} prog=${files[1]}
+echo $$ > "$FAKE_PIDFILE"
+for i in $(seq 1 40); do echo "[    $i.000000] boot message $i" >> "$con"; done
+case $FAKE_GUEST in
+boot-hang)
+	echo "[   41.000000] virtio_blk virtio0: [vda] 1093632 512-byte logical blocks" >> "$con"
+	exec sleep 300 ;;
+suite-hang)
+	printf 'init: running (uptime 9.1 s)\r\ninit: running the in-guest suites\r\n1..5\r\n' >> "$prog"
+	printf 'ok 1 apply: first\r\nok 2 apply: second\r\n' >> "$prog"
+	exec sleep 300 ;;
+chatty)
+	# silent on the progress channel, never silent for the bound on
+	# the console; then powers off by itself
+	for i in 1 2 3 4 5 6; do sleep 1; echo "[  5$i.000000] still busy" >> "$con"; done
+	exit 0 ;;
+esac
+EOF
+	chmod +x "$T/bin/qemu-system-x86_64"
+	export PATH="$T/bin:$PATH" DAMOS_GUEST_PASSED=$T/passed DAMOS_GUEST_RERUN=1
+	export DAMOS_GUEST_SILENCE=3 DAMOS_GUEST_TIMEOUT=120 FAKE_PIDFILE=$T/qemu.pid
+}
+
+run_guest() {
+	local t0=$SECONDS
+	run "$RUN_SH" check "$T/bzImage" "$T/root.img" "$T/stage" "$T/out"
+	took=$((SECONDS - t0))
+}
+
+@test "a guest hung at boot is killed within the silence bound, stage and console shown" {
+	FAKE_GUEST=boot-hang run_guest
+	assert_failure
+	[ "$took" -lt 20 ] || fail "took $took s for a 3 s silence bound"
+	assert_line --regexp '^guest: silent for [0-9]+ s in kernel boot \(guest-init never started\): killing QEMU$'
+	assert_line "not ok - host: guest did not hang (console and progress silent for 3 s in kernel boot (guest-init never started): QEMU killed; last console lines below)"
+	assert_line "# [   41.000000] virtio_blk virtio0: [vda] 1093632 512-byte logical blocks"
+	assert_line "# [    40.000000] boot message 40"
+	refute_line "# [    10.000000] boot message 10"
+	assert_line --regexp '^check-guest: [0-9]+ passed, [1-9][0-9]* failed, [0-9]+ skipped$'
+	# QEMU is gone: nothing of the fake is left running
+	sleep 1
+	! kill -0 "$(cat "$T/qemu.pid")" 2>/dev/null || fail "the fake QEMU still runs"
+}
+
+@test "a guest hung in a test names the test it was in" {
+	FAKE_GUEST=suite-hang run_guest
+	assert_failure
+	[ "$took" -lt 20 ] || fail "took $took s for a 3 s silence bound"
+	assert_line --partial 'in in-guest suites: test 3 of 5 running (the one after "ok 2 apply: second"): killing QEMU'
+	assert_line --partial "not ok - host: all planned guest tests ran (plan 5, ran 2)"
+}
+
+@test "a slow guest that keeps talking on its console is not killed" {
+	FAKE_GUEST=chatty run_guest
+	refute_line --partial "silent for"
+	assert_line --regexp '^guest: QEMU exited \(0\) after [0-9]+ s; longest silence [0-9] s$'
+	assert_line "ok - host: guest finished within 120 s"
+}
+
+@test "DAMOS_GUEST_SILENCE=0 turns the watchdog off (the timeout still ends the guest)" {
+	DAMOS_GUEST_SILENCE=0 DAMOS_GUEST_TIMEOUT=5 FAKE_GUEST=boot-hang run_guest
+	assert_failure
+	refute_line --partial "silent for"
+	assert_line --partial "not ok - host: guest finished within 5 s (it hung in kernel boot (guest-init never started); last console lines below)"
+}
