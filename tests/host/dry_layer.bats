@@ -19,19 +19,19 @@ writes() {
 
 @test "dbgfs: --dry-run -f FILE, run as a script on a copy, leaves the tree the batch leaves" {
 	make_dbgfs
-	printf '%s\n' "${BATCH[@]}" > b
+	printf '%s\n' "${BATCH[@]}" > "$BATS_TEST_TMPDIR/b"
 	local before script
 	before=$(tree_sum)
-	run damoctl --interface dbgfs --dry-run -f b
+	run damoctl --interface dbgfs --dry-run -f "$BATS_TEST_TMPDIR/b"
 	assert_success
 	script=$output
 	[ "$(tree_sum)" = "$before" ]
 	# the script on a copy of the tree
 	cp -a "$ROOT" "$BATS_TEST_TMPDIR/copy"
-	sed "s|$ROOT|$BATS_TEST_TMPDIR/copy|g" <<<"$script" > s.sh
-	sh s.sh
+	sed "s|$ROOT|$BATS_TEST_TMPDIR/copy|g" <<<"$script" > "$BATS_TEST_TMPDIR/s.sh"
+	sh "$BATS_TEST_TMPDIR/s.sh"
 	# the batch for real
-	run damoctl --interface dbgfs -f b
+	run damoctl --interface dbgfs -f "$BATS_TEST_TMPDIR/b"
 	assert_success
 	[ "$(cd "$ROOT" && find . -type f -print0 | sort -z | xargs -0 md5sum)" = \
 	  "$(cd "$BATS_TEST_TMPDIR/copy" && find . -type f -print0 | sort -z | xargs -0 md5sum)" ]
@@ -41,10 +41,10 @@ writes() {
 
 @test "sysfs: a dry-run batch writes what its commands write run for real one by one" {
 	make_sysfs off 1
-	printf '%s\n' "${BATCH[@]}" > b
+	printf '%s\n' "${BATCH[@]}" > "$BATS_TEST_TMPDIR/b"
 	local before batch one="" l
 	before=$(tree_sum)
-	run damoctl --dry-run -f b
+	run damoctl --dry-run -f "$BATS_TEST_TMPDIR/b"
 	assert_success
 	batch=$(writes <<<"$output")
 	[ "$(tree_sum)" = "$before" ]
