@@ -60,6 +60,7 @@ void damos_close(struct damos_ctx *d)
 	if (!d)
 		return;
 	free(d->root);
+	free(d->real_root);
 	free(d->dbgfs);
 	free(d->admin);
 	free(d->kdamond);
@@ -90,6 +91,40 @@ int damos_opts_get(const struct damos_opts *in, struct damos_opts *o)
 	if (in)
 		memcpy(o, in, in->sz < sizeof(*o) ? in->sz : sizeof(*o));
 	o->sz = sizeof(*o);
+	return 0;
+}
+
+/* @p (below d->root) as the same path below @root; NULL if out of memory. */
+static char *rebase(const struct damos_ctx *d, const char *root, char *p)
+{
+	char *q = p ? damos_path("%s%s", root, p + strlen(d->root)) : NULL;
+
+	free(p);
+	return q;
+}
+
+/*
+ * A dry run works on the dry-run layer's copy of the DAMON files, with the
+ * kernel emulated there, and records its writes below the real root.
+ */
+static int use_dry_layer(struct damos_ctx *d)
+{
+	const char *layer = damos_dry_layer(d->root);
+	char *root;
+
+	if (!layer)
+		return -EIO;
+	root = strdup(layer);
+	d->real_emulate = d->emulate;
+	d->emulate = true;
+	d->dbgfs = rebase(d, layer, d->dbgfs);
+	d->admin = rebase(d, layer, d->admin);
+	d->kdamond = rebase(d, layer, d->kdamond);
+	d->dir = rebase(d, layer, d->dir);
+	d->real_root = d->root;
+	d->root = root;
+	if (!root || !d->dbgfs || !d->admin || !d->kdamond || !d->dir)
+		return damos_err(-ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -187,6 +222,8 @@ struct damos_ctx *damos_open(const struct damos_opts *opts)
 
 		d->emulate = o.emulate < 0 ? !on_fs(top, magic) : o.emulate;
 	}
+	if (!err && d->dry_run)
+		err = use_dry_layer(d);
 	if (err) {
 		damos_close(d);
 		errno = -err;
@@ -209,7 +246,7 @@ int damos_dbgfs_lru_supported(struct damos_ctx *d)
 {
 	if (d->iface != DAMOS_IFACE_DBGFS)
 		return damos_err(-EOPNOTSUPP, "not on dbgfs");
-	if (d->max_action < 0 && d->emulate) {
+	if (d->max_action < 0 && (d->real_root ? d->real_emulate : d->emulate)) {
 		char *p = damos_path("%s/.max_action", d->dbgfs);
 		uint64_t v = 7;
 

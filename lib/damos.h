@@ -707,7 +707,7 @@ struct damos_opts {
 	size_t sz;
 	const char *root;	/* NULL or "" = "/" */
 	enum damos_iface iface;	/* AUTO: see damos_open() */
-	bool dry_run;		/* record writes as a script, make none */
+	bool dry_run;		/* record writes, make none: see below */
 	int kdamond;		/* sysfs: kdamonds/<kdamond>, context 0 */
 	const char *dbgfs_ctx;	/* dbgfs: context directory, NULL = root */
 	int emulate;		/* -1 auto, 0 no, 1 yes: see below */
@@ -722,6 +722,17 @@ struct damos_opts {
  * commands other than on/off leave the file as it is, dbgfs "mk_contexts"
  * and "rm_contexts" create and remove context directories, and dbgfs files
  * refuse writes with EBUSY while "monitor_on" reads "on".
+ */
+/*
+ * Dry runs: the handle works on the dry-run layer, a private copy of the
+ * DAMON files below the root (made at the first dry-run open of the
+ * process, kept for the later ones, removed at exit) on which the kernel is
+ * emulated as on a fake tree.  Each write is recorded with its real path
+ * (damos_dry_run_script()) and made on the copy, so that a later read, in
+ * the same handle or a later one of the process, sees it as the kernel
+ * would show it: a batch of dry-run commands writes the script its
+ * commands write when run one after the other.  The real tree is never
+ * written.
  */
 #define DAMOS_OPTS_INIT {						\
 	.sz = sizeof(struct damos_opts), .root = NULL,			\

@@ -168,6 +168,8 @@ struct damos_ctx {
 	enum damos_iface iface;
 	const struct damos_backend *ops;
 	char *root;		/* "" for "/", else without trailing '/' */
+	char *real_root;	/* dry run: the root the script writes below
+				 * (root is then the dry-run layer's copy) */
 	char *dbgfs;		/* <root>/sys/kernel/debug/damon */
 	char *admin;		/* <root>/sys/kernel/mm/damon/admin */
 	char *kdamond;		/* sysfs: <admin>/kdamonds/<N> */
@@ -175,6 +177,7 @@ struct damos_ctx {
 	int kdamond_idx;
 	bool dry_run;
 	bool emulate;
+	bool real_emulate;	/* dry run: whether the real tree is a fake */
 	bool fresh;		/* dry run made the context: reads see defaults */
 	int max_action;		/* dbgfs: highest action nr accepted, -1 unknown */
 	bool feat_probed;
@@ -211,6 +214,15 @@ int damos_dbgfs_probe(struct damos_ctx *d);
 void damos_features_probe(struct damos_ctx *d);
 /* damos.c: @in (NULL: defaults) into @o; -EINVAL for unknown set bytes */
 int damos_opts_get(const struct damos_opts *in, struct damos_opts *o);
+/*
+ * io.c, the dry-run layer: a private copy of the DAMON files below @root,
+ * made at the first dry-run open of the process and kept for its later
+ * ones, so that a batch of dry-run commands sees the writes of those
+ * before it as the kernel would show them (fake-tree emulation does that
+ * on the copy).  Writes through it are recorded with the real paths.
+ * Return: the copy's root, or NULL with a message.
+ */
+const char *damos_dry_layer(const char *root);
 /* A message naming feature @f and the handle's kernel; -EOPNOTSUPP. */
 int damos_feature_err(struct damos_ctx *d, int f, const char *what);
 /* io.c: every file below @dir (skipping stats/ and tried_regions/). */

@@ -127,10 +127,25 @@ static int open_file(const struct damos_ctx *d, const char *path, int flags,
 	return fd;
 }
 
+/* A path of the dry-run layer as the real one it stands for. */
+static const char *real_path(const struct damos_ctx *d, const char *path,
+			     char *buf, size_t sz)
+{
+	size_t n = strlen(d->root);
+
+	if (!d->real_root || strncmp(path, d->root, n) || path[n] != '/')
+		return path;
+	snprintf(buf, sz, "%s%s", d->real_root, path + n);
+	return buf;
+}
+
 /* The message for a failed open/read/write of @path, with what helps. */
 static int io_err(const struct damos_ctx *d, int err, const char *verb,
 		  const char *path)
 {
+	char real[4096];
+
+	path = real_path(d, path, real, sizeof(real));
 	if ((err == -EXDEV || err == -ELOOP) && below_root(d, path))
 		return damos_err(-EXDEV,
 				 "cannot %s %s: it leads out of %s through a symlink (refused)",
@@ -262,6 +277,9 @@ void damos_quote(struct damos_buf *b, const char *s)
 static void record(struct damos_ctx *d, const char *path, const char *content)
 {
 	struct damos_buf *b = &d->script;
+	char real[4096];
+
+	path = real_path(d, path, real, sizeof(real));
 	size_t len = strlen(content);
 	const char *nl = strchr(content, '\n');
 
@@ -699,7 +717,9 @@ int damos_write(struct damos_ctx *d, const char *path, const char *content)
 
 	if (d->dry_run) {
 		record(d, path, content);
-		return d->script.err;
+		if (d->script.err || !d->real_root)
+			return d->script.err;
+		/* the layer: the write lands on the copy, as on the kernel */
 	}
 	if (d->emulate) {
 		err = fake_pre_write(d, path);
@@ -906,4 +926,145 @@ int damos_snap_restore(struct damos_ctx *d, const char *dir,
 		free(c);
 	}
 	return err;
+}
+
+/* ------------------------------------------------------------------------
+ * The dry-run layer (see internal.h).
+ */
+static char *layer_dir;		/* the copy's root */
+static char *layer_of;		/* the root it copies */
+
+static void layer_remove(void)
+{
+	int fd;
+
+	if (!layer_dir)
+		return;
+	fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		rm_at(fd, layer_dir + 1);
+		close(fd);
+	}
+}
+
+/* Copy @rel of @from (a handle on the real root) into the layer. */
+static int layer_copy(struct damos_ctx *from, const char *rel, int depth)
+{
+	char *src = damos_path("%s/%s", from->root, rel);
+	char *dst = damos_path("%s/%s", layer_dir, rel);
+	struct stat st;
+	int err = 0;
+
+	if (!src || !dst || depth > 12) {
+		err = src && dst ? 0 : -ENOMEM;
+		goto out;
+	}
+	if (lstat(src, &st))
+		goto out;		/* absent: nothing to copy */
+	if (S_ISLNK(st.st_mode)) {
+		char target[4096];
+		ssize_t n = readlink(src, target, sizeof(target) - 1);
+		char *t;
+
+		if (n < 0)
+			goto out;
+		target[n] = '\0';
+		/* an absolute link into the root points into the copy */
+		if (target[0] == '/' && from->root[0] &&
+		    !strncmp(target, from->root, strlen(from->root)) &&
+		    target[strlen(from->root)] == '/')
+			t = damos_path("%s%s", layer_dir, target + strlen(from->root));
+		else
+			t = strdup(target);
+		char *p = damos_path("%s/x", dst);
+
+		if (t && p && !mkdirs(from, p))
+			symlink(t, dst);
+		free(p);
+		free(t);
+	} else if (S_ISDIR(st.st_mode)) {
+		DIR *dir = opendir(src);
+		struct dirent *e;
+
+		if (mkdir(dst, 0755) && errno != EEXIST)
+			err = -errno;
+		while (!err && dir && (e = readdir(dir))) {
+			char *sub;
+
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			sub = damos_path("%s/%s", rel, e->d_name);
+			err = sub ? layer_copy(from, sub, depth + 1) : -ENOMEM;
+			free(sub);
+		}
+		if (dir)
+			closedir(dir);
+	} else if (S_ISREG(st.st_mode)) {
+		char *content = NULL;
+		int fd;
+
+		/* unreadable (write-only files, EBUSY): an empty file */
+		if (damos_read(from, src, &content))
+			content = NULL;
+		fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			  (st.st_mode & 0777) | 0600);
+		if (fd < 0)
+			err = -errno;
+		else if (content && write(fd, content, strlen(content)) < 0)
+			err = -errno;
+		if (fd >= 0)
+			close(fd);
+		free(content);
+	}
+out:
+	free(src);
+	free(dst);
+	return err;
+}
+
+const char *damos_dry_layer(const char *root)
+{
+	static const char *const parts[] = {
+		"sys/kernel/mm/damon", "sys/kernel/debug/damon",
+		"sys/module/damon_lru_sort", "sys/module/damon_reclaim",
+		"proc/sys/kernel/osrelease",
+	};
+	struct damos_ctx from = { .root = (char *)root };
+	const char *tmp = getenv("TMPDIR");
+	int err = 0;
+
+	if (layer_dir && !strcmp(layer_of, root))
+		return layer_dir;
+	if (layer_dir) {
+		layer_remove();
+		free(layer_dir);
+		free(layer_of);
+	} else {
+		atexit(layer_remove);
+	}
+	layer_of = strdup(root);
+	layer_dir = damos_path("%s/damos-dry-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!layer_of || !layer_dir || !mkdtemp(layer_dir)) {
+		free(layer_dir);
+		layer_dir = NULL;
+		return damos_err_null(-ENOMEM, "dry run: cannot make a private copy of the DAMON files");
+	}
+	for (size_t i = 0; !err && i < ARRAY_SIZE(parts); i++) {
+		char *p = damos_path("%s/%s/x", layer_dir, parts[i]);
+		struct damos_ctx to = { .root = layer_dir };
+
+		/* the parents of each part */
+		err = p ? mkdirs(&to, p) : -ENOMEM;
+		free(p);
+		p = damos_path("%s/%s", layer_dir, parts[i]);
+		if (p)
+			rmdir(p);
+		free(p);
+		if (!err)
+			err = layer_copy(&from, parts[i], 0);
+	}
+	if (err)
+		return damos_err_null(err, "dry run: cannot copy the DAMON files: %s",
+				      strerror(-err));
+	return layer_dir;
 }

@@ -464,6 +464,22 @@ static struct damos_ctx *mod_open(const struct damos_opts *opts, char **dir)
 		errno = ENOENT;
 		return NULL;
 	}
+	/* a dry run reads and writes the dry-run layer's copy */
+	if (d->dry_run) {
+		const char *layer = damos_dry_layer(d->root);
+
+		free(*dir);
+		*dir = layer ? damos_path("%s/" LRU_SORT_DIR, layer) : NULL;
+		d->real_root = d->root;
+		d->root = layer ? strdup(layer) : NULL;
+		d->emulate = true;
+		if (!*dir || !d->root) {
+			free(*dir);
+			damos_close(d);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
 	return d;
 }
 

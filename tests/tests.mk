@@ -42,6 +42,7 @@ check-abi: $(LIB_SO)
 update-abi: $(LIB_SO)
 	tests/abi/abi.sh lib/damos.h $(LIB_SO) $(CC) > $(BUILD)/abi.raw
 	LC_ALL=C sort $(BUILD)/abi.raw > $(ABI_BASELINE)
+
 check-unit: $(UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do \
 		DAMOS_SRCDIR=$(CURDIR) $$t || fail=1; \

@@ -19,7 +19,7 @@ enums=$(awk '/^enum [a-z_]+ \{/ { e = 1; next } e && /^\};/ { e = 0 }
 	grep -v '^DAMOS_NR_\|^DAMOS_LRU_NR_' || true)
 # struct members: "\ttype name;" inside "struct NAME {"
 members=$(awk '/^struct [a-z_]+ \{/ { s = $2; next } s && /^\};/ { s = "" }
-	s && /^\t[^\/ ]/ { l = $0; sub(/;.*/, "", l); n = split(l, w, /[ *\t]+/);
+	s && /^\t[^\/ \t*]/ { l = $0; sub(/;.*/, "", l); n = split(l, w, /[ *\t]+/);
 		m = w[n]; sub(/\[.*/, "", m); print s "." m }' "$hdr")
 sized=$(awk '/^struct [a-z_]+ \{/ { s = $2; next } s && /^\tsize_t sz;/ { print s }
 	/^\};/ { s = "" }' "$hdr")

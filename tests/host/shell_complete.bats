@@ -53,7 +53,9 @@ expect "damoctl> "
 send "scheme add pageout sz 4K 8K \t\t"
 expect "damoctl> scheme add pageout sz 4K 8K "
 send "quota \t\t"
-expect -re "reset +size +time"
+expect "reset"
+expect "size"
+expect "time"
 expect "damoctl> scheme add pageout sz 4K 8K quota "
 send "\x03"
 expect "damoctl> "
@@ -80,7 +82,9 @@ send "quit\r"
 EOF
 	assert_success
 	# after "sz 4K 8K": the keywords not used yet, and no sz
-	assert_line --regexp '^access +age +quota +weights +wmarks *$'
+	assert_line --regexp '^access +filter +quota *$'
+	assert_line --regexp '^age +goal +weights *$'
+	assert_line --regexp '^apply_interval +nid +wmarks *$'
 }
 
 @test "history: kept in ~/.damoctl_history, recalled with the up arrow" {
