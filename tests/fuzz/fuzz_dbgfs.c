@@ -54,7 +54,11 @@ static void schemes(const char *text, uint8_t pick)
 	for (size_t i = 0; i < n; i++) {
 		for (int f = 0; f < DAMOS_NR_FIELDS; f++)
 			FUZZ_CHECK(damos_scheme_get(arr[i], f) <=
-				   damos_field_max(f),
+				   damos_field_max(f) ||
+				   (f == DAMOS_F_ACTION &&
+				    damos_scheme_get(arr[i], f) == DAMOS_ACTION_UNKNOWN) ||
+				   (f == DAMOS_F_TARGET_NID &&
+				    damos_scheme_get(arr[i], f) == DAMOS_NID_NONE),
 				   "scheme %zu: %s beyond its max", i,
 				   damos_field_name(f));
 		if (damos_scheme_validate(arr[i]))

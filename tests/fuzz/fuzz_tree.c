@@ -40,7 +40,11 @@ static void read_all(enum damos_iface iface)
 		for (size_t i = 0; i < n; i++)
 			for (int f = 0; f < DAMOS_NR_FIELDS; f++)
 				FUZZ_CHECK(damos_scheme_get(s[i], f) <=
-					   damos_field_max(f),
+					   damos_field_max(f) ||
+					   (f == DAMOS_F_ACTION &&
+				    damos_scheme_get(s[i], f) == DAMOS_ACTION_UNKNOWN) ||
+				   (f == DAMOS_F_TARGET_NID &&
+					    damos_scheme_get(s[i], f) == DAMOS_NID_NONE),
 					   "scheme %zu: %s beyond its max", i,
 					   damos_field_name(f));
 		damos_schemes_free(s, n);

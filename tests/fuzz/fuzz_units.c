@@ -72,7 +72,9 @@ static void fields(const char *s, const struct damos_attrs *attrs)
 		int err = damos_scheme_set_str(sc, f, s, attrs);
 
 		if (!err) {
-			FUZZ_CHECK(damos_scheme_get(sc, f) <= damos_field_max(f),
+			FUZZ_CHECK(damos_scheme_get(sc, f) <= damos_field_max(f) ||
+				   (f == DAMOS_F_TARGET_NID &&
+				    damos_scheme_get(sc, f) == DAMOS_NID_NONE),
 				   "%s: '%s' accepted beyond the field's max",
 				   damos_field_name(f), s);
 			before[f] = damos_scheme_get(sc, f);
