@@ -68,7 +68,9 @@ is_612() { [ -e "$DBGFS/monitor_on_DEPRECATED" ]; }
 	local keep="4096 $ULONG_MAX 0 $U32_MAX 0 $U32_MAX 5 10 0 1000 0 0 100 0 0 0 0 0" a
 	echo "$keep" > "$DBGFS/schemes"
 	for a in 8 9; do
-		run sh -c 'echo "$1" > "$2"' _ \
+		# bash names the errno of a failed write; dash says "I/O error"
+		# for any of them
+		run bash -c 'echo "$1" > "$2"' _ \
 			"4096 $ULONG_MAX 0 $U32_MAX 0 $U32_MAX $a 10 0 1000 0 0 100 0 0 0 0 0" \
 			"$DBGFS/schemes"
 		assert_failure
