@@ -37,16 +37,16 @@ $(line 2 7)"
 }
 
 @test "bash: printf of 256 schemes (256 writes) sets exactly those, 257 keep them" {
-	local -a lines
+	local -a want  # not "lines": bats' run overwrites that
 	local i
-	for ((i = 0; i < 256; i++)); do lines+=("$(line "$i" $((i % 8)))"); done
-	run bash -c 'l=("${@:2}"); printf "%s\n" "${l[@]}" > "$1"' _ "$DBGFS/schemes" "${lines[@]}"
+	for ((i = 0; i < 256; i++)); do want+=("$(line "$i" $((i % 8)))"); done
+	run bash -c 'l=("${@:2}"); printf "%s\n" "${l[@]}" > "$1"' _ "$DBGFS/schemes" "${want[@]}"
 	assert_success
-	assert_equal "$(schemes_now)" "$(printf '%s\n' "${lines[@]}")"
+	assert_equal "$(schemes_now)" "$(printf '%s\n' "${want[@]}")"
 	# one more is too many: the write fails, the 256 stay
-	run bash -c 'l=("${@:2}"); printf "%s\n" "${l[@]}" > "$1"' _ "$DBGFS/schemes" "${lines[@]}" "$(line 256 5)"
+	run bash -c 'l=("${@:2}"); printf "%s\n" "${l[@]}" > "$1"' _ "$DBGFS/schemes" "${want[@]}" "$(line 256 5)"
 	assert_failure
-	assert_equal "$(schemes_now)" "$(printf '%s\n' "${lines[@]}")"
+	assert_equal "$(schemes_now)" "$(printf '%s\n' "${want[@]}")"
 }
 
 @test "bash: a bad line in the middle fails the echo and keeps the schemes from before it" {
