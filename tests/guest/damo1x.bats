@@ -14,7 +14,7 @@ load helpers/common
 DAMO_LINES=$BATS_TEST_DIRNAME/helpers/damo-1.6.0-dbgfs.txt
 
 setup() {
-	[ -d "$DBGFS" ] || skip "this kernel has no DAMON debugfs interface"
+	need dbgfs_series
 	damon_off
 	log_mark
 }

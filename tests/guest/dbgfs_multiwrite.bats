@@ -8,7 +8,7 @@
 load helpers/common
 
 setup() {
-	[ -d "$DBGFS" ] || skip "this kernel has no DAMON debugfs interface"
+	need dbgfs_series
 	damon_off
 	log_mark
 }
