@@ -23,13 +23,15 @@ hold() {
 
 # N parallel "scheme add stat sz NK max"; the exit statuses in $BATS_TEST_TMPDIR/st.N
 parallel_adds() {
-	local n=$1 i
+	local n=$1 i pids=()
 	shift
 	for ((i = 1; i <= n; i++)); do
 		( "$DAMOCTL" --root "$ROOT" "$@" scheme add stat sz "${i}K" max \
 			2> "$BATS_TEST_TMPDIR/err.$i"; echo $? > "$BATS_TEST_TMPDIR/st.$i" ) &
+		pids+=($!)
 	done
-	wait
+	# never a bare wait: under BATS_TEST_TIMEOUT it waits for bats' countdown
+	wait "${pids[@]}"
 }
 
 # every add exited 0, and each size is there once
@@ -65,9 +67,11 @@ check_adds() {
 	damoctl scheme add pageout sz 2M max
 	printf 'scheme stat sz 64K max\nscheme pageout sz 1M max\n' > "$BATS_TEST_TMPDIR/a.conf"
 	( "$DAMOCTL" --root "$ROOT" apply "$BATS_TEST_TMPDIR/a.conf"; echo $? > "$BATS_TEST_TMPDIR/st.apply" ) &
+	local others=($!)
 	( "$DAMOCTL" --root "$ROOT" scheme rm 0; echo $? > "$BATS_TEST_TMPDIR/st.rm" ) &
+	others+=($!)
 	parallel_adds 6
-	wait
+	wait "${others[@]}"
 	[ "$(cat "$BATS_TEST_TMPDIR/st.apply")" = 0 ]
 	[ "$(cat "$BATS_TEST_TMPDIR/st.rm")" = 0 ]
 	run damoctl scheme list
@@ -91,7 +95,7 @@ check_adds() {
 	assert_output --partial "waited 1s (--wait SECONDS to wait longer)"
 	[ $((SECONDS - start)) -le 3 ]
 	[ "$(tree_sum)" = "$before" ]
-	wait
+	wait "$holder"
 }
 
 @test "--wait: a write waits for the lock and goes on when it is free" {
@@ -99,7 +103,7 @@ check_adds() {
 	hold "$(ADMIN)" 1
 	run damoctl --wait 10 scheme add stat
 	assert_success
-	wait
+	wait "$holder"
 	run damoctl scheme list
 	assert_output --partial "0: stat"
 }
@@ -115,7 +119,7 @@ check_adds() {
 	assert_failure 1
 	assert_output --partial '{"error":"scheme clear: '
 	assert_output --partial "waited 200ms"
-	wait
+	wait "$holder"
 	run damoctl --wait 2x scheme list
 	assert_failure 2
 	assert_output --partial "--wait: '2x' is not a time"
@@ -129,11 +133,11 @@ check_adds() {
 	run damoctl --wait 0 scheme rm 0
 	assert_failure 1
 	assert_output --partial "reading"
-	wait
+	wait "$holder"
 	hold "$(ADMIN)" 3
 	run damoctl --wait 0 monitor status
 	assert_failure 1
-	wait
+	wait "$holder"
 }
 
 @test "a dry run takes the lock shared: it waits for a writer, not for readers" {
@@ -141,7 +145,7 @@ check_adds() {
 	hold -s "$(DBGDIR)" 3
 	run damoctl --wait 0 --dry-run scheme add stat
 	assert_success
-	wait
+	wait "$holder"
 }
 
 @test "lru-sort commands lock the module's parameters directory" {
@@ -150,7 +154,7 @@ check_adds() {
 	run damoctl --wait 0 lru-sort set hot 60%
 	assert_failure 1
 	assert_output --partial "$(LRU) is locked by pid $holder"
-	wait
+	wait "$holder"
 	run damoctl --wait 0 lru-sort set hot 60%
 	assert_success
 }
@@ -163,7 +167,7 @@ check_adds() {
 	run damoctl --wait 0 apply "$BATS_TEST_TMPDIR/a.conf"
 	assert_failure 1
 	assert_output --partial "$(LRU) is locked"
-	wait
+	wait "$holder"
 }
 
 @test "a program without the lock changes the schemes meanwhile: add and rm fail, saying what is there" {
