@@ -91,7 +91,7 @@ guest-stage:
 	else \
 		echo "guest-stage: no kernel config ($(or $(KERNEL_CONFIG),KERNEL_CONFIG not set)): the suites cannot tell what the kernel lacks" >&2; \
 	fi
-	@echo "KVER=$(KVER) KIMAGE=$(KIMAGE) KCONFIG=$(KCONFIG) KPATCHES=$(KPATCHES) SERIES_APPLIED=$(words $(filter-out $(KERNEL_SERIES),$(KERNEL_PATCH_FILES))) DAMOS_FOREIGN_SETTINGS=$(DAMOS_FOREIGN_SETTINGS) DAMOS_CONCURRENCY=$(DAMOS_CONCURRENCY)" > $(GUEST_STAGE)/tests/kernel.knobs
+	@echo "KVER=$(KVER) KIMAGE=$(KIMAGE) KCONFIG=$(KCONFIG) KPATCHES=$(KPATCHES) SERIES_APPLIED=$(words $(filter-out $(KERNEL_SERIES),$(KERNEL_PATCH_FILES)))" > $(GUEST_STAGE)/tests/kernel.knobs
 	@if [ -n "$(KERNEL_MODULES)" ]; then \
 		cp -al $(KERNEL_MODULES) $(GUEST_STAGE)/modules 2>/dev/null || \
 		{ rm -rf $(GUEST_STAGE)/modules; cp -a $(KERNEL_MODULES) $(GUEST_STAGE)/modules; } || exit 1; \

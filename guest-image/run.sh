@@ -91,7 +91,14 @@ results() {
 	[ -d "$out/results" ]
 }
 
-# Kernel reports that fail a run even when every test passed.
+# Kernel reports that fail a run even when every test passed.  Not the
+# user-space fault of the kernel's own selftest helper huge_count_read
+# (tools/testing/selftests/damon/huge_count_read_write.c): it read(2)s a
+# DAMON file with a count of 4 GiB into a 25-byte stack buffer, so a file
+# longer than 25 bytes (attrs: 28) smashes its own stack, and x86 prints
+# "traps: huge_count_read[PID] general protection fault ip:..." for it.
+# That is the program's bug, not the kernel's (the selftest passes).
+user_fault_ok='traps: huge_count_read\[[0-9]+\] general protection fault ip:'
 bad_kernel_log='Oops|BUG:|WARNING:|KASAN|UBSAN|Kernel panic|general protection fault|cut here|possible (circular|recursive) locking|inconsistent lock state|DEBUG_LOCKS_WARN_ON|suspicious RCU usage|INFO: task .* blocked|INFO: rcu'
 
 case $mode in
@@ -115,7 +122,7 @@ cmd)
 	qrc=$?
 	[ $qrc = 124 ] && die "guest timed out after $tmo s (console: $out/console.log)"
 	results || die "no results from the guest (console: $out/console.log)"
-	if grep -qE "$bad_kernel_log" "$out/console.log"; then
+	if grep -E "$bad_kernel_log" "$out/console.log" | grep -qvE "$user_fault_ok"; then
 		echo "run: note: the guest kernel log has a warning (see $out/console.log)" >&2
 	fi
 	rc=$(cat "$out/results/rc" 2>/dev/null || echo 1)
@@ -270,7 +277,7 @@ else
 	fail "the guest ran the suites (console: $out/console.log)"
 fi
 
-if grep -nE "$bad_kernel_log" "$out/console.log" > "$out/kernel-reports.txt"; then
+if grep -nE "$bad_kernel_log" "$out/console.log" | grep -vE "$user_fault_ok" > "$out/kernel-reports.txt"; then
 	fail "guest kernel log has no Oops/BUG/WARNING/KASAN/lockdep report:"
 	head -n 20 "$out/kernel-reports.txt" | sed 's/^/# /'
 else

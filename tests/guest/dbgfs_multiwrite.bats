@@ -101,12 +101,15 @@ $(line 5 6)"
 	local pa=$!
 	bash -c 'for i in $(seq 30); do echo "$1" > "$2" || exit 1; done' _ "$b" "$DBGFS/schemes" &
 	local pb=$!
+	local seen=
 	for i in $(seq 30); do
 		st=$(schemes_now)
 		case $st in
 		"$a"|"$b"|"$(line 1 6)"|"$(line 3 2)"|"$(line 3 2)
-$(line 4 5)") ;;	# a write in progress shows its lines so far
-		*) kill $pa $pb 2>/dev/null; fail "a mix of two writers' schemes: $st" ;;
+$(line 4 5)") seen=1 ;;	# a write in progress shows its lines so far
+		# empty (as setup left it) until the first write of either
+		"") [ -z "$seen" ] || { kill $pa $pb 2>/dev/null; fail "read $i: empty after a write"; } ;;
+		*) kill $pa $pb 2>/dev/null; fail "read $i: a mix of two writers' schemes: $st" ;;
 		esac
 	done
 	wait $pa || fail "writer a failed"

@@ -7,11 +7,8 @@
 # apply of a file that does not mention it run one after the other, with
 # the kdamond off and then on; after each, the foreign scheme must read
 # back exactly as written.
-#
-# Waiting for issue 10 (libdamos rewrites schemes from what it knows, and
-# loses the rest): until that lands these skip, saying so, unless
-# DAMOS_FOREIGN_SETTINGS=1 is given to make (make check-guest
-# DAMOS_FOREIGN_SETTINGS=1; guest-image/guest.mk stages it in kernel.knobs).
+# libdamos keeps them by reading every file of the schemes before it
+# writes nr_schemes and putting back what it did not change (issue 13).
 
 load helpers/common
 
@@ -27,8 +24,6 @@ setup() {
 	if ! printf '6.11\n%s\n' "$v" | sort -CV; then
 		skip "kernel lacks: migrate_cold/target_nid (DAMON sysfs of 6.11 and later; this is $(uname -r))"
 	fi
-	[ "${DAMOS_FOREIGN_SETTINGS:-0}" = 1 ] ||
-		skip "waiting for issue 10 (damoctl keeps sysfs settings it did not make; libdamos fix): make check-guest DAMOS_FOREIGN_SETTINGS=1 runs it"
 	CONF=$BATS_TEST_TMPDIR/damoctl.conf
 }
 
