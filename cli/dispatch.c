@@ -407,8 +407,8 @@ void cli_print_script(struct cli *c, const char *what, const char *script)
 			fprintf(c->out,
 				"#!/bin/sh\n"
 				"# damoctl --dry-run: these writes were not made.\n"
-				"# Run with sh (dash): bash splits a multi-line printf into\n"
-				"# several write()s, which dbgfs refuses.\n"
+				"# Any POSIX sh runs it: each file gets one write(), several\n"
+				"# lines through cat from a here-document.\n"
 				"set -e\n");
 		fprintf(c->out, "# damoctl %s (%s)\n%s", c->line, what, script);
 	}
