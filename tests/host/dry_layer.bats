@@ -169,3 +169,35 @@ on"
 	[ "$(grep -c '/kdamonds/nr_kdamonds$' <<<"$output")" = 1 ]
 	[ "$(grep -c '/contexts/nr_contexts$' <<<"$output")" = 1 ]
 }
+
+@test "14 High 2b: --dry-run apply on dbgfs while monitoring runs succeeds as the apply does, and its script does the same" {
+	make_dbgfs
+	damoctl target set paddr region 4G 8G
+	damoctl scheme add pageout age 5s max
+	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
+	printf '%s\n' "attrs sample 10ms aggr 200ms" "target paddr region 4G 6G" \
+		"scheme lru_prio" "scheme lru_deprio" "monitor on" > "$BATS_TEST_TMPDIR/a.conf"
+	run damoctl --dry-run apply "$BATS_TEST_TMPDIR/a.conf"
+	assert_success
+	refute_output --partial "nothing changed"
+	same_as_batch "apply $BATS_TEST_TMPDIR/a.conf"
+	run cut -d' ' -f7 "$ROOT/sys/kernel/debug/damon/schemes"
+	assert_output "6
+7"
+	assert_equal "$(cat "$ROOT/sys/kernel/debug/damon/monitor_on")" on
+}
+
+@test "14 High 2c: --dry-run monitor start with no target fails as the real run does; after target set in the batch it runs" {
+	local tree
+	for tree in dbgfs sysfs; do
+		rm -rf "$ROOT" && mkdir -p "$ROOT"
+		if [ "$tree" = dbgfs ]; then make_dbgfs; else make_sysfs_empty; fi
+		run damoctl --dry-run monitor start
+		assert_failure 1
+		assert_output "damoctl: monitor start: no monitoring target: set one first (damoctl target set ...)"
+		run damoctl monitor start
+		assert_failure 1
+		assert_output "damoctl: monitor start: no monitoring target: set one first (damoctl target set ...)"
+		same_as_batch "target set paddr region 4G 8G" "monitor start"
+	done
+}
