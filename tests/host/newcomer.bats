@@ -341,3 +341,17 @@ teardown() {
 	assert_success
 	assert_output "4096 1048576 0 4294967295 864000 4294967295 5 0 0 0 0 0 0 0 0 0 0 0"
 }
+
+@test "14 Low: access 101% says it is above 100% before any word on the granularity" {
+	make_dbgfs
+	run damoctl scheme add stat access 101% max
+	assert_failure 2
+	assert_output "damoctl: scheme add: min access: '101%' is above 100%"
+	run damoctl scheme add stat access 0 100.5%
+	assert_failure 2
+	assert_output "damoctl: scheme add: max access: '100.5%' is above 100%"
+	# a rate within 100% that is no whole number of samples: the granularity
+	run damoctl scheme add stat access 99.5% max
+	assert_failure 2
+	assert_output --partial "is not a whole number of samples"
+}
