@@ -152,6 +152,11 @@ void cli_note(struct cli *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int cli_check_ops(struct cli *c, enum damos_ops o, enum damos_action a,
 		  const char *which);
+/* cli/scheme.c: open and read the schemes (NULL: *status says why) */
+struct damos_ctx *cli_schemes_open(struct cli *c, struct damos_scheme ***arr,
+				   size_t *n, int *status);
+/* "no schemes" on a terminal when @n is 0 (scheme list, stats show) */
+void cli_no_schemes(struct cli *c, size_t n);
 /* cli/verify.c: after a write, EXIT_OK if what was meant is there */
 int cli_verify_schemes(struct cli *c, struct damos_ctx *d,
 		       struct damos_scheme *const *want, size_t n);

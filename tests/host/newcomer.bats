@@ -355,3 +355,17 @@ teardown() {
 	assert_failure 2
 	assert_output --partial "is not a whole number of samples"
 }
+
+@test "14 Low: stats show with no scheme says so on a terminal; a pipe gets the header alone" {
+	make_dbgfs
+	run damoctl stats show
+	assert_success
+	assert_output "#   action          nr_tried       sz_tried   nr_applied     sz_applied qt_exceeds"
+	command -v script >/dev/null || skip "script(1) is missing"
+	run script -qec "'$DAMOCTL' --root '$ROOT' stats show" /dev/null
+	assert_output --partial "no schemes (damoctl scheme add ACTION ... adds one)"
+	damoctl scheme add stat
+	run script -qec "'$DAMOCTL' --root '$ROOT' stats show" /dev/null
+	refute_output --partial "no schemes"
+	assert_output --partial "0   stat"
+}
