@@ -97,6 +97,8 @@ struct cli_cmd {
 #define CLI_WRITE	0x2
 /* The command takes no lock (it reads nothing of DAMON's). */
 #define CLI_NOLOCK	0x4
+/* Its argument is a scheme index: the completion offers those there are. */
+#define CLI_INDEX	0x8
 
 struct cli_object {
 	const char *name;
@@ -123,7 +125,7 @@ void cli_init(struct cli *c);
 void cli_fini(struct cli *c);
 int cli_parse_globals(struct cli *c, int argc, char **argv, int *next);
 int cli_run(struct cli *c, int argc, char **argv);
-const char **cli_complete_words(int argc, char **argv);
+const char **cli_complete_words(struct cli *c, int argc, char **argv);
 void cli_help(struct cli *c, const struct cli_object *o,
 	      const struct cli_cmd *k);
 const struct cli_object *cli_object_find(const char *name);
@@ -135,6 +137,7 @@ int cli_run_line(struct cli *c, const char *line);
 int cli_complete_print(int argc, char **argv, FILE *f);
 void cli_complete_grammar(const struct cli_grammar *g, int argc, char **argv,
 			  const char **out, int *n);
+int cli_complete_indexes(struct cli *c, const char **out, int room);
 int cli_watch_args(struct cli *c, int *argc, char **argv, uint64_t *us,
 		   long *count);
 int cli_watch(struct cli *c, const struct cli_cmd *k, int argc, char **argv,

@@ -129,3 +129,43 @@ EOF
 	assert_success
 	[ ! -e "$BATS_TEST_TMPDIR/home/.damoctl_history" ]
 }
+
+@test "14 Low: scheme rm TAB offers the indexes of the schemes there are, in a dry-run session too" {
+	damoctl scheme add stat
+	damoctl scheme add pageout
+	damoctl scheme add lru_prio
+	session <<'EOF2'
+expect "damoctl> "
+send "scheme rm \t\t"
+expect -re "0 +1 +2"
+expect "damoctl> scheme rm "
+send "2\r"
+expect "damoctl> "
+send "scheme rm \t\t"
+expect -re "0 +1"
+expect "damoctl> scheme rm "
+send "\x03"
+expect "damoctl> "
+send "quit\r"
+EOF2
+	assert_success
+	# after rm 2, two are left to offer
+	assert_line --regexp '^0 +1 +2 *$'
+	assert_line --regexp '^0 +1 *$'
+	run cut -d' ' -f7 "$ROOT/sys/kernel/debug/damon/schemes"
+	assert_output "5
+2"
+	# a dry-run session: what its commands would have done
+	session --dry-run <<'EOF2'
+expect "damoctl> "
+send "scheme add stat\r"
+expect "damoctl> "
+send "scheme rm \t\t"
+expect -re "0 +1 +2"
+expect "damoctl> scheme rm "
+send "\x03"
+expect "damoctl> "
+send "quit\r"
+EOF2
+	assert_success
+}
