@@ -112,11 +112,16 @@ same_as_batch() {	# BATCH LINES...
 	done
 }
 
-@test "14 High 2: dbgfs, monitoring on: stop, adds, rm, attrs, target, start; dash and bash leave the batch's tree" {
+# dbgfs monitoring a paddr region with one pageout scheme.
+dbgfs_running() {
 	make_dbgfs
 	damoctl target set paddr region 4G 8G
 	damoctl scheme add pageout age 5s max
 	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
+}
+
+@test "14 High 2: dbgfs, monitoring on: stop, adds, rm, attrs, target, start; dash and bash leave the batch's tree" {
+	dbgfs_running
 	same_as_batch "monitor stop" "scheme add stat" "scheme add lru_prio" \
 		"scheme add pageout age 10s max" "scheme rm 1" \
 		"attrs set sample 10ms aggr 200ms" "scheme add lru_deprio" \
@@ -171,10 +176,7 @@ on"
 }
 
 @test "14 High 2b: --dry-run apply on dbgfs while monitoring runs succeeds as the apply does, and its script does the same" {
-	make_dbgfs
-	damoctl target set paddr region 4G 8G
-	damoctl scheme add pageout age 5s max
-	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
+	dbgfs_running
 	printf '%s\n' "attrs sample 10ms aggr 200ms" "target paddr region 4G 6G" \
 		"scheme lru_prio" "scheme lru_deprio" "monitor on" > "$BATS_TEST_TMPDIR/a.conf"
 	run damoctl --dry-run apply "$BATS_TEST_TMPDIR/a.conf"
