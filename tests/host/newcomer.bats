@@ -369,3 +369,28 @@ teardown() {
 	refute_output --partial "no schemes"
 	assert_output --partial "0   stat"
 }
+
+@test "14 Medium: target set vaddr then scheme add lru_prio is refused as apply refuses it (both orders, both interfaces)" {
+	local tree msg="lru_prio does nothing on vaddr targets (Linux 6.1 applies willneed, cold, pageout, hugepage, nohugepage and stat there)"
+	for tree in dbgfs sysfs; do
+		rm -rf "$ROOT" && mkdir -p "$ROOT"
+		if [ "$tree" = dbgfs ]; then make_dbgfs; else make_sysfs_empty; fi
+		damoctl target set vaddr pid 1
+		local before
+		before=$(tree_sum)
+		run damoctl scheme add lru_prio
+		assert_failure 2
+		assert_output "damoctl: scheme add: $msg"
+		[ "$(tree_sum)" = "$before" ]
+		printf '%s\n' "target vaddr pid 1" "scheme lru_prio" > "$BATS_TEST_TMPDIR/v.conf"
+		run damoctl apply "$BATS_TEST_TMPDIR/v.conf"
+		assert_failure 2
+		assert_output --partial "v.conf:2: scheme: $msg"
+		# the other order: the scheme first, then the target
+		damoctl target clear
+		damoctl scheme add lru_prio
+		run damoctl target set vaddr pid 1
+		assert_failure 2
+		assert_output --partial "lru_prio does nothing on vaddr targets"
+	done
+}

@@ -179,3 +179,18 @@ EOF
 	refute_output --partial "  damoctl scheme add"
 	refute_output --partial "unknown object"
 }
+
+@test "14 Low: Ctrl-C in --watch: the prompt comes back on a line of its own" {
+	session_quit <<'EOF'
+expect "damoctl> "
+send "stats --watch 100ms\r"
+expect "nr_tried"
+send "\x03"
+expect "damoctl> "
+send "scheme list\r"
+EOF
+	assert_success
+	refute_output --partial "^Cdamoctl>"
+	# the prompt after the watch starts its line
+	assert_line --regexp '^damoctl> scheme list$'
+}
