@@ -83,6 +83,27 @@ $LRU_DEPRIO_LINE"
 	assert_equal "$(first_fields 18 < "$DBGFS/schemes")" "$by_script"
 }
 
+# Issue 14 High 2: the kernel's dbgfs keeps the last write() to schemes
+# only; the dry-run script of a batch writes its lines in one write() under
+# dash and under bash (the old printf script left one scheme under bash).
+@test "damoctl dbgfs: a dry-run batch's script leaves the batch's schemes under dash and under bash" {
+	need dbgfs_lru
+	dbgfs_attrs_5ms_100ms
+	printf '%s\n' "scheme add stat" "scheme add lru_prio" "scheme add pageout" > "$BATS_TEST_TMPDIR/b"
+	run "$DAMOCTL" --interface dbgfs --dry-run -f "$BATS_TEST_TMPDIR/b"
+	assert_success
+	local script=$output sh want
+	assert_equal "$(cat "$DBGFS/schemes")" ""
+	"$DAMOCTL" --interface dbgfs -f "$BATS_TEST_TMPDIR/b"
+	want=$(first_fields 18 < "$DBGFS/schemes")
+	assert_equal "$(wc -l <<<"$want")" 3
+	for sh in dash bash; do
+		echo > "$DBGFS/schemes"
+		"$sh" -e <<<"$script"
+		assert_equal "$(first_fields 18 < "$DBGFS/schemes")" "$want"
+	done
+}
+
 @test "damoctl sysfs: scheme add lru_prio and lru_deprio create sysfs schemes" {
 	need sysfs
 	sysfs_attrs_5ms_100ms
