@@ -219,3 +219,44 @@ $LRU_DEPRIO_LINE"
 	assert_success
 	assert_equal "$(cat "$SYSFS_C/schemes/nr_schemes")" 0
 }
+
+# Issue 14 High 1, "done when": the README's quick example on this kernel.
+# The stats of a catch-all stat scheme: nr_tried of scheme 0.
+readme_nr_tried() {
+	"$DAMOCTL" --interface "$1" --json stats show | grep -o '"nr_tried":[0-9]*' |
+		head -n 1 | cut -d: -f2
+}
+
+readme_example() {	# INTERFACE
+	local range start end hex t0
+	range=$(paddr_range)
+	start=${range% *} end=${range#* }
+	[ -n "$start" ] && [ "$end" -gt "$start" ] || fail "no System RAM range in /proc/iomem"
+	hex=$(printf '0x%x 0x%x' "$start" "$end")
+	run "$DAMOCTL" --interface "$1" target set paddr
+	assert_success
+	assert_output --partial "the biggest System RAM range of /proc/iomem, region $hex"
+	run "$DAMOCTL" --interface "$1" target show
+	assert_output "paddr region $hex"
+	run "$DAMOCTL" --interface "$1" scheme add stat
+	assert_success
+	run "$DAMOCTL" --interface "$1" monitor start
+	assert_success
+	# the scheme tries regions of the range, and goes on trying
+	wait_for 60 test "$(readme_nr_tried "$1")" -gt 0 || fail "nr_tried stays 0"
+	t0=$(readme_nr_tried "$1")
+	wait_for 60 test "$(readme_nr_tried "$1")" -gt "$t0" || fail "nr_tried stays $t0"
+	run "$DAMOCTL" --interface "$1" monitor stop
+	assert_success
+}
+
+@test "damoctl sysfs: the README's example monitors the biggest System RAM range and the stats move" {
+	need sysfs
+	readme_example sysfs
+}
+
+@test "damoctl dbgfs: the README's example monitors the biggest System RAM range and the stats move" {
+	need dbgfs
+	echo > "$DBGFS/schemes"
+	readme_example dbgfs
+}
