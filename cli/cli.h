@@ -97,6 +97,8 @@ struct cli_cmd {
 #define CLI_WRITE	0x2
 /* The command takes no lock (it reads nothing of DAMON's). */
 #define CLI_NOLOCK	0x4
+/* Its argument is a scheme index: the completion offers those there are. */
+#define CLI_INDEX	0x8
 
 struct cli_object {
 	const char *name;
@@ -123,7 +125,7 @@ void cli_init(struct cli *c);
 void cli_fini(struct cli *c);
 int cli_parse_globals(struct cli *c, int argc, char **argv, int *next);
 int cli_run(struct cli *c, int argc, char **argv);
-const char **cli_complete_words(int argc, char **argv);
+const char **cli_complete_words(struct cli *c, int argc, char **argv);
 void cli_help(struct cli *c, const struct cli_object *o,
 	      const struct cli_cmd *k);
 const struct cli_object *cli_object_find(const char *name);
@@ -135,6 +137,7 @@ int cli_run_line(struct cli *c, const char *line);
 int cli_complete_print(int argc, char **argv, FILE *f);
 void cli_complete_grammar(const struct cli_grammar *g, int argc, char **argv,
 			  const char **out, int *n);
+int cli_complete_indexes(struct cli *c, const char **out, int room);
 int cli_watch_args(struct cli *c, int *argc, char **argv, uint64_t *us,
 		   long *count);
 int cli_watch(struct cli *c, const struct cli_cmd *k, int argc, char **argv,
@@ -152,6 +155,11 @@ void cli_note(struct cli *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int cli_check_ops(struct cli *c, enum damos_ops o, enum damos_action a,
 		  const char *which);
+/* cli/scheme.c: open and read the schemes (NULL: *status says why) */
+struct damos_ctx *cli_schemes_open(struct cli *c, struct damos_scheme ***arr,
+				   size_t *n, int *status);
+/* "no schemes" on a terminal when @n is 0 (scheme list, stats show) */
+void cli_no_schemes(struct cli *c, size_t n);
 /* cli/verify.c: after a write, EXIT_OK if what was meant is there */
 int cli_verify_schemes(struct cli *c, struct damos_ctx *d,
 		       struct damos_scheme *const *want, size_t n);

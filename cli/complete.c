@@ -99,6 +99,34 @@ void cli_complete_grammar(const struct cli_grammar *gr, int argc, char **argv,
 	}
 }
 
+/*
+ * The indexes of the schemes there are (scheme rm), read with @c's options
+ * as scheme list reads them: in a dry-run session, with what the session's
+ * commands would have done.  Errors offer nothing.
+ */
+int cli_complete_indexes(struct cli *c, const char **out, int room)
+{
+	static char words[64][4];
+	struct damos_scheme **arr;
+	struct damos_ctx *d = cli_open_quiet(c);
+	size_t n = 0;
+
+	if (!d)
+		return 0;
+	if (!damos_schemes_read(d, &arr, &n))
+		damos_schemes_free(arr, n);
+	else
+		n = 0;
+	damos_close(d);
+	if (room > (int)ARRAY_SIZE(words))
+		room = ARRAY_SIZE(words);
+	for (size_t i = 0; i < n && (int)i < room; i++) {
+		snprintf(words[i], sizeof(words[i]), "%zu", i);
+		out[i] = words[i];
+	}
+	return n < (size_t)room ? (int)n : room;
+}
+
 static const char *const global_opts[] = {
 	"--interface", "--root", "--dry-run", "--json", "--kdamond",
 	"--context", "--file", "--force", "--wait", "--version", "--help", NULL,
@@ -177,10 +205,27 @@ int cli_complete_print(int argc, char **argv, FILE *f)
 			put(f, *o, cur);
 		return EXIT_OK;
 	}
-	words = cli_complete_words(argc - i, argv + i);
+	/* the global options typed, for what is read (scheme indexes) */
+	struct cli c;
+	char **gargv = calloc(i + 2, sizeof(*gargv));
+	FILE *null = fopen("/dev/null", "w");
+	int next, parsed = -1;
+
+	cli_init(&c);
+	if (gargv && null) {
+		c.out = c.err = null;
+		gargv[0] = "damoctl";
+		memcpy(gargv + 1, argv, i * sizeof(*gargv));
+		parsed = cli_parse_globals(&c, i + 1, gargv, &next);
+	}
+	words = cli_complete_words(parsed ? NULL : &c, argc - i, argv + i);
 	for (const char **w = words; w && *w; w++)
 		put(f, *w, cur);
 	free(words);
+	cli_fini(&c);
+	if (null)
+		fclose(null);
+	free(gargv);
 	if (argc - i >= 1 && !strcmp(argv[i], "apply"))
 		fprintf(f, "@files\n");
 	return EXIT_OK;

@@ -407,8 +407,8 @@ void cli_print_script(struct cli *c, const char *what, const char *script)
 			fprintf(c->out,
 				"#!/bin/sh\n"
 				"# damoctl --dry-run: these writes were not made.\n"
-				"# Run with sh (dash): bash splits a multi-line printf into\n"
-				"# several write()s, which dbgfs refuses.\n"
+				"# Any POSIX sh runs it: each file gets one write(), several\n"
+				"# lines through cat from a here-document.\n"
 				"set -e\n");
 		fprintf(c->out, "# damoctl %s (%s)\n%s", c->line, what, script);
 	}
@@ -765,7 +765,7 @@ static int cli_run_cmd(struct cli *c, const struct cli_object *o,
  * fixed values after "quota" and "wmarks").
  * Returns a malloc()ed NULL-terminated array of static strings.
  */
-const char **cli_complete_words(int argc, char **argv)
+const char **cli_complete_words(struct cli *c, int argc, char **argv)
 {
 	const char **out = calloc(64, sizeof(*out));
 	const struct cli_object *o;
@@ -809,6 +809,8 @@ const char **cli_complete_words(int argc, char **argv)
 		return out;
 	if (k->grammar) {
 		cli_complete_grammar(k->grammar, argc - 2, argv + 2, out, &n);
+	} else if ((k->flags & CLI_INDEX) && argc == 2 && c) {
+		n += cli_complete_indexes(c, out + n, 63 - n);
 	} else if (k->flags & CLI_WATCH) {
 		bool watch = false, count = false;
 		const char *last = argv[argc - 1];

@@ -139,22 +139,44 @@ static bool known_words(const struct damos_scheme *s)
 	return true;
 }
 
+struct damos_ctx *cli_schemes_open(struct cli *c, struct damos_scheme ***arr,
+				   size_t *n, int *status)
+{
+	struct damos_ctx *d = cli_open(c);
+	int err;
+
+	*status = EXIT_FAIL;
+	if (!d)
+		return NULL;
+	err = damos_schemes_read(d, arr, n);
+	if (err) {
+		*status = cli_close(c, d, cli_lib_error(c, err));
+		return NULL;
+	}
+	*status = EXIT_OK;
+	return d;
+}
+
+void cli_no_schemes(struct cli *c, size_t n)
+{
+	/* a user at a terminal sees that there is nothing; scripts get nothing */
+	if (!n && !c->json && isatty(fileno(c->out)))
+		fprintf(c->out, "no schemes (damoctl scheme add ACTION ... adds one)\n");
+}
+
 static int do_list(struct cli *c, int argc, char **argv)
 {
 	struct damos_scheme **arr;
 	struct damos_ctx *d;
 	char line[4096];
 	size_t n;
-	int err;
+	int status;
 
 	(void)argc;
 	(void)argv;
-	d = cli_open(c);
+	d = cli_schemes_open(c, &arr, &n, &status);
 	if (!d)
-		return EXIT_FAIL;
-	err = damos_schemes_read(d, &arr, &n);
-	if (err)
-		return cli_close(c, d, cli_lib_error(c, err));
+		return status;
 	if (c->json)
 		fprintf(c->out, "[");
 	for (size_t i = 0; i < n; i++) {
@@ -171,9 +193,7 @@ static int do_list(struct cli *c, int argc, char **argv)
 	}
 	if (c->json)
 		fprintf(c->out, "]\n");
-	/* a user at a terminal sees that there is nothing; scripts get nothing */
-	else if (!n && isatty(fileno(c->out)))
-		fprintf(c->out, "no schemes (damoctl scheme add ACTION ... adds one)\n");
+	cli_no_schemes(c, n);
 	damos_schemes_free(arr, n);
 	return cli_close(c, d, EXIT_OK);
 }
@@ -333,7 +353,8 @@ const struct cli_cmd scheme_cmds[] = {
 	  "append a scheme, keeping those there (lru_prio and lru_deprio start from damon_lru_sort's defaults, the keywords given change them)",
 	  &scheme_grammar, CLI_WRITE },
 	{ "list", do_list, "", "print the schemes, one a line, in the add grammar", NULL },
-	{ "rm", do_rm, "INDEX", "remove the scheme at INDEX", NULL, CLI_WRITE },
+	{ "rm", do_rm, "INDEX", "remove the scheme at INDEX", NULL,
+	  CLI_WRITE | CLI_INDEX },
 	{ "clear", do_clear, "", "remove every scheme", NULL, CLI_WRITE },
 	{ "encode", do_encode, SCHEME_ARGS,
 	  "print the dbgfs schemes line of a scheme, writing nothing",

@@ -33,6 +33,8 @@ static char *history_path(void)
 	return p;
 }
 
+/* The session's options (scheme indexes are read with them). */
+static struct cli *shell_cli;
 /* The candidates of the completion under way, for the generator. */
 static const char **cands;
 static int cand_idx;
@@ -64,7 +66,7 @@ static char **complete(const char *text, int start, int end)
 		free(before);
 		return NULL;
 	}
-	cands = cli_complete_words(argc, argv);
+	cands = cli_complete_words(shell_cli, argc, argv);
 	if (cands && argc == 0) {	/* the shell's own words (room: 64) */
 		int n = 0;
 
@@ -144,6 +146,7 @@ int cli_shell(struct cli *c)
 	char *line;
 
 	c->interactive = true;
+	shell_cli = c;
 	rl_readline_name = "damoctl";
 	rl_attempted_completion_function = complete;
 	rl_completer_word_break_characters = " \t";

@@ -6,16 +6,13 @@ static int do_show(struct cli *c, int argc, char **argv)
 	struct damos_scheme **arr;
 	struct damos_ctx *d;
 	size_t n;
-	int err;
+	int status;
 
 	(void)argc;
 	(void)argv;
-	d = cli_open(c);
+	d = cli_schemes_open(c, &arr, &n, &status);
 	if (!d)
-		return EXIT_FAIL;
-	err = damos_schemes_read(d, &arr, &n);
-	if (err)
-		return cli_close(c, d, cli_lib_error(c, err));
+		return status;
 	if (c->json)
 		fprintf(c->out, "[");
 	else
@@ -51,6 +48,7 @@ static int do_show(struct cli *c, int argc, char **argv)
 	}
 	if (c->json)
 		fprintf(c->out, "]\n");
+	cli_no_schemes(c, n);
 	damos_schemes_free(arr, n);
 	return cli_close(c, d, EXIT_OK);
 }

@@ -51,13 +51,44 @@ int cli_verify_schemes(struct cli *c, struct damos_ctx *d,
 	return EXIT_FAIL;
 }
 
+static void print_attrs(struct cli *c, const void *a)
+{
+	cli_print_attrs(c, a);
+}
+
+static void print_targets(struct cli *c, const void *t)
+{
+	cli_print_targets(c, t);
+}
+
+/* The failure: what is there now, as @print shows it in text. */
+static int changed(struct cli *c, const char *what,
+		   void (*print)(struct cli *c, const void *x), const void *x)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = c->out, *f = open_memstream(&text, &len);
+
+	if (f) {
+		bool json = c->json;
+
+		c->out = f;
+		c->json = false;
+		print(c, x);
+		c->json = json;
+		c->out = out;
+		fclose(f);
+	}
+	cli_error(c, EXIT_FAIL, CHANGED "they are now %s", what,
+		  text ? text : "?");
+	free(text);
+	return EXIT_FAIL;
+}
+
 int cli_verify_attrs(struct cli *c, struct damos_ctx *d,
 		     const struct damos_attrs *want)
 {
 	struct damos_attrs a;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = c->out, *f;
 	int err;
 
 	if (c->dry_run)
@@ -68,21 +99,7 @@ int cli_verify_attrs(struct cli *c, struct damos_ctx *d,
 		return cli_lib_error(c, err);
 	if (!memcmp(&a, want, sizeof(a)))
 		return EXIT_OK;
-	f = open_memstream(&text, &len);
-	if (f) {
-		bool json = c->json;
-
-		c->out = f;
-		c->json = false;
-		cli_print_attrs(c, &a);
-		c->json = json;
-		c->out = out;
-		fclose(f);
-	}
-	cli_error(c, EXIT_FAIL, CHANGED "they are now %s", "attributes",
-		  text ? text : "?");
-	free(text);
-	return EXIT_FAIL;
+	return changed(c, "attributes", print_attrs, &a);
 }
 
 static bool targets_same(const struct damos_targets *a,
@@ -116,10 +133,7 @@ int cli_verify_targets(struct cli *c, struct damos_ctx *d,
 		       const struct damos_targets *want)
 {
 	struct damos_targets t;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = c->out, *f;
-	int err;
+	int err, status;
 
 	if (c->dry_run)
 		return EXIT_OK;
@@ -127,24 +141,8 @@ int cli_verify_targets(struct cli *c, struct damos_ctx *d,
 	err = damos_targets_read(d, &t);
 	if (err)
 		return cli_lib_error(c, err);
-	if (targets_same(&t, want)) {
-		damos_targets_free(&t);
-		return EXIT_OK;
-	}
-	f = open_memstream(&text, &len);
-	if (f) {
-		bool json = c->json;
-
-		c->out = f;
-		c->json = false;
-		cli_print_targets(c, &t);
-		c->json = json;
-		c->out = out;
-		fclose(f);
-	}
-	cli_error(c, EXIT_FAIL, CHANGED "they are now %s", "targets",
-		  text ? text : "?");
-	free(text);
+	status = targets_same(&t, want) ? EXIT_OK :
+		 changed(c, "targets", print_targets, &t);
 	damos_targets_free(&t);
-	return EXIT_FAIL;
+	return status;
 }

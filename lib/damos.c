@@ -543,17 +543,16 @@ int damos_monitor_start(struct damos_ctx *d)
 	err = damos_monitor_status(d, &on, NULL);
 	if (err || on)
 		return err;
-	if (!d->dry_run) {
-		err = damos_targets_read(d, &t);
-		if (err)
-			return err;
-		size_t nr = t.nr;
+	/* a dry run reads the targets its batch set before (the layer) */
+	err = damos_targets_read(d, &t);
+	if (err)
+		return err;
+	size_t nr = t.nr;
 
-		damos_targets_free(&t);
-		if (!nr)
-			return damos_err(-EINVAL,
-					 "no monitoring target: set one first (damoctl target set ...)");
-	}
+	damos_targets_free(&t);
+	if (!nr)
+		return damos_err(-EINVAL,
+				 "no monitoring target: set one first (damoctl target set ...)");
 	err = damos_other_user(d, d->iface == DAMOS_IFACE_SYSFS ?
 			       DAMOS_USER_SYSFS : DAMOS_USER_DBGFS);
 	return err ? err : d->ops->turn(d, true);

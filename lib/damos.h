@@ -983,10 +983,10 @@ DAMOS_API int damos_dbgfs_context_remove(struct damos_ctx *d, const char *name);
 
 /*
  * damos_dry_run_script() - in a dry run, the writes recorded so far as the
- * body of a POSIX shell script: one "echo VALUE > 'FILE'" per single-line
- * write, "printf '%s\n' 'LINE' ... > 'FILE'" for multi-line ones (dash, the
- * /bin/sh of Debian, sends that in one write() up to 8 KiB; bash writes
- * line by line, which dbgfs refuses), a comment per operation.  Without a
+ * body of a POSIX shell script, each one write() under any shell (dash,
+ * bash): "echo VALUE > 'FILE'" for a single-line write, "cat > 'FILE'
+ * <<'EOF'" and the lines for a multi-line one (bash's printf and echo
+ * write line by line, and dbgfs keeps the last write only).  Without a
  * dry run, "".
  *
  * Return: a string owned by the handle, valid until the next call on it.

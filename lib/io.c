@@ -271,31 +271,51 @@ void damos_quote(struct damos_buf *b, const char *s)
 }
 
 /*
- * One shell command that writes @content in one write() (see the header on
- * shells): echo for one line, printf for several or for unusual content.
+ * One shell command that writes @content in one write() under every POSIX
+ * shell: echo for one line; several lines through cat from a here-document
+ * (bash's printf and echo write each line with its own write(), which
+ * dbgfs takes as a whole new content each time; dash writes once).
  */
 static void record(struct damos_ctx *d, const char *path, const char *content)
 {
 	struct damos_buf *b = &d->script;
-	char real[4096];
-
-	path = real_path(d, path, real, sizeof(real));
+	char real[4096], delim[32] = "EOF";
 	size_t len = strlen(content);
 	const char *nl = strchr(content, '\n');
 
+	path = real_path(d, path, real, sizeof(real));
+	/* a here-document ends at a line that is its delimiter alone */
+	for (unsigned int i = 1; nl; i++) {
+		size_t n = strlen(delim);
+		const char *l = content;
+
+		for (; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+			if (!strncmp(l, delim, n) && (l[n] == '\n' || !l[n]))
+				break;
+		if (!l)
+			break;
+		snprintf(delim, sizeof(delim), "EOF%u", i);
+	}
 	if (!strcmp(content, "\n")) {
 		damos_buf_printf(b, "echo ''");
 	} else if (nl && nl == content + len - 1 && !strchr(content, '\\') &&
 		   content[0] != '-') {
 		damos_buf_printf(b, "echo ");
 		quote(b, content, len - 1);
-	} else if (len && content[len - 1] == '\n') {
-		damos_buf_printf(b, "printf '%%s\\n'");
-		for (const char *l = content; *l; l = nl + 1) {
-			nl = strchr(l, '\n');
-			damos_buf_printf(b, " ");
-			quote(b, l, nl - l);
-		}
+	} else if (nl && nl == content + len - 1) {
+		damos_buf_printf(b, "printf '%%s\\n' ");
+		quote(b, content, len - 1);
+	} else if (nl && content[len - 1] == '\n') {
+		damos_buf_printf(b, "cat > ");
+		quote(b, path, strlen(path));
+		damos_buf_printf(b, " <<'%s'\n%s%s\n", delim, content, delim);
+		return;
+	} else if (nl) {
+		/* several lines, no newline at the end: dd copies one read */
+		damos_buf_printf(b, "dd bs=%zu count=1 > ", len);
+		quote(b, path, strlen(path));
+		damos_buf_printf(b, " <<'%s'\n%s\n%s\n", delim, content, delim);
+		return;
 	} else {
 		damos_buf_printf(b, "printf '%%s' ");
 		quote(b, content, len);

@@ -365,6 +365,19 @@ int damos_scheme_add_goal(struct damos_scheme *s,
 				g->target, g->current);
 }
 
+/* N% above 100%: exact, as N% of 100 * 10^decimals is a whole number */
+static bool above_100_percent(const char *value)
+{
+	const char *dot = strchr(value, '.');
+	size_t decimals = dot ? strcspn(dot + 1, "%") : 0;
+	uint64_t scale = 100, v;
+
+	for (size_t i = 0; i < decimals; i++)
+		if (__builtin_mul_overflow(scale, 10, &scale))
+			return false;
+	return !damos_parse_percent(value, scale, &v) && v > scale;
+}
+
 static int set_nr_accesses(const char *label, const char *value,
 			   const struct damos_attrs *attrs, uint64_t *v)
 {
@@ -373,6 +386,10 @@ static int set_nr_accesses(const char *label, const char *value,
 
 	if (!strchr(value, '%'))
 		return 1;
+	/* the range before the granularity: 101% is wrong whatever the attrs */
+	if (above_100_percent(value))
+		return damos_err(-ERANGE, "%s: '%s' is above 100%%", label,
+				 value);
 	if (!max_nr)
 		return damos_err(-EINVAL,
 				 "%s: '%s' needs the monitoring attributes",

@@ -11,6 +11,8 @@ DEPS += libcmocka-dev bats bats-assert bats-support bats-file strace binutils
 DEPS += expect
 # the load of make soak-terminal
 DEPS += stress-ng
+# dry-run scripts are run by both shells (tests/host/dry_layer.bats)
+DEPS += dash bash
 CHECK_HOST_TARGETS += check-unit check-bats check-install check-abi
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

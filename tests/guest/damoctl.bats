@@ -83,6 +83,27 @@ $LRU_DEPRIO_LINE"
 	assert_equal "$(first_fields 18 < "$DBGFS/schemes")" "$by_script"
 }
 
+# Issue 14 High 2: the kernel's dbgfs keeps the last write() to schemes
+# only; the dry-run script of a batch writes its lines in one write() under
+# dash and under bash (the old printf script left one scheme under bash).
+@test "damoctl dbgfs: a dry-run batch's script leaves the batch's schemes under dash and under bash" {
+	need dbgfs_lru
+	dbgfs_attrs_5ms_100ms
+	printf '%s\n' "scheme add stat" "scheme add lru_prio" "scheme add pageout" > "$BATS_TEST_TMPDIR/b"
+	run "$DAMOCTL" --interface dbgfs --dry-run -f "$BATS_TEST_TMPDIR/b"
+	assert_success
+	local script=$output sh want
+	assert_equal "$(cat "$DBGFS/schemes")" ""
+	"$DAMOCTL" --interface dbgfs -f "$BATS_TEST_TMPDIR/b"
+	want=$(first_fields 18 < "$DBGFS/schemes")
+	assert_equal "$(wc -l <<<"$want")" 3
+	for sh in dash bash; do
+		echo > "$DBGFS/schemes"
+		"$sh" -e <<<"$script"
+		assert_equal "$(first_fields 18 < "$DBGFS/schemes")" "$want"
+	done
+}
+
 @test "damoctl sysfs: scheme add lru_prio and lru_deprio create sysfs schemes" {
 	need sysfs
 	sysfs_attrs_5ms_100ms
@@ -197,4 +218,45 @@ $LRU_DEPRIO_LINE"
 	run "$DAMOCTL" --interface sysfs scheme clear
 	assert_success
 	assert_equal "$(cat "$SYSFS_C/schemes/nr_schemes")" 0
+}
+
+# Issue 14 High 1, "done when": the README's quick example on this kernel.
+# The stats of a catch-all stat scheme: nr_tried of scheme 0.
+readme_nr_tried() {
+	"$DAMOCTL" --interface "$1" --json stats show | grep -o '"nr_tried":[0-9]*' |
+		head -n 1 | cut -d: -f2
+}
+
+readme_example() {	# INTERFACE
+	local range start end hex t0
+	range=$(paddr_range)
+	start=${range% *} end=${range#* }
+	[ -n "$start" ] && [ "$end" -gt "$start" ] || fail "no System RAM range in /proc/iomem"
+	hex=$(printf '0x%x 0x%x' "$start" "$end")
+	run "$DAMOCTL" --interface "$1" target set paddr
+	assert_success
+	assert_output --partial "the biggest System RAM range of /proc/iomem, region $hex"
+	run "$DAMOCTL" --interface "$1" target show
+	assert_output "paddr region $hex"
+	run "$DAMOCTL" --interface "$1" scheme add stat
+	assert_success
+	run "$DAMOCTL" --interface "$1" monitor start
+	assert_success
+	# the scheme tries regions of the range, and goes on trying
+	wait_for 60 test "$(readme_nr_tried "$1")" -gt 0 || fail "nr_tried stays 0"
+	t0=$(readme_nr_tried "$1")
+	wait_for 60 test "$(readme_nr_tried "$1")" -gt "$t0" || fail "nr_tried stays $t0"
+	run "$DAMOCTL" --interface "$1" monitor stop
+	assert_success
+}
+
+@test "damoctl sysfs: the README's example monitors the biggest System RAM range and the stats move" {
+	need sysfs
+	readme_example sysfs
+}
+
+@test "damoctl dbgfs: the README's example monitors the biggest System RAM range and the stats move" {
+	need dbgfs
+	echo > "$DBGFS/schemes"
+	readme_example dbgfs
 }

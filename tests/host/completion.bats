@@ -168,3 +168,29 @@ dbgfs"
 			fail "damoctl.conf(5) lacks $d in DIRECTIVES"
 	done
 }
+
+@test "14 Low: scheme rm TAB offers the scheme indexes, read with the options typed" {
+	make_dbgfs
+	damoctl scheme add stat
+	damoctl scheme add pageout
+	run complete_words --root "$ROOT" scheme rm ""
+	assert_output "0
+1"
+	run complete_words --root="$ROOT" --interface dbgfs scheme rm 1
+	assert_output 1
+	# one index only, and nothing where there is no tree or no scheme
+	run complete_words --root "$ROOT" scheme rm 0 ""
+	assert_output ""
+	run complete_words --root "$ROOT/none" scheme rm ""
+	assert_output ""
+	damoctl scheme clear
+	run complete_words --root "$ROOT" scheme rm ""
+	assert_output ""
+	# --dry-run reads what is there; it writes nothing either way
+	damoctl scheme add stat
+	local before
+	before=$(tree_sum)
+	run complete_words --root "$ROOT" --dry-run scheme rm ""
+	assert_output 0
+	[ "$(tree_sum)" = "$before" ]
+}

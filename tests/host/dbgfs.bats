@@ -217,15 +217,24 @@ $LRU_DEPRIO"
 $LRU_PRIO"
 }
 
-@test "the multi-line dry-run write is one write() under sh" {
+@test "the multi-line dry-run write is one write() under dash and under bash" {
 	command -v strace >/dev/null || skip "strace not installed"
 	make_dbgfs
 	printf '%s\n' "$DOC" "$LRU_PRIO" > "$(SCHEMES)"
 	damoctl -n scheme add lru_deprio > "$BATS_TEST_TMPDIR/script"
-	run strace -f -e trace=write -o "$BATS_TEST_TMPDIR/trace" sh "$BATS_TEST_TMPDIR/script"
-	assert_success
-	run grep -c '^[0-9]* *write(1' "$BATS_TEST_TMPDIR/trace"
-	assert_output 1
+	local sh
+	for sh in dash bash; do
+		printf '%s\n' "$DOC" "$LRU_PRIO" > "$(SCHEMES)"
+		run strace -f -s 4096 -e trace=write -o "$BATS_TEST_TMPDIR/trace" "$sh" "$BATS_TEST_TMPDIR/script"
+		assert_success
+		# one write() to the file (fd 1), of the three lines
+		run grep -c '^[0-9]* *write(1,' "$BATS_TEST_TMPDIR/trace"
+		assert_output 1
+		run grep -F "write(1, \"$DOC\\n$LRU_PRIO\\n$LRU_DEPRIO\\n\"" "$BATS_TEST_TMPDIR/trace"
+		assert_success
+		run cat "$(SCHEMES)"
+		assert_line --index 2 "$LRU_DEPRIO"
+	done
 }
 
 @test "attrs show and set" {

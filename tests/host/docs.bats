@@ -7,9 +7,13 @@ load helper
 
 SRC="$BATS_TEST_DIRNAME/../.."
 
-# The SYNOPSIS lines of damoctl.8 as plain text.
+# The SYNOPSIS lines of damoctl.8 as plain text, an indented line (the
+# rest of a long one, for 80 columns) joined to the line before it.
 man_synopsis() {
 	sed -n '/^\.SH SYNOPSIS/,/^\.SH/p' "$SRC/man/damoctl.8" |
+		awk '/^ / { sub(/^ +/, " "); line = line $0; next }
+		     { if (line != "") print line; line = $0 }
+		     END { if (line != "") print line }' |
 		grep '^\\fBdamoctl [a-z]' |
 		sed -e 's/\\f[BIR]//g' -e 's/\\-/-/g' -e 's/\\e/\\/g'
 }
@@ -57,4 +61,47 @@ header_api() {
 		run objdump -p "$so"
 		assert_line --regexp 'SONAME +libdamos\.so\.0$'
 	fi
+}
+
+# A page as the reader sees it at 80 columns: mandoc, and man(1) if there.
+rendered() {	# PAGE TOOL
+	case $2 in
+	mandoc) mandoc -T ascii -O width=80 "$1" ;;
+	man) MANWIDTH=80 man -l "$1" 2>/dev/null ;;
+	esac | sed 's/.\x08//g'
+}
+
+@test "14 Low: no SYNOPSIS line of damoctl(8), damoctl.conf(5) or libdamos(3) is wider than 80 columns" {
+	command -v mandoc >/dev/null || fail "mandoc is not installed (make deps)"
+	local page tool wide
+	for tool in mandoc man; do
+		[ "$tool" = man ] && ! command -v man >/dev/null && continue
+		for page in damoctl.8 damoctl.conf.5 libdamos.3; do
+			rendered "$SRC/man/$page" "$tool" > "$BATS_TEST_TMPDIR/r"
+			# the page rendered at all: its SYNOPSIS is there
+			grep -q '^SYNOPSIS$' "$BATS_TEST_TMPDIR/r" || fail "$tool: $page has no SYNOPSIS"
+			wide=$(awk '/^SYNOPSIS$/ { s = 1; next } /^[A-Z]/ { s = 0 }
+				    s && length > 80 { print length ": " $0 }' "$BATS_TEST_TMPDIR/r")
+			[ -z "$wide" ] || fail "$tool: $page: SYNOPSIS lines wider than 80 columns:
+$wide"
+		done
+	done
+	# and the SYNOPSIS still has every command (joined lines)
+	[ "$(man_synopsis | grep -c '^damoctl scheme add ACTION .*goal METRIC TARGET \[CURRENT\]\]\.\.\.$')" = 1 ]
+}
+
+@test "14 Low: the libdamos(3) example's output, as the page shows it, is what damoctl encodes on a fake tree" {
+	# install.bats compiles the program and compares its output with this line
+	local claimed
+	claimed=$(libdamos3_example 3)
+	[ "$(wc -l <<<"$claimed")" = 1 ] && [ -n "$claimed" ] ||
+		fail "no single output line in libdamos(3) EXAMPLES"
+	libdamos3_example 1 | grep -q '"lru_prio", "age", "0", "5s"' ||
+		fail "the program does not encode lru_prio age 0 5s"
+	grep -q 'damoctl scheme encode lru_prio age 0 5s' "$SRC/man/libdamos.3"
+	# under the kernel's default attributes, as the page says
+	make_dbgfs
+	[ "$(cat "$ROOT/sys/kernel/debug/damon/attrs")" = "5000 100000 60000000 10 1000" ]
+	run damoctl scheme encode lru_prio age 0 5s
+	assert_output "$claimed"
 }

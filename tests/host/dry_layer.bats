@@ -70,3 +70,138 @@ writes() {
 	assert_success
 	[ "$(tree_sum)" = "$before" ]
 }
+
+# Issue 14 High 2: the dry-run script of a batch of dependent commands, run
+# by dash and by bash on copies of the tree (with the kernel's side of the
+# sysfs writes done by tests/host/fake_kernel.sh), leaves the tree the real
+# batch leaves.  On dbgfs each file gets one write() under both shells
+# (strace, in make deps): the kernel keeps the last write only, so a
+# multi-line write split by the shell would leave one scheme.
+same_as_batch() {	# BATCH LINES...
+	local sh script copies="$BATS_TEST_TMPDIR/copies" want got
+	printf '%s\n' "$@" > "$BATS_TEST_TMPDIR/b"
+	run damoctl --dry-run -f "$BATS_TEST_TMPDIR/b"
+	assert_success
+	script=$output
+	mkdir -p "$copies"
+	for sh in dash bash; do
+		command -v "$sh" >/dev/null || fail "$sh is not installed (make deps)"
+		rm -rf "${copies:?}/$sh"
+		cp -a "$ROOT" "$copies/$sh"
+		sed "s|$ROOT|$copies/$sh|g" <<<"$script" > "$copies/$sh.sh"
+		run strace -f -y -o "$copies/$sh.trace" -e trace=write \
+			"$sh" -c '. "$1"; kernel_run "$2"' _ \
+			"$BATS_TEST_DIRNAME/fake_kernel.sh" "$copies/$sh.sh"
+		assert_success
+		# dbgfs takes each write() as the whole file: one a command
+		[ -d "$ROOT/sys/kernel/mm/damon" ] && continue
+		[ "$(grep -c "write([0-9]*<$copies/$sh/" "$copies/$sh.trace")" = \
+		  "$(grep -c '^\(echo\|printf\|cat\|dd\) .*> ' "$copies/$sh.sh")" ] ||
+			fail "$sh: not one write() per written file: $(grep "<$copies/$sh/" "$copies/$sh.trace")"
+	done
+	run damoctl -f "$BATS_TEST_TMPDIR/b"
+	assert_success
+	want=$(tree_sum)
+	for sh in dash bash; do
+		got=$(cd "$copies/$sh" && find . -type f -print0 | sort -z | xargs -0 md5sum)
+		[ "$got" = "$want" ] || {
+			echo "the $sh run of the script differs from the batch:"
+			diff -r "$ROOT" "$copies/$sh"
+			false
+		}
+	done
+}
+
+# dbgfs monitoring a paddr region with one pageout scheme.
+dbgfs_running() {
+	make_dbgfs
+	damoctl target set paddr region 4G 8G
+	damoctl scheme add pageout age 5s max
+	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
+}
+
+@test "14 High 2: dbgfs, monitoring on: stop, adds, rm, attrs, target, start; dash and bash leave the batch's tree" {
+	dbgfs_running
+	same_as_batch "monitor stop" "scheme add stat" "scheme add lru_prio" \
+		"scheme add pageout age 10s max" "scheme rm 1" \
+		"attrs set sample 10ms aggr 200ms" "scheme add lru_deprio" \
+		"target set paddr region 4G 6G" "monitor start"
+	run cut -d' ' -f7 "$ROOT/sys/kernel/debug/damon/schemes"
+	assert_output "2
+6
+2
+7"
+	assert_equal "$(cat "$ROOT/sys/kernel/debug/damon/monitor_on")" on
+}
+
+@test "14 High 2: sysfs from no kdamond: nr_kdamonds and nr_contexts written once; dash and bash leave the batch's tree" {
+	make_sysfs_empty
+	same_as_batch "scheme add stat" "scheme add lru_prio" "scheme add pageout" \
+		"scheme rm 1" "attrs set sample 10ms aggr 200ms" \
+		"scheme add lru_deprio" "target set paddr region 4G 8G" \
+		"monitor start" "monitor stop" "scheme add stat age 1s max"
+	local c="$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0"
+	run cat "$c/schemes/nr_schemes" "$c/schemes/0/action" "$c/schemes/1/action" \
+		"$c/schemes/2/action" "$c/schemes/3/action"
+	assert_output "4
+stat
+pageout
+lru_deprio
+stat"
+}
+
+@test "14 High 2: sysfs, kdamond on with a scheme: adds commit, rm, stop, start; dash and bash leave the batch's tree" {
+	make_sysfs on 1
+	same_as_batch "scheme add stat" "scheme add lru_prio" "scheme rm 0" \
+		"monitor stop" "attrs set aggr 200ms" "scheme add lru_deprio" \
+		"monitor start"
+	local c="$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0"
+	run cat "$c/schemes/nr_schemes" "$c/schemes/2/action" \
+		"$c/monitoring_attrs/intervals/aggr_us" \
+		"$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state"
+	assert_output "3
+lru_deprio
+200000
+on"
+}
+
+@test "14 High 2: a sysfs batch writes nr_kdamonds and nr_contexts once, not again on each command" {
+	make_sysfs_empty
+	printf '%s\n' "scheme add stat" "attrs set aggr 200ms" "scheme add pageout" \
+		"target set paddr region 4G 8G" > "$BATS_TEST_TMPDIR/b"
+	run damoctl --dry-run -f "$BATS_TEST_TMPDIR/b"
+	assert_success
+	[ "$(grep -c '/kdamonds/nr_kdamonds$' <<<"$output")" = 1 ]
+	[ "$(grep -c '/contexts/nr_contexts$' <<<"$output")" = 1 ]
+}
+
+@test "14 High 2b: --dry-run apply on dbgfs while monitoring runs succeeds as the apply does, and its script does the same" {
+	dbgfs_running
+	printf '%s\n' "attrs sample 10ms aggr 200ms" "target paddr region 4G 6G" \
+		"scheme lru_prio" "scheme lru_deprio" "monitor on" > "$BATS_TEST_TMPDIR/a.conf"
+	run damoctl --dry-run apply "$BATS_TEST_TMPDIR/a.conf"
+	assert_success
+	refute_output --partial "nothing changed"
+	same_as_batch "apply $BATS_TEST_TMPDIR/a.conf"
+	run cut -d' ' -f7 "$ROOT/sys/kernel/debug/damon/schemes"
+	assert_output "6
+7"
+	assert_equal "$(cat "$ROOT/sys/kernel/debug/damon/monitor_on")" on
+}
+
+@test "14 High 2c: --dry-run monitor start with no target fails as the real run does; after target set in the batch it runs" {
+	local tree
+	for tree in dbgfs sysfs; do
+		rm -rf "$ROOT" && mkdir -p "$ROOT"
+		if [ "$tree" = dbgfs ]; then make_dbgfs; else make_sysfs_empty; fi
+		run damoctl monitor start
+		assert_failure 1
+		assert_output --partial "no monitoring target"
+		local real=$output
+		# the same status and message, and no script
+		run damoctl --dry-run monitor start
+		assert_failure 1
+		assert_output "$real"
+		same_as_batch "target set paddr region 4G 8G" "monitor start"
+	done
+}

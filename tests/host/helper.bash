@@ -113,3 +113,12 @@ assert_golden() {
 tree_sum() {
 	(cd "$ROOT" && find . -type f -print0 | sort -z | xargs -0 md5sum)
 }
+
+# The Nth no-fill block of libdamos(3) EXAMPLES as a reader sees it (1: the
+# program, 3: what it prints).
+libdamos3_example() {
+	sed -n '/^\.SH EXAMPLES/,/^\.SH [A-Z]/p' "$BATS_TEST_DIRNAME/../../man/libdamos.3" |
+		awk -v n="$1" '/^\.nf/ { k++; in_nf = 1; next } /^\.fi/ { in_nf = 0 }
+			in_nf && !/^\.R[SE]/ && k == n' |
+		sed -e 's/\\e/\\/g' -e 's/\\-/-/g'
+}

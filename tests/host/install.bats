@@ -63,6 +63,8 @@ pc() {
 	LD_LIBRARY_PATH="$INST/usr/lib" run "$BATS_TEST_TMPDIR/lru"
 	assert_success
 	assert_output "$("$DAMOCTL" scheme encode lru_prio age 0 5s)"
+	# and the line the page says it prints (issue 14)
+	assert_output "$(libdamos3_example 3)"
 	[ -z "$(san_flags)" ] || skip "static link of a sanitized libdamos.a"
 	# shellcheck disable=SC2046
 	cc -Wall -Werror -static -o "$BATS_TEST_TMPDIR/lru-static" "$BATS_TEST_TMPDIR/lru.c" \

@@ -148,12 +148,13 @@ C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 	scheme stat
 	monitor on
 	EOF2
-	strace -f -qq -e trace=write -s 32 -o "$BATS_TEST_TMPDIR/st1" \
+	# LeakSanitizer (make check-sanitize) does not work under ptrace
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=write -s 32 -o "$BATS_TEST_TMPDIR/st1" \
 		"$DAMOCTL" --root "$ROOT" apply "$BATS_TEST_TMPDIR/s.conf"
 	[ "$(grep -c '"commit\\n"' "$BATS_TEST_TMPDIR/st1")" -ge 1 ]
 	touch "$BATS_TEST_TMPDIR/mark"
 	sleep 1.1
-	strace -f -qq -e trace=write -s 32 -o "$BATS_TEST_TMPDIR/st2" \
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=write -s 32 -o "$BATS_TEST_TMPDIR/st2" \
 		"$DAMOCTL" --root "$ROOT" apply "$BATS_TEST_TMPDIR/s.conf"
 	run grep -c '"commit\\n"' "$BATS_TEST_TMPDIR/st2"
 	assert_output 0
@@ -340,4 +341,57 @@ teardown() {
 	run "$DAMOCTL" scheme encode stat sz 4KiB 1MB age 1d max
 	assert_success
 	assert_output "4096 1048576 0 4294967295 864000 4294967295 5 0 0 0 0 0 0 0 0 0 0 0"
+}
+
+@test "14 Low: access 101% says it is above 100% before any word on the granularity" {
+	make_dbgfs
+	run damoctl scheme add stat access 101% max
+	assert_failure 2
+	assert_output "damoctl: scheme add: min access: '101%' is above 100%"
+	run damoctl scheme add stat access 0 100.5%
+	assert_failure 2
+	assert_output "damoctl: scheme add: max access: '100.5%' is above 100%"
+	# a rate within 100% that is no whole number of samples: the granularity
+	run damoctl scheme add stat access 99.5% max
+	assert_failure 2
+	assert_output --partial "is not a whole number of samples"
+}
+
+@test "14 Low: stats show with no scheme says so on a terminal; a pipe gets the header alone" {
+	make_dbgfs
+	run damoctl stats show
+	assert_success
+	assert_output "#   action          nr_tried       sz_tried   nr_applied     sz_applied qt_exceeds"
+	command -v script >/dev/null || skip "script(1) is missing"
+	run script -qec "'$DAMOCTL' --root '$ROOT' stats show" /dev/null
+	assert_output --partial "no schemes (damoctl scheme add ACTION ... adds one)"
+	damoctl scheme add stat
+	run script -qec "'$DAMOCTL' --root '$ROOT' stats show" /dev/null
+	refute_output --partial "no schemes"
+	assert_output --partial "0   stat"
+}
+
+@test "14 Medium: target set vaddr then scheme add lru_prio is refused as apply refuses it (both orders, both interfaces)" {
+	local tree msg="lru_prio does nothing on vaddr targets (Linux 6.1 applies willneed, cold, pageout, hugepage, nohugepage and stat there)"
+	for tree in dbgfs sysfs; do
+		rm -rf "$ROOT" && mkdir -p "$ROOT"
+		if [ "$tree" = dbgfs ]; then make_dbgfs; else make_sysfs_empty; fi
+		damoctl target set vaddr pid 1
+		local before
+		before=$(tree_sum)
+		run damoctl scheme add lru_prio
+		assert_failure 2
+		assert_output "damoctl: scheme add: $msg"
+		[ "$(tree_sum)" = "$before" ]
+		printf '%s\n' "target vaddr pid 1" "scheme lru_prio" > "$BATS_TEST_TMPDIR/v.conf"
+		run damoctl apply "$BATS_TEST_TMPDIR/v.conf"
+		assert_failure 2
+		assert_output --partial "v.conf:2: scheme: $msg"
+		# the other order: the scheme first, then the target
+		damoctl target clear
+		damoctl scheme add lru_prio
+		run damoctl target set vaddr pid 1
+		assert_failure 2
+		assert_output --partial "lru_prio does nothing on vaddr targets"
+	done
 }

@@ -43,3 +43,26 @@ session() {
 	output=$(printf '%s' "$output" | tr -d '\r')
 	mapfile -t lines <<<"$output"
 }
+
+# session_quit [DAMOCTL ARGS...] <<'EOF' ... EOF: session, then at the next
+# prompt "quit" (the end of most sessions).
+session_quit() {
+	{
+		cat
+		printf '%s\n' 'expect "damoctl> "' 'send "quit\r"'
+	} > "$BATS_TEST_TMPDIR/session.in"
+	session "$@" < "$BATS_TEST_TMPDIR/session.in"
+}
+
+# The setup of the shell suites: a pty and a dbgfs tree.
+shell_setup() {
+	ROOT="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$ROOT"
+	pty_setup
+	make_dbgfs
+}
+
+# The dbgfs action numbers of the schemes, one a line.
+dbgfs_actions() {
+	cut -d' ' -f7 "$ROOT/sys/kernel/debug/damon/schemes"
+}

@@ -5,14 +5,11 @@ load helper
 load pty
 
 setup() {
-	ROOT="$BATS_TEST_TMPDIR/root"
-	mkdir -p "$ROOT"
-	pty_setup
-	make_dbgfs
+	shell_setup
 }
 
 @test "TAB completes objects, commands and actions; the line then runs" {
-	session <<'EOF'
+	session_quit <<'EOF'
 expect "damoctl> "
 send "sch\t"
 expect "scheme "
@@ -21,16 +18,14 @@ expect "add "
 send "lru_d\t"
 expect "lru_deprio "
 send "\r"
-expect "damoctl> "
-send "quit\r"
 EOF
 	assert_success
-	run cut -d' ' -f7 "$ROOT/sys/kernel/debug/damon/schemes"
+	run dbgfs_actions
 	assert_output 7
 }
 
 @test "TAB TAB lists the candidates: objects (and quit), actions" {
-	session <<'EOF'
+	session_quit <<'EOF'
 expect "damoctl> "
 send "\t\t"
 expect "damoctl> "
@@ -38,8 +33,6 @@ send "scheme add lru_\t\t"
 expect -re "lru_deprio +lru_prio"
 expect "damoctl> scheme add lru_"
 send "\x03"
-expect "damoctl> "
-send "quit\r"
 EOF
 	assert_success
 	for w in apply attrs help lru-sort monitor quit exit scheme stats target; do
@@ -48,7 +41,7 @@ EOF
 }
 
 @test "keywords and their fixed values: unused keywords, quota words, metrics, min/max" {
-	session <<'EOF'
+	session_quit <<'EOF'
 expect "damoctl> "
 send "scheme add pageout sz 4K 8K \t\t"
 expect "damoctl> scheme add pageout sz 4K 8K "
@@ -77,8 +70,6 @@ send "en\t"
 expect "encode "
 send "\r"
 expect "print the dbgfs schemes line"
-expect "damoctl> "
-send "quit\r"
 EOF
 	assert_success
 	# after "sz 4K 8K": the keywords not used yet, and no sz
@@ -88,15 +79,13 @@ EOF
 }
 
 @test "history: kept in ~/.damoctl_history, recalled with the up arrow" {
-	session <<'EOF'
+	session_quit <<'EOF'
 expect "damoctl> "
 send "scheme add stat\r"
 expect "damoctl> "
 send "scheme add stat\r"
 expect "damoctl> "
 send "scheme list\r"
-expect "damoctl> "
-send "quit\r"
 EOF
 	assert_success
 	# consecutive duplicates are kept once
@@ -120,12 +109,46 @@ EOF
 }
 
 @test "without HOME the shell still works, with no history" {
-	HOME= session <<'EOF'
+	HOME= session_quit <<'EOF'
 expect "damoctl> "
 send "scheme list\r"
-expect "damoctl> "
-send "quit\r"
 EOF
 	assert_success
 	[ ! -e "$BATS_TEST_TMPDIR/home/.damoctl_history" ]
+}
+
+@test "14 Low: scheme rm TAB offers the indexes of the schemes there are, in a dry-run session too" {
+	damoctl scheme add stat
+	damoctl scheme add pageout
+	damoctl scheme add lru_prio
+	session_quit <<'EOF2'
+expect "damoctl> "
+send "scheme rm \t\t"
+expect -re "0 +1 +2"
+expect "damoctl> scheme rm "
+send "2\r"
+expect "damoctl> "
+send "scheme rm \t\t"
+expect -re "0 +1"
+expect "damoctl> scheme rm "
+send "\x03"
+EOF2
+	assert_success
+	# after rm 2, two are left to offer
+	assert_line --regexp '^0 +1 +2 *$'
+	assert_line --regexp '^0 +1 *$'
+	run dbgfs_actions
+	assert_output "5
+2"
+	# a dry-run session: what its commands would have done
+	session_quit --dry-run <<'EOF2'
+expect "damoctl> "
+send "scheme add stat\r"
+expect "damoctl> "
+send "scheme rm \t\t"
+expect -re "0 +1 +2"
+expect "damoctl> scheme rm "
+send "\x03"
+EOF2
+	assert_success
 }

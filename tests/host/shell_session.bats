@@ -6,16 +6,11 @@ load helper
 load pty
 
 setup() {
-	ROOT="$BATS_TEST_TMPDIR/root"
-	mkdir -p "$ROOT"
-	pty_setup
-	make_dbgfs
+	shell_setup
 }
 
 @test "no command on a terminal: the shell, its prompt, quit" {
-	session <<'EOF'
-expect "damoctl> "
-send "quit\r"
+	session_quit <<'EOF'
 EOF
 	assert_success
 	assert_line --partial "type help for the commands"
@@ -58,21 +53,19 @@ EOF
 
 @test "a kernel refusal (monitoring on) does not end the shell either" {
 	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
-	session <<'EOF'
+	session_quit <<'EOF'
 expect "damoctl> "
 send "scheme add stat\r"
 expect "stop it first"
 expect "damoctl> "
 send "monitor status\r"
 expect "on (dbgfs)"
-expect "damoctl> "
-send "quit\r"
 EOF
 	assert_success
 }
 
 @test "help, help OBJECT, help OBJECT COMMAND" {
-	session <<'EOF'
+	session_quit <<'EOF'
 expect "damoctl> "
 send "help\r"
 expect "quit, exit, Ctrl-D"
@@ -87,22 +80,18 @@ expect "remove the scheme at INDEX"
 expect "damoctl> "
 send "help scheme frob\r"
 expect "help: scheme has no command 'frob'"
-expect "damoctl> "
-send "quit\r"
 EOF
 	assert_success
 }
 
 @test "Ctrl-C drops the line being typed, not the shell" {
-	session <<'EOF'
+	session_quit <<'EOF'
 expect "damoctl> "
 send "scheme add wil"
 send "\x03"
 expect -ex "scheme add wil^C"
 expect "damoctl> "
 send "scheme list\r"
-expect "damoctl> "
-send "quit\r"
 EOF
 	assert_success
 	run cat "$ROOT/sys/kernel/debug/damon/schemes"
@@ -117,22 +106,20 @@ quit"
 # typed before it is dropped (not discarded unseen by the tty, as a SIGINT
 # would), what was typed after it runs.
 @test "Ctrl-C typed ahead: the keys before it dropped, the keys after it run" {
-	session <<'EOF'
+	session_quit <<'EOF'
 expect "damoctl> "
 send "scheme add wil\x03scheme add stat\r"
 expect -ex "scheme add wil^C"
 expect "damoctl> scheme add stat"
-expect "damoctl> "
-send "quit\r"
 EOF
 	assert_success
-	run cut -d' ' -f7 "$ROOT/sys/kernel/debug/damon/schemes"
+	run dbgfs_actions
 	assert_output 5
 }
 
 @test "Ctrl-C on a line recalled and edited leaves the history entry as it was" {
 	printf '%s\n' "scheme add stat" > "$HOME/.damoctl_history"
-	session <<'EOF'
+	session_quit <<'EOF'
 expect "damoctl> "
 send "\033\[A"
 expect "scheme add stat"
@@ -140,16 +127,14 @@ send "\x7f\x7f\x7f\x7fwil\x03"
 expect -ex "^C"
 expect "damoctl> "
 send "\033\[A\r"
-expect "damoctl> "
-send "quit\r"
 EOF
 	assert_success
-	run cut -d' ' -f7 "$ROOT/sys/kernel/debug/damon/schemes"
+	run dbgfs_actions
 	assert_output 5
 }
 
 @test "global options hold for the whole session (--dry-run: one script)" {
-	session --dry-run <<'EOF'
+	session_quit --dry-run <<'EOF'
 expect "damoctl> "
 send "scheme add lru_prio\r"
 expect "#!/bin/sh"
@@ -157,8 +142,6 @@ expect "# damoctl scheme add lru_prio (dbgfs)"
 expect "damoctl> "
 send "scheme add lru_deprio\r"
 expect "# damoctl scheme add lru_deprio (dbgfs)"
-expect "damoctl> "
-send "quit\r"
 EOF
 	assert_success
 	[ "$(grep -c '^#!/bin/sh' <<<"$output")" = 1 ]
@@ -167,14 +150,12 @@ EOF
 }
 
 @test "stats --watch in the shell: Ctrl-C goes back to the prompt" {
-	session <<'EOF'
+	session_quit <<'EOF'
 expect "damoctl> "
 send "stats --watch 100ms\r"
 expect "nr_tried"
 expect "nr_tried"
 send "\x03"
-expect "damoctl> "
-send "quit\r"
 EOF
 	assert_success
 }
@@ -186,17 +167,30 @@ EOF
 }
 
 @test "14 Low: the shell's help has no command-line options nor \"damoctl\" prefixes; quit now is not an object" {
-	session <<'EOF'
+	session_quit <<'EOF'
 expect "damoctl> "
 send "help\r"
 expect "damoctl> "
 send "quit now\r"
 expect "quit takes nothing after it (got 'now')"
-expect "damoctl> "
-send "quit\r"
 EOF
 	assert_success
 	refute_output --partial "--force"
 	refute_output --partial "  damoctl scheme add"
 	refute_output --partial "unknown object"
+}
+
+@test "14 Low: Ctrl-C in --watch: the prompt comes back on a line of its own" {
+	session_quit <<'EOF'
+expect "damoctl> "
+send "stats --watch 100ms\r"
+expect "nr_tried"
+send "\x03"
+expect "damoctl> "
+send "scheme list\r"
+EOF
+	assert_success
+	refute_output --partial "^Cdamoctl>"
+	# the prompt after the watch starts its line
+	assert_line --regexp '^damoctl> scheme list$'
 }

@@ -373,6 +373,49 @@ static void test_sysfs_dry_run(void **state)
 	damos_close(d);
 }
 
+/* lib/internal.h: the one write of every DAMON file */
+int damos_write(struct damos_ctx *d, const char *path, const char *content);
+
+/*
+ * Issue 14: a dry-run script writes each content exactly, in one write(),
+ * under dash and under bash: a here-document through cat for several lines
+ * (a line that is the delimiter included), dd for several lines without a
+ * final newline; echo or printf for one line.
+ */
+static void test_dry_run_script_shells(void **state)
+{
+	static const char *const contents[] = {
+		"one\n", "a b\nc d\n", "EOF\nx\n", "a\nEOF\nEOF1\nb",
+		"-x\n", "back\\slash\n", "it's\n", "no newline", "\n",
+	};
+	static const char *const shells[] = { "dash", "bash" };
+	struct tree *t = *state;
+	char path[PATH_MAX], cmd[PATH_MAX + 64];
+
+	make_dbgfs(t);
+	for (size_t i = 0; i < sizeof(contents) / sizeof(*contents); i++) {
+		struct damos_ctx *d = open_tree(t, DAMOS_IFACE_DBGFS, true);
+		FILE *f;
+
+		assert_non_null(d);
+		snprintf(path, sizeof(path), "%s/init_regions", damos_get_dir(d));
+		assert_int_equal(damos_write(d, path, contents[i]), 0);
+		snprintf(path, sizeof(path), "%s/script", t->root);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fprintf(f, "set -e\n%s", damos_dry_run_script(d));
+		fclose(f);
+		damos_close(d);
+		for (size_t k = 0; k < 2; k++) {
+			put(t, "sys/kernel/debug/damon/init_regions", "before\n");
+			snprintf(cmd, sizeof(cmd), "%s '%s' 2>/dev/null", shells[k], path);
+			assert_int_equal(system(cmd), 0);
+			assert_string_equal(get(t, "sys/kernel/debug/damon/init_regions"),
+					    contents[i]);
+		}
+	}
+}
+
 static void test_sysfs_emulated(void **state)
 {
 	struct tree *t = *state;
@@ -434,6 +477,8 @@ int main(void)
 						teardown_tree),
 		cmocka_unit_test_setup_teardown(test_sysfs_dry_run, setup_tree,
 						teardown_tree),
+		cmocka_unit_test_setup_teardown(test_dry_run_script_shells,
+						setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_sysfs_emulated, setup_tree,
 						teardown_tree),
 	};

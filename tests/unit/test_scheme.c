@@ -191,6 +191,11 @@ static void test_parse_errors(void **state)
 			   "max access: '33%' is not a whole number of samples (20 samples per aggregation interval: use multiples of 5% or a bare number)");
 	assert_parse_fails("pageout access 200% max",
 			   "min access: '200%' is above 100%");
+	/* issue 14: the range first, though 101% is no whole number of samples */
+	assert_parse_fails("pageout access 101% max",
+			   "min access: '101%' is above 100%");
+	assert_parse_fails("pageout access 0 100.5%",
+			   "max access: '100.5%' is above 100%");
 	assert_parse_fails("pageout sz 1Q 2",
 			   "min size: '1Q' is not a size (units: B K M G T)");
 	assert_parse_fails("pageout sz 1",

@@ -1,7 +1,7 @@
 #!/bin/sh
 # damoctl --dry-run: these writes were not made.
-# Run with sh (dash): bash splits a multi-line printf into
-# several write()s, which dbgfs refuses.
+# Any POSIX sh runs it: each file gets one write(), several
+# lines through cat from a here-document.
 set -e
 # damoctl scheme add pageout sz 4K 8K access 0 5 age 10 20 quota time 10ms size 1G reset 1s weights 0 0 100 wmarks free_mem_rate 5s 600 500 300 (sysfs)
 echo 1 > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/nr_schemes
