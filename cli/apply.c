@@ -61,7 +61,7 @@ static int paddr_targets(struct apply *a, const struct damos_targets *t,
 		if (damos_iomem_biggest_ram(a->c->root, &start, &end)) {
 			snprintf(msg, sizeof(msg),
 				 "target: paddr with no region monitors nothing, and %s: give one (region START END)",
-				 damos_errmsg());
+				 cli_errmsg());
 			damos_config_add_error(a->cfg, line, msg);
 			return EXIT_OK;
 		}
@@ -211,7 +211,7 @@ static int check_live(struct apply *a)
 		cli_opts(a->c, &o);
 		err = damos_lru_sort_read(&o, &a->lru);
 		if (err) {
-			damos_config_add_error(a->cfg, line, damos_errmsg());
+			damos_config_add_error(a->cfg, line, cli_errmsg());
 		} else {
 			a->lru_on = damos_lru_sort_enabled(a->lru);
 			damos_lru_sort_overlay(a->lru, damos_config_lru_sort(a->cfg));
@@ -219,7 +219,7 @@ static int check_live(struct apply *a)
 				char msg[600];
 
 				snprintf(msg, sizeof(msg), "lru-sort: %s (with the module's other parameters)",
-					 damos_errmsg());
+					 cli_errmsg());
 				damos_config_add_error(a->cfg, line, msg);
 			}
 			/* DAMON monitoring that stays on keeps the module off */

@@ -59,7 +59,7 @@ static int do_set(struct cli *c, int argc, char **argv)
 	d = cli_open_quiet(c);
 	if (!d) {
 		/* a bad word is a usage error even where there is no DAMON */
-		msg = strdup(damos_errmsg());
+		msg = strdup(cli_errmsg());
 		err = damos_attrs_parse(&a, argc, (const char *const *)argv);
 		status = err ? cli_parse_error(c, err) :
 			 cli_error(c, EXIT_FAIL, "%s", msg ? msg : "cannot open DAMON");

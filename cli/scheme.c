@@ -25,7 +25,7 @@ static int parse_scheme(struct cli *c, struct damos_ctx *d, int argc, char **arg
 	}
 	*out = damos_scheme_parse(argc, (const char *const *)argv, &a);
 	if (!*out)
-		return cli_error(c, EXIT_USAGE, "%s", damos_errmsg());
+		return cli_error(c, EXIT_USAGE, "%s", cli_errmsg());
 	/*
 	 * A count of samples no aggregation interval reaches never matches
 	 * (the library keeps bare kernel numbers as they are; "max" is the
@@ -65,7 +65,7 @@ static struct damos_ctx *open_for_words(struct cli *c, int argc, char **argv,
 
 	if (d)
 		return d;
-	msg = strdup(damos_errmsg());
+	msg = strdup(cli_errmsg());
 	*status = parse_scheme(c, NULL, argc, argv, &s);
 	damos_scheme_free(s);
 	if (!*status)
@@ -167,7 +167,7 @@ static int do_list(struct cli *c, int argc, char **argv)
 		/* what another tool left is shown; the kernel accepts it */
 		if (known_words(arr[i]) && damos_scheme_validate(arr[i]))
 			fprintf(c->err, "damoctl: warning: scheme %zu: %s\n", i,
-				damos_errmsg());
+				cli_errmsg());
 	}
 	if (c->json)
 		fprintf(c->out, "]\n");

@@ -59,7 +59,7 @@ int cli_paddr_fill(struct cli *c, struct damos_targets *t, bool *filled)
 	if (err)
 		return cli_error(c, EXIT_FAIL,
 				 "paddr with no region monitors nothing, and %s: give one (region START END)",
-				 damos_errmsg());
+				 cli_errmsg());
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return cli_error(c, EXIT_FAIL, "out of memory");
@@ -142,7 +142,7 @@ static int failed(struct cli *c, struct damos_ctx *d, int err,
 		  const struct damos_targets *old)
 {
 	struct damos_targets now = { 0 };
-	char *msg = strdup(damos_errmsg());
+	char *msg = strdup(cli_errmsg());
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = c->out, *f;

@@ -486,16 +486,17 @@ int damos_other_user(struct damos_ctx *d, enum damos_user self)
 	};
 	static const struct {
 		enum damos_user who;
-		const char *file, *on, *name, *stop;
+		const char *file, *on, *name;
+		enum damos_hint stop;
 	} users[] = {
 		{ DAMOS_USER_DBGFS, "sys/kernel/debug/damon/monitor_on", "on",
-		  "dbgfs monitoring", "damoctl --interface dbgfs monitor stop" },
+		  "dbgfs monitoring", DAMOS_HINT_STOP_DBGFS },
 		{ DAMOS_USER_DBGFS, "sys/kernel/debug/damon/monitor_on_DEPRECATED", "on",
-		  "dbgfs monitoring", "damoctl --interface dbgfs monitor stop" },
+		  "dbgfs monitoring", DAMOS_HINT_STOP_DBGFS },
 		{ DAMOS_USER_LRU_SORT, "sys/module/damon_lru_sort/parameters/enabled", "Y",
-		  "damon_lru_sort", "damoctl lru-sort disable" },
+		  "damon_lru_sort", DAMOS_HINT_STOP_LRU_SORT },
 		{ DAMOS_USER_MODULE, "sys/module/damon_reclaim/parameters/enabled", "Y",
-		  "damon_reclaim", "echo N > /sys/module/damon_reclaim/parameters/enabled" },
+		  "damon_reclaim", DAMOS_HINT_STOP_RECLAIM },
 	};
 	char *p;
 	glob_t g;
@@ -506,9 +507,9 @@ int damos_other_user(struct damos_ctx *d, enum damos_user self)
 			continue;
 		p = damos_path("%s/%s", d->root, users[i].file);
 		if (p && word_is(d, p, users[i].on))
-			busy = damos_err(-EBUSY,
-					 "%s is on, and %s does not start next to another DAMON user: stop it first (%s)",
-					 users[i].name, selves[self], users[i].stop);
+			busy = damos_err_hint(-EBUSY, users[i].stop, 0,
+					      "%s is on, and %s does not start next to another DAMON user: stop it first" DAMOS_HINT_AT,
+					      users[i].name, selves[self]);
 		free(p);
 	}
 	/* sysfs kdamonds run side by side; the others run alone */
@@ -516,11 +517,15 @@ int damos_other_user(struct damos_ctx *d, enum damos_user self)
 		return busy;
 	p = damos_path("%s/sys/kernel/mm/damon/admin/kdamonds/*/state", d->root);
 	if (p && !glob(p, 0, NULL, &g)) {
-		for (size_t i = 0; !busy && i < g.gl_pathc; i++)
+		for (size_t i = 0; !busy && i < g.gl_pathc; i++) {
+			const char *k = g.gl_pathv[i] + strlen(p) - strlen("*/state");
+
 			if (word_is(d, g.gl_pathv[i], "on"))
-				busy = damos_err(-EBUSY,
-						 "a sysfs kdamond is on (%s), and %s does not start next to another DAMON user: stop it first (damoctl monitor stop)",
-						 g.gl_pathv[i], selves[self]);
+				busy = damos_err_hint(-EBUSY, DAMOS_HINT_STOP_KDAMOND,
+						      atoll(k),
+						      "a sysfs kdamond is on (%s), and %s does not start next to another DAMON user: stop it first" DAMOS_HINT_AT,
+						      g.gl_pathv[i], selves[self]);
+		}
 		globfree(&g);
 	}
 	free(p);
@@ -551,8 +556,8 @@ int damos_monitor_start(struct damos_ctx *d)
 
 		damos_targets_free(&t);
 		if (!nr)
-			return damos_err(-EINVAL,
-					 "no monitoring target: set one first (damoctl target set ...)");
+			return damos_err_hint(-EINVAL, DAMOS_HINT_SET_TARGET, 0,
+					      "no monitoring target: set one first");
 	}
 	err = damos_other_user(d, d->iface == DAMOS_IFACE_SYSFS ?
 			       DAMOS_USER_SYSFS : DAMOS_USER_DBGFS);

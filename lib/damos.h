@@ -38,8 +38,9 @@
  *    the context again.  The user's contexts are never written by the probe.
  *    If the probe context cannot be made, the answer is "unknown" and a
  *    schemes write that the kernel rejects with EINVAL is reported as "this
- *    kernel's dbgfs does not accept lru_prio; use --interface sysfs": the
- *    kernel rejects the whole write, so nothing has changed.
+ *    kernel's dbgfs does not accept lru_prio and lru_deprio" (-EOPNOTSUPP,
+ *    hint DAMOS_HINT_USE_SYSFS): the kernel rejects the whole write, so
+ *    nothing has changed.
  * The answer is cached in the handle.  Dry runs never probe (a probe writes).
  */
 #ifndef DAMOS_H
@@ -66,6 +67,45 @@ extern "C" {
  * in the same thread; "" if nothing has failed yet.
  */
 DAMOS_API const char *damos_errmsg(void);
+
+/*
+ * Hints: what the caller can do about a failure, beyond its message.  The
+ * library's messages state the fact and, at most, generic advice ("stop
+ * it first"); they never name a program's options.  A client turns the
+ * hint into its own advice and puts it at .pos of damos_errmsg() (damoctl
+ * prints " (damoctl monitor stop)" there for DAMOS_HINT_STOP_MONITOR).
+ * Append-only values.
+ */
+enum damos_hint {
+	DAMOS_HINT_NONE = 0,
+	DAMOS_HINT_USE_SYSFS = 1,	/* the sysfs interface can do it */
+	DAMOS_HINT_STOP_MONITOR = 2,	/* turn this handle's monitoring off */
+	DAMOS_HINT_STOP_DBGFS = 3,	/* turn dbgfs monitoring off */
+	DAMOS_HINT_STOP_KDAMOND = 4,	/* turn sysfs kdamond .arg off */
+	DAMOS_HINT_STOP_LRU_SORT = 5,	/* disable damon_lru_sort */
+	DAMOS_HINT_STOP_RECLAIM = 6,	/* disable damon_reclaim */
+	DAMOS_HINT_SET_TARGET = 7,	/* give the context a monitoring target */
+	DAMOS_HINT_PICK_KDAMOND = 8,	/* use a kdamond of 0 .. .arg - 1 */
+};
+
+/*
+ * struct damos_hint_info - the hint of the calling thread's last failure.
+ * Set .sz = sizeof(struct damos_hint_info); fields are only appended.
+ */
+struct damos_hint_info {
+	size_t sz;
+	enum damos_hint hint;	/* DAMOS_HINT_NONE: no advice to give */
+	size_t pos;		/* where in damos_errmsg() the advice fits */
+	int64_t arg;		/* STOP_KDAMOND: its index; PICK_KDAMOND: how many */
+};
+
+/*
+ * damos_error_hint() - fill @out with the hint of the calling thread's
+ * last failure (the one damos_errmsg() describes; it lives as long).
+ *
+ * Return: 0, or -EINVAL if @out is NULL or its .sz is too small.
+ */
+DAMOS_API int damos_error_hint(struct damos_hint_info *out);
 
 /*
  * damos_version() - the library version, "MAJOR.MINOR.PATCH".

@@ -66,9 +66,9 @@ static int refuse_if_on(struct damos_ctx *d, const char *what)
 	if (err)
 		return err;
 	if (on)
-		return damos_err(-EBUSY,
-				 "monitoring is on and dbgfs refuses to change %s while it runs: stop it first (damoctl monitor stop); nothing was changed",
-				 what);
+		return damos_err_hint(-EBUSY, DAMOS_HINT_STOP_MONITOR, 0,
+				      "monitoring is on and dbgfs refuses to change %s while it runs: stop it first" DAMOS_HINT_AT "; nothing was changed",
+				      what);
 	return 0;
 }
 
@@ -87,8 +87,11 @@ static int dbgfs_schemes_read(struct damos_ctx *d, struct damos_scheme ***out,
 	return err;
 }
 
-static const char lru_refusal[] =
-	"this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series): use --interface sysfs; nothing was changed";
+static int lru_refusal(void)
+{
+	return damos_err_hint(-EOPNOTSUPP, DAMOS_HINT_USE_SYSFS, 0,
+			      "this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series)" DAMOS_HINT_AT "; nothing was changed");
+}
 
 static int dbgfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *s,
 			       size_t n)
@@ -114,14 +117,14 @@ static int dbgfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *
 	if (!err && first_lru >= 0) {
 		supported = damos_dbgfs_lru_supported(d);
 		if (supported == 0)
-			err = damos_err(-EOPNOTSUPP, lru_refusal);
+			err = lru_refusal();
 	}
 	p = ctx_file(d, "schemes");
 	if (!err)
 		err = p ? damos_write(d, p, text) : -ENOMEM;
 	/* the kernel rejects the whole write: nothing changed */
 	if (err == -EINVAL && first_lru >= 0 && d->max_action < 0)
-		err = damos_err(-EOPNOTSUPP, lru_refusal);
+		err = lru_refusal();
 	free(p);
 	free(text);
 	return err;
@@ -253,8 +256,8 @@ static int dbgfs_targets_write(struct damos_ctx *d, const struct damos_targets *
 	int err = damos_targets_validate(t);
 
 	if (!err && t->ops == DAMOS_OPS_FVADDR)
-		err = damos_err(-EOPNOTSUPP,
-				"dbgfs has no fvaddr monitoring: use --interface sysfs");
+		err = damos_err_hint(-EOPNOTSUPP, DAMOS_HINT_USE_SYSFS, 0,
+				     "dbgfs has no fvaddr monitoring");
 	if (!err)
 		err = refuse_if_on(d, "targets");
 	if (err)

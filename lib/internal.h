@@ -141,6 +141,15 @@ int damos_err_prefix(int err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void *damos_err_null(int err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * A failure with a hint (damos_error_hint()): DAMOS_HINT_AT in @fmt marks
+ * where a client's advice fits (else the end).  The library's words name
+ * no program's options: damoctl's advice is damoctl's (cli/dispatch.c).
+ */
+#define DAMOS_HINT_AT "\x1f"
+int damos_err_hint(int err, enum damos_hint hint, int64_t arg,
+		   const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* units.c */
 int damos_parse_u64(const char *s, uint64_t *out);

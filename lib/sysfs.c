@@ -91,10 +91,10 @@ static int ensure_ctx(struct damos_ctx *d)
 		return err;
 	if (nr <= (uint64_t)d->kdamond_idx) {
 		if (nr)
-			return damos_err(-ENOENT,
-					 "kdamond %d does not exist and making it would reset the %llu there: use --kdamond 0..%llu",
-					 d->kdamond_idx, (unsigned long long)nr,
-					 (unsigned long long)nr - 1);
+			return damos_err_hint(-ENOENT, DAMOS_HINT_PICK_KDAMOND,
+					      (int64_t)nr,
+					      "kdamond %d does not exist and making it would reset the %llu there",
+					      d->kdamond_idx, (unsigned long long)nr);
 		err = write_u64_at(d, damos_path("%s/kdamonds/nr_kdamonds",
 						 d->admin), d->kdamond_idx + 1);
 		if (err)

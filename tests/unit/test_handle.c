@@ -91,6 +91,19 @@ static struct damos_ctx *open_tree(const struct tree *t, enum damos_iface iface,
 	return damos_open(&o);
 }
 
+/* The last failure's hint is @hint, its advice fits right after @after. */
+static void assert_hint(enum damos_hint hint, const char *after, int64_t arg)
+{
+	struct damos_hint_info h = { .sz = sizeof(h) };
+	const char *msg = damos_errmsg(), *at = strstr(msg, after);
+
+	assert_int_equal(damos_error_hint(&h), 0);
+	assert_int_equal(h.hint, hint);
+	assert_non_null(at);
+	assert_int_equal(h.pos, at + strlen(after) - msg);
+	assert_int_equal(h.arg, arg);
+}
+
 static void make_dbgfs(const struct tree *t)
 {
 	put(t, "sys/kernel/debug/damon/attrs", "5000 100000 60000000 10 1000\n");
@@ -217,7 +230,9 @@ static void test_dbgfs_busy_and_stock(void **state)
 	assert_true(on);
 	assert_int_equal(pid, 777);
 	assert_int_equal(damos_scheme_add(d, s), -EBUSY);
-	assert_non_null(strstr(damos_errmsg(), "stop it first"));
+	assert_string_equal(damos_errmsg(),
+			    "monitoring is on and dbgfs refuses to change schemes while it runs: stop it first; nothing was changed");
+	assert_hint(DAMOS_HINT_STOP_MONITOR, "stop it first", 0);
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), "");
 	assert_int_equal(damos_monitor_stop(d), 0);
 	damos_close(d);
@@ -226,7 +241,9 @@ static void test_dbgfs_busy_and_stock(void **state)
 	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
 	assert_int_equal(damos_dbgfs_lru_supported(d), 0);
 	assert_int_equal(damos_scheme_add(d, s), -EOPNOTSUPP);
-	assert_non_null(strstr(damos_errmsg(), "use --interface sysfs"));
+	assert_hint(DAMOS_HINT_USE_SYSFS, "kernel series)", 0);
+	assert_string_equal(damos_errmsg() + strlen(damos_errmsg()) - 21,
+			    "; nothing was changed");
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), "");
 	damos_close(d);
 
@@ -415,6 +432,80 @@ static void test_sysfs_emulated(void **state)
 	damos_close(d);
 }
 
+/*
+ * Every failure that some other step can cure carries a hint; its words
+ * are the library's, a client's advice goes at .pos.
+ */
+static void test_error_hints(void **state)
+{
+	struct tree *t = *state;
+	struct damos_hint_info h = { .sz = sizeof(h) };
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_STAT);
+	struct damos_targets tg = { .ops = DAMOS_OPS_FVADDR };
+	struct damos_ctx *d;
+
+	/* a failure without a hint has none, its advice would go at the end */
+	assert_null(damos_scheme_parse(1, (const char *const[]){ "bogus" }, NULL));
+	assert_int_equal(damos_error_hint(&h), 0);
+	assert_int_equal(h.hint, DAMOS_HINT_NONE);
+	assert_int_equal(h.pos, strlen(damos_errmsg()));
+	h.sz = sizeof(size_t);
+	assert_int_equal(damos_error_hint(&h), -EINVAL);
+	assert_int_equal(damos_error_hint(NULL), -EINVAL);
+
+	make_dbgfs(t);
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_monitor_start(d), -EINVAL);
+	assert_string_equal(damos_errmsg(), "no monitoring target: set one first");
+	assert_hint(DAMOS_HINT_SET_TARGET, "set one first", 0);
+	assert_int_equal(damos_targets_write(d, &tg), -EOPNOTSUPP);
+	assert_string_equal(damos_errmsg(), "dbgfs has no fvaddr monitoring");
+	assert_hint(DAMOS_HINT_USE_SYSFS, "monitoring", 0);
+	damos_close(d);
+
+	/* another DAMON user in the way: which one, and which kdamond */
+	make_sysfs(t, "off\n");
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "13\n");
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/12/state", "on\n");
+	put(t, "sys/kernel/debug/damon/target_ids", "42\n");
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_monitor_start(d), -EBUSY);
+	assert_hint(DAMOS_HINT_STOP_KDAMOND, "stop it first", 12);
+	damos_close(d);
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/12/state", "off\n");
+	put(t, "sys/module/damon_reclaim/parameters/enabled", "Y\n");
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_monitor_start(d), -EBUSY);
+	assert_string_equal(damos_errmsg(),
+			    "damon_reclaim is on, and dbgfs monitoring does not start next to another DAMON user: stop it first");
+	assert_hint(DAMOS_HINT_STOP_RECLAIM, "stop it first", 0);
+	damos_close(d);
+	put(t, "sys/module/damon_reclaim/parameters/enabled", "N\n");
+	put(t, "sys/kernel/debug/damon/monitor_on", "on\n");
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	tg.ops = DAMOS_OPS_PADDR;
+	tg.nr = 1;
+	tg.targets = &(struct damos_target){ 0 };
+	assert_int_equal(damos_targets_write(d, &tg), 0);
+	assert_int_equal(damos_monitor_start(d), -EBUSY);
+	assert_hint(DAMOS_HINT_STOP_DBGFS, "stop it first", 0);
+	damos_close(d);
+
+	/* a kdamond that is not there: how many there are */
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "2\n");
+	o.root = t->root;
+	o.kdamond = 5;
+	d = damos_open(&o);
+	assert_non_null(d);
+	assert_int_equal(damos_scheme_add(d, s), -ENOENT);
+	assert_string_equal(damos_errmsg(),
+			    "kdamond 5 does not exist and making it would reset the 2 there");
+	assert_hint(DAMOS_HINT_PICK_KDAMOND, "the 2 there", 2);
+	damos_close(d);
+	damos_scheme_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +526,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sysfs_dry_run, setup_tree,
 						teardown_tree),
 		cmocka_unit_test_setup_teardown(test_sysfs_emulated, setup_tree,
+						teardown_tree),
+		cmocka_unit_test_setup_teardown(test_error_hints, setup_tree,
 						teardown_tree),
 	};
 
