@@ -8,8 +8,6 @@
 
 #include "internal.h"
 
-#define DEBUGFS_MAGIC	0x64626720
-#define SYSFS_MAGIC	0x62656572
 
 static char *norm_root(const char *root)
 {
@@ -23,6 +21,12 @@ static char *norm_root(const char *root)
 	return strndup(root, n);
 }
 
+/* In the order damos_open() prefers them when both are there. */
+static const struct damos_backend *const backends[] = {
+	&damos_sysfs_backend,
+	&damos_dbgfs_backend,
+};
+
 unsigned int damos_detect(const char *root)
 {
 	char *r = norm_root(root), *p;
@@ -30,14 +34,12 @@ unsigned int damos_detect(const char *root)
 
 	if (!r)
 		return 0;
-	p = damos_path("%s/sys/kernel/mm/damon/admin", r);
-	if (damos_exists(p))
-		mask |= 1U << DAMOS_IFACE_SYSFS;
-	free(p);
-	p = damos_path("%s/sys/kernel/debug/damon", r);
-	if (damos_exists(p))
-		mask |= 1U << DAMOS_IFACE_DBGFS;
-	free(p);
+	for (size_t i = 0; i < ARRAY_SIZE(backends); i++) {
+		p = damos_path("%s/%s", r, backends[i]->top);
+		if (damos_exists(p))
+			mask |= 1U << backends[i]->iface;
+		free(p);
+	}
 	free(r);
 	return mask;
 }
@@ -65,6 +67,7 @@ void damos_close(struct damos_ctx *d)
 	free(d->admin);
 	free(d->kdamond);
 	free(d->dir);
+	free(d->top);
 	damos_buf_free(&d->script);
 	free(d);
 }
@@ -95,12 +98,16 @@ int damos_opts_get(const struct damos_opts *in, struct damos_opts *o)
 }
 
 /* @p (below d->root) as the same path below @root; NULL if out of memory. */
-static char *rebase(const struct damos_ctx *d, const char *root, char *p)
+static int rebase(const struct damos_ctx *d, const char *root, char **p)
 {
-	char *q = p ? damos_path("%s%s", root, p + strlen(d->root)) : NULL;
+	char *q;
 
-	free(p);
-	return q;
+	if (!*p)
+		return 0;
+	q = damos_path("%s%s", root, *p + strlen(d->root));
+	free(*p);
+	*p = q;
+	return q ? 0 : -ENOMEM;
 }
 
 /*
@@ -111,29 +118,102 @@ static int use_dry_layer(struct damos_ctx *d)
 {
 	const char *layer = damos_dry_layer(d->root);
 	char *root;
+	int err;
 
 	if (!layer)
 		return -EIO;
 	root = strdup(layer);
 	d->real_emulate = d->emulate;
 	d->emulate = true;
-	d->dbgfs = rebase(d, layer, d->dbgfs);
-	d->admin = rebase(d, layer, d->admin);
-	d->kdamond = rebase(d, layer, d->kdamond);
-	d->dir = rebase(d, layer, d->dir);
+	err = rebase(d, layer, &d->dbgfs) | rebase(d, layer, &d->admin) |
+	      rebase(d, layer, &d->kdamond) | rebase(d, layer, &d->dir) |
+	      rebase(d, layer, &d->top);
 	d->real_root = d->root;
 	d->root = root;
-	if (!root || !d->dbgfs || !d->admin || !d->kdamond || !d->dir)
+	if (!root || err)
 		return damos_err(-ENOMEM, "out of memory");
 	return 0;
 }
 
+static const struct damos_backend *backend_of(enum damos_iface i)
+{
+	for (size_t j = 0; j < ARRAY_SIZE(backends); j++)
+		if (backends[j]->iface == i)
+			return backends[j];
+	return NULL;
+}
+
+/*
+ * The backend @o names: the one chosen, else the one whose own options it
+ * sets (a dbgfs context, a sysfs kdamond), else the first one present.
+ * An option of one interface is refused on the other rather than ignored.
+ */
+static const struct damos_backend *pick(const struct damos_opts *o,
+					unsigned int mask)
+{
+	const struct damos_backend *b = NULL;
+	char what[2][128];
+	int nr = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(backends) && nr < 2; i++)
+		if (backends[i]->claims(o, what[nr], sizeof(what[nr])))
+			b = backends[i], nr++;
+	if (nr > 1)
+		return damos_err_null(-EINVAL, "%s and %s: one interface at a time",
+				      what[0], what[1]);
+	if (o->iface != DAMOS_IFACE_AUTO) {
+		if (nr && b->iface != o->iface)
+			return damos_err_null(-EINVAL, "%s on the %s interface",
+					      what[0], damos_iface_name(o->iface));
+		return backend_of(o->iface);
+	}
+	for (size_t i = 0; !b && i < ARRAY_SIZE(backends); i++)
+		if (mask & (1U << backends[i]->iface))
+			b = backends[i];
+	return b ? b : backends[0];
+}
+
+/* No interface @b below the root: say where, and whether it is hidden. */
+static int missing(struct damos_ctx *d, const struct damos_opts *o,
+		   const struct damos_backend *b)
+{
+	char *top[ARRAY_SIZE(backends)];
+	const char *hidden = NULL;
+	int err = -ENOMEM;
+
+	for (size_t i = 0; i < ARRAY_SIZE(backends); i++)
+		top[i] = damos_path("%s/%s", d->root, backends[i]->top);
+	for (size_t i = 0; i < ARRAY_SIZE(backends); i++)
+		if (!top[i])
+			goto out;
+	/* debugfs is root's only: say so rather than "missing" */
+	for (size_t i = ARRAY_SIZE(backends); !hidden && i-- > 0;)
+		if (denied(top[i]) && (o->iface == DAMOS_IFACE_AUTO ||
+				       backends[i] == b))
+			hidden = top[i];
+	if (hidden)
+		err = damos_err(-EACCES,
+				"cannot look into %s: %s (DAMON's files need root)",
+				hidden, strerror(EACCES));
+	else if (o->iface == DAMOS_IFACE_AUTO)
+		err = damos_err(-ENOENT,
+				"no DAMON interface: neither %s nor %s exists",
+				top[0], top[1]);
+	else
+		err = damos_err(-ENOENT, "no DAMON %s interface: %s does not exist",
+				damos_iface_name(b->iface), d->top);
+out:
+	for (size_t i = 0; i < ARRAY_SIZE(backends); i++)
+		free(top[i]);
+	return err;
+}
+
 struct damos_ctx *damos_open(const struct damos_opts *opts)
 {
+	const struct damos_backend *b;
 	struct damos_opts o;
 	struct damos_ctx *d;
 	unsigned int mask;
-	bool ctx;
 	int err = 0;
 
 	if (opts && opts->sz < offsetof(struct damos_opts, root))
@@ -150,81 +230,34 @@ struct damos_ctx *damos_open(const struct damos_opts *opts)
 	d->root = norm_root(o.root);
 	d->dry_run = o.dry_run;
 	d->kdamond_idx = o.kdamond;
-	d->max_action = o.dbgfs_lru < 0 ? -1 : o.dbgfs_lru ? 7 : 5;
-	d->dbgfs = d->root ? damos_path("%s/sys/kernel/debug/damon", d->root) : NULL;
-	d->admin = d->root ? damos_path("%s/sys/kernel/mm/damon/admin", d->root) : NULL;
-	d->kdamond = d->admin ? damos_path("%s/kdamonds/%d", d->admin, o.kdamond) : NULL;
-	if (!d->kdamond) {
+	/* the emulator (io.c) knows both interfaces' directories */
+	d->dbgfs = d->root ? damos_path("%s/%s", d->root, damos_dbgfs_backend.top) : NULL;
+	d->admin = d->root ? damos_path("%s/%s", d->root, damos_sysfs_backend.top) : NULL;
+	if (!d->dbgfs || !d->admin) {
 		damos_close(d);
 		return damos_err_null(-ENOMEM, "out of memory");
 	}
 	mask = damos_detect(d->root[0] ? d->root : "/");
-	d->iface = o.iface;
-	/*
-	 * A context is dbgfs's and a kdamond index sysfs's: either picks its
-	 * interface, and is refused on the other rather than ignored.
-	 */
-	ctx = o.dbgfs_ctx && *o.dbgfs_ctx;
-	if (ctx && o.kdamond)
-		err = damos_err(-EINVAL, "dbgfs context '%s' and sysfs kdamond %d: one interface at a time",
-				o.dbgfs_ctx, o.kdamond);
-	else if (ctx && d->iface == DAMOS_IFACE_SYSFS)
-		err = damos_err(-EINVAL, "dbgfs context '%s' on the sysfs interface",
-				o.dbgfs_ctx);
-	else if (o.kdamond && d->iface == DAMOS_IFACE_DBGFS)
-		err = damos_err(-EINVAL, "sysfs kdamond %d on the dbgfs interface",
-				o.kdamond);
-	if (err) {
-		damos_close(d);
-		errno = -err;
-		return NULL;
+	b = pick(&o, mask);
+	if (!b) {
+		err = -errno;
+		goto fail;
 	}
-	if (d->iface == DAMOS_IFACE_AUTO)
-		d->iface = ctx ? DAMOS_IFACE_DBGFS : o.kdamond ? DAMOS_IFACE_SYSFS :
-			   mask & (1U << DAMOS_IFACE_SYSFS) ? DAMOS_IFACE_SYSFS :
-			   DAMOS_IFACE_DBGFS;
-	if (!(mask & (1U << d->iface))) {
-		const char *hidden = denied(d->dbgfs) ? d->dbgfs :
-				     denied(d->admin) ? d->admin : NULL;
-
-		/* debugfs is root's only: say so rather than "missing" */
-		if (hidden && (o.iface == DAMOS_IFACE_AUTO ||
-			       hidden == (d->iface == DAMOS_IFACE_SYSFS ?
-					  d->admin : d->dbgfs)))
-			err = damos_err(-EACCES,
-					"cannot look into %s: %s (DAMON's files need root)",
-					hidden, strerror(EACCES));
-		else if (o.iface == DAMOS_IFACE_AUTO)
-			err = damos_err(-ENOENT,
-					"no DAMON interface: neither %s nor %s exists",
-					d->admin, d->dbgfs);
-		else
-			err = damos_err(-ENOENT, "no DAMON %s interface: %s does not exist",
-					damos_iface_name(d->iface),
-					d->iface == DAMOS_IFACE_SYSFS ? d->admin : d->dbgfs);
-	}
-	if (!err && d->iface == DAMOS_IFACE_SYSFS) {
-		d->ops = &damos_sysfs_backend;
-		d->dir = damos_path("%s/contexts/0", d->kdamond);
-	} else if (!err) {
-		d->ops = &damos_dbgfs_backend;
-		d->dir = o.dbgfs_ctx && *o.dbgfs_ctx ?
-			 damos_path("%s/%s", d->dbgfs, o.dbgfs_ctx) :
-			 strdup(d->dbgfs);
-		if (d->dir && !damos_exists(d->dir))
-			err = damos_err(-ENOENT, "no dbgfs context %s", d->dir);
-	}
-	if (!err && !d->dir)
+	d->iface = b->iface;
+	d->ops = b;
+	d->top = damos_path("%s/%s", d->root, b->top);
+	if (!d->top)
 		err = damos_err(-ENOMEM, "out of memory");
-	if (!err) {
-		const char *top = d->iface == DAMOS_IFACE_SYSFS ? d->admin : d->dbgfs;
-		long magic = d->iface == DAMOS_IFACE_SYSFS ? SYSFS_MAGIC : DEBUGFS_MAGIC;
-
-		d->emulate = o.emulate < 0 ? !on_fs(top, magic) : o.emulate;
-	}
+	else if (!(mask & (1U << d->iface)))
+		err = missing(d, &o, b);
+	if (!err)
+		err = b->open(d, &o);
+	if (!err)
+		d->emulate = o.emulate < 0 ? !on_fs(d->top, b->fs_magic) : o.emulate;
 	if (!err && d->dry_run)
 		err = use_dry_layer(d);
 	if (err) {
+fail:
 		damos_close(d);
 		errno = -err;
 		return NULL;
@@ -242,28 +275,6 @@ const char *damos_get_dir(const struct damos_ctx *d)
 	return d->dir;
 }
 
-int damos_dbgfs_lru_supported(struct damos_ctx *d)
-{
-	if (d->iface != DAMOS_IFACE_DBGFS)
-		return damos_err(-EOPNOTSUPP, "not on dbgfs");
-	if (d->max_action < 0 && (d->real_root ? d->real_emulate : d->emulate)) {
-		char *p = damos_path("%s/.max_action", d->dbgfs);
-		uint64_t v = 7;
-
-		if (p && damos_exists(p) && damos_read_u64(d, p, &v)) {
-			free(p);
-			return -EINVAL;
-		}
-		free(p);
-		d->max_action = v > 7 ? 7 : (int)v;
-	}
-	if (d->max_action < 0 && d->dry_run)
-		return damos_err(-EAGAIN, "dry run: dbgfs not probed");
-	if (d->max_action < 0 && damos_dbgfs_probe(d))
-		return damos_err(-EAGAIN, "dbgfs probe could not run");
-	return d->max_action >= 7;
-}
-
 void damos_features_probe(struct damos_ctx *d)
 {
 	if (d->feat_probed)
@@ -272,14 +283,20 @@ void damos_features_probe(struct damos_ctx *d)
 	d->ops->probe(d);
 }
 
+/* The feature bits; a backend may know better (probes that write). */
+int damos_has_now(struct damos_ctx *d, int f, bool probe)
+{
+	damos_features_probe(d);
+	if (d->ops->has)
+		return d->ops->has(d, f, probe);
+	return !!(d->feat & (1U << f));
+}
+
 int damos_has(struct damos_ctx *d, enum damos_feature f)
 {
 	if ((unsigned int)f >= DAMOS_NR_FEATURES)
 		return damos_err(-EINVAL, "%d is not a feature", f);
-	damos_features_probe(d);
-	if (f == DAMOS_FEAT_LRU_ACTIONS && d->iface == DAMOS_IFACE_DBGFS)
-		return damos_dbgfs_lru_supported(d);
-	return !!(d->feat & (1U << f));
+	return damos_has_now(d, f, true);
 }
 
 const char *damos_kernel_desc(struct damos_ctx *d)
@@ -293,16 +310,18 @@ int damos_feature_err(struct damos_ctx *d, int f, const char *what)
 	const struct damos_feature_info *fi = &damos_features[f];
 
 	damos_features_probe(d);
-	if (d->iface == DAMOS_IFACE_DBGFS)
-		return damos_err(-EOPNOTSUPP,
-				 "%s needs %s, which dbgfs does not have (the sysfs interface of Linux %d.%d+ does); nothing was changed",
-				 what, fi->what, fi->since_major, fi->since_minor);
+	if (d->ops->feature_err)
+		return d->ops->feature_err(d, f, what);
 	return damos_err(-EOPNOTSUPP,
 			 "%s needs %s (Linux %d.%d+), which this kernel (%s) lacks; nothing was changed",
 			 what, fi->what, fi->since_major, fi->since_minor, d->kdesc);
 }
 
-/* Every feature a scheme the caller made or changed uses must be there. */
+/*
+ * Every feature a scheme the caller made or changed uses must be there.
+ * One the backend cannot know yet without a probe that writes (dbgfs's
+ * lru actions) is left to the backend's write.
+ */
 int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
 			  size_t idx)
 {
@@ -312,8 +331,7 @@ int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
 	if (s->kernel && !s->dirty)
 		return 0;
 	if (a >= 0 && damos_actions[a].feature >= 0 &&
-	    !(a == DAMOS_ACTION_LRU_PRIO || a == DAMOS_ACTION_LRU_DEPRIO) &&
-	    (d->iface == DAMOS_IFACE_DBGFS || damos_has(d, damos_actions[a].feature) != 1)) {
+	    !damos_has_now(d, damos_actions[a].feature, false)) {
 		snprintf(what, sizeof(what), "scheme %zu: %s", idx,
 			 damos_actions[a].name);
 		return damos_feature_err(d, damos_actions[a].feature, what);
@@ -321,9 +339,8 @@ int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
 	for (int f = 0; f < DAMOS_NR_FIELDS; f++) {
 		const struct damos_field_info *fi = &damos_fields[f];
 
-		if (fi->feature < 0 || fi->unit == U_STAT || s->v[f] == fi->def)
-			continue;
-		if (d->iface == DAMOS_IFACE_SYSFS && damos_has(d, fi->feature) == 1)
+		if (fi->feature < 0 || fi->unit == U_STAT || s->v[f] == fi->def ||
+		    damos_has_now(d, fi->feature, false) == 1)
 			continue;
 		snprintf(what, sizeof(what), "scheme %zu: %s", idx, fi->label);
 		return damos_feature_err(d, fi->feature, what);
@@ -331,28 +348,24 @@ int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
 	for (size_t i = 0; i < s->nr_filters; i++) {
 		int t = s->filters[i].type;
 		int need = t >= 0 ? damos_filter_types[t].feature : DAMOS_FEAT_FILTERS;
+		bool any = damos_has_now(d, DAMOS_FEAT_FILTERS, false) == 1;
 
-		if (d->iface == DAMOS_IFACE_SYSFS &&
-		    damos_has(d, DAMOS_FEAT_FILTERS) == 1 && damos_has(d, need) == 1)
+		if (any && damos_has_now(d, need, false) == 1)
 			continue;
 		snprintf(what, sizeof(what), "scheme %zu: filter %s", idx,
 			 s->filters[i].word);
-		return damos_feature_err(d, d->iface == DAMOS_IFACE_SYSFS &&
-					 damos_has(d, DAMOS_FEAT_FILTERS) == 1 ?
-					 need : DAMOS_FEAT_FILTERS, what);
+		return damos_feature_err(d, any ? need : DAMOS_FEAT_FILTERS, what);
 	}
 	for (size_t i = 0; i < s->nr_goals; i++) {
 		int need = s->goals[i].metric == DAMOS_GOAL_USER_INPUT ?
 			   DAMOS_FEAT_QUOTA_GOALS : DAMOS_FEAT_GOAL_METRIC;
+		bool any = damos_has_now(d, DAMOS_FEAT_QUOTA_GOALS, false) == 1;
 
-		if (d->iface == DAMOS_IFACE_SYSFS &&
-		    damos_has(d, DAMOS_FEAT_QUOTA_GOALS) == 1 && damos_has(d, need) == 1)
+		if (any && damos_has_now(d, need, false) == 1)
 			continue;
 		snprintf(what, sizeof(what), "scheme %zu: goal %s", idx,
 			 s->goals[i].word);
-		return damos_feature_err(d, d->iface == DAMOS_IFACE_SYSFS &&
-					 damos_has(d, DAMOS_FEAT_QUOTA_GOALS) == 1 ?
-					 need : DAMOS_FEAT_QUOTA_GOALS, what);
+		return damos_feature_err(d, any ? need : DAMOS_FEAT_QUOTA_GOALS, what);
 	}
 	return 0;
 }

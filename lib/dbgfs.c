@@ -300,7 +300,7 @@ static int dbgfs_turn(struct damos_ctx *d, bool on)
  * See damos.h: a private context, one action-6 scheme, its errno.  The
  * kernel's mk_contexts refuses (EBUSY) while any DAMON context runs.
  */
-int damos_dbgfs_probe(struct damos_ctx *d)
+static int dbgfs_lru_probe(struct damos_ctx *d)
 {
 	static const char line[] =
 		"4096 8192 0 0 0 0 6 0 0 0 0 0 0 0 0 0 0 0\n"
@@ -410,6 +410,79 @@ int damos_dbgfs_context_remove(struct damos_ctx *d, const char *name)
 	return context_op(d, "rm_contexts", name);
 }
 
+/* What is known without writing: the caller's word, a fake tree's file. */
+static int lru_known(struct damos_ctx *d)
+{
+	if (d->max_action < 0 && (d->real_root ? d->real_emulate : d->emulate)) {
+		char *p = damos_path("%s/.max_action", d->dbgfs);
+		uint64_t v = 7;
+
+		if (p && damos_exists(p) && damos_read_u64(d, p, &v)) {
+			free(p);
+			return -EINVAL;
+		}
+		free(p);
+		d->max_action = v > 7 ? 7 : (int)v;
+	}
+	return d->max_action < 0 ? -EAGAIN : d->max_action >= 7;
+}
+
+int damos_dbgfs_lru_supported(struct damos_ctx *d)
+{
+	int known;
+
+	if (d->iface != DAMOS_IFACE_DBGFS)
+		return damos_err(-EOPNOTSUPP, "not on dbgfs");
+	known = lru_known(d);
+	if (known != -EAGAIN)
+		return known;
+	if (d->dry_run)
+		return damos_err(-EAGAIN, "dry run: dbgfs not probed");
+	if (dbgfs_lru_probe(d))
+		return damos_err(-EAGAIN, "dbgfs probe could not run");
+	return d->max_action >= 7;
+}
+
+static int dbgfs_has(struct damos_ctx *d, int f, bool probe)
+{
+	if (f != DAMOS_FEAT_LRU_ACTIONS)
+		return !!(d->feat & (1U << f));
+	return probe ? damos_dbgfs_lru_supported(d) : lru_known(d);
+}
+
+static int dbgfs_feature_err(struct damos_ctx *d, int f, const char *what)
+{
+	const struct damos_feature_info *fi = &damos_features[f];
+
+	if (f == DAMOS_FEAT_LRU_ACTIONS)
+		return lru_refusal();
+	(void)d;
+	return damos_err(-EOPNOTSUPP,
+			 "%s needs %s, which dbgfs does not have (the sysfs interface of Linux %d.%d+ does); nothing was changed",
+			 what, fi->what, fi->since_major, fi->since_minor);
+}
+
+static bool dbgfs_claims(const struct damos_opts *o, char *buf, size_t sz)
+{
+	if (!o->dbgfs_ctx || !*o->dbgfs_ctx)
+		return false;
+	snprintf(buf, sz, "dbgfs context '%s'", o->dbgfs_ctx);
+	return true;
+}
+
+/* The context directory: a context made by mk_contexts, or the first. */
+static int dbgfs_open(struct damos_ctx *d, const struct damos_opts *o)
+{
+	d->max_action = o->dbgfs_lru < 0 ? -1 : o->dbgfs_lru ? 7 : 5;
+	d->dir = o->dbgfs_ctx && *o->dbgfs_ctx ?
+		 damos_path("%s/%s", d->dbgfs, o->dbgfs_ctx) : strdup(d->dbgfs);
+	if (!d->dir)
+		return damos_err(-ENOMEM, "out of memory");
+	if (!damos_exists(d->dir))
+		return damos_err(-ENOENT, "no dbgfs context %s", d->dir);
+	return 0;
+}
+
 static void dbgfs_probe(struct damos_ctx *d)
 {
 	char *p = damos_path("%s/monitor_on_DEPRECATED", d->dbgfs);
@@ -421,7 +494,16 @@ static void dbgfs_probe(struct damos_ctx *d)
 	snprintf(d->kdesc, sizeof(d->kdesc), "dbgfs");
 }
 
+#define DEBUGFS_MAGIC	0x64626720
+
 const struct damos_backend damos_dbgfs_backend = {
+	.iface = DAMOS_IFACE_DBGFS,
+	.top = "sys/kernel/debug/damon",
+	.fs_magic = DEBUGFS_MAGIC,
+	.claims = dbgfs_claims,
+	.open = dbgfs_open,
+	.has = dbgfs_has,
+	.feature_err = dbgfs_feature_err,
 	.probe = dbgfs_probe,
 	.schemes_read = dbgfs_schemes_read,
 	.schemes_write = dbgfs_schemes_write,

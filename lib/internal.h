@@ -183,6 +183,7 @@ struct damos_ctx {
 	char *admin;		/* <root>/sys/kernel/mm/damon/admin */
 	char *kdamond;		/* sysfs: <admin>/kdamonds/<N> */
 	char *dir;		/* the context directory */
+	char *top;		/* the interface's directory (admin, dbgfs) */
 	int kdamond_idx;
 	bool dry_run;
 	bool emulate;
@@ -195,7 +196,22 @@ struct damos_ctx {
 	struct damos_buf script;
 };
 
+/*
+ * One DAMON interface: all that differs between them is here and in the
+ * backend's file (lib/sysfs.c, lib/dbgfs.c); lib/damos.c only picks one.
+ */
 struct damos_backend {
+	enum damos_iface iface;
+	const char *top;	/* its directory below the root */
+	long fs_magic;		/* the filesystem the real one is on */
+	/* whether @o sets an option of this interface; its words in @buf */
+	bool (*claims)(const struct damos_opts *o, char *buf, size_t sz);
+	/* d->dir (and the backend's own paths) for @o */
+	int (*open)(struct damos_ctx *d, const struct damos_opts *o);
+	/* optional: feature @f, when the bits do not tell (-EAGAIN unknown) */
+	int (*has)(struct damos_ctx *d, int f, bool probe);
+	/* optional: the refusal of a missing feature, in this backend's words */
+	int (*feature_err)(struct damos_ctx *d, int f, const char *what);
 	int (*schemes_read)(struct damos_ctx *d, struct damos_scheme ***out,
 			    size_t *n);
 	int (*schemes_write)(struct damos_ctx *d, struct damos_scheme *const *s,
@@ -219,8 +235,9 @@ int damos_read_u64(struct damos_ctx *d, const char *path, uint64_t *v);
 int damos_read_word(struct damos_ctx *d, const char *path, char *buf, size_t sz);
 int damos_write(struct damos_ctx *d, const char *path, const char *content);
 int damos_write_u64(struct damos_ctx *d, const char *path, uint64_t v);
-int damos_dbgfs_probe(struct damos_ctx *d);
 void damos_features_probe(struct damos_ctx *d);
+/* damos_has() without the check of @f; @probe: may write to find out */
+int damos_has_now(struct damos_ctx *d, int f, bool probe);
 /* damos.c: @in (NULL: defaults) into @o; -EINVAL for unknown set bytes */
 int damos_opts_get(const struct damos_opts *in, struct damos_opts *o);
 /*

@@ -709,7 +709,30 @@ static void sysfs_probe(struct damos_ctx *d)
 	free(own);
 }
 
+static bool sysfs_claims(const struct damos_opts *o, char *buf, size_t sz)
+{
+	if (!o->kdamond)
+		return false;
+	snprintf(buf, sz, "sysfs kdamond %d", o->kdamond);
+	return true;
+}
+
+/* kdamonds/<N>/contexts/0, which a write makes if it is not there. */
+static int sysfs_open(struct damos_ctx *d, const struct damos_opts *o)
+{
+	d->kdamond = damos_path("%s/kdamonds/%d", d->admin, o->kdamond);
+	d->dir = d->kdamond ? damos_path("%s/contexts/0", d->kdamond) : NULL;
+	return d->dir ? 0 : damos_err(-ENOMEM, "out of memory");
+}
+
+#define SYSFS_MAGIC	0x62656572
+
 const struct damos_backend damos_sysfs_backend = {
+	.iface = DAMOS_IFACE_SYSFS,
+	.top = "sys/kernel/mm/damon/admin",
+	.fs_magic = SYSFS_MAGIC,
+	.claims = sysfs_claims,
+	.open = sysfs_open,
 	.probe = sysfs_probe,
 	.schemes_read = sysfs_schemes_read,
 	.schemes_write = sysfs_schemes_write,
