@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #include <errno.h>
-#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
@@ -473,7 +472,7 @@ void damos_dry_turned_off(struct damos_ctx *d, const char *path)
 		snprintf(dry_off[nr_dry_off++], sizeof(dry_off[0]), "%s", path);
 }
 
-static bool word_is(struct damos_ctx *d, const char *path, const char *want)
+bool damos_word_is(struct damos_ctx *d, const char *path, const char *want)
 {
 	char word[16] = "";
 
@@ -488,67 +487,51 @@ static bool word_is(struct damos_ctx *d, const char *path, const char *want)
  * Linux 6.1's damon_start(): dbgfs and the modules start "exclusive", only
  * when no other context runs; sysfs kdamonds start when no exclusive one
  * runs.  The kernel refuses with EBUSY (the modules only in its log): find
- * it out before writing, and say who is in the way.
+ * it out before writing, and say who is in the way.  The interfaces say
+ * whether they monitor (their in_use()); the modules are these.
  */
-int damos_other_user(struct damos_ctx *d, enum damos_user self)
+int damos_other_user(struct damos_ctx *d, const struct damos_backend *self,
+		     const char *name)
 {
-	static const char *const selves[] = {
-		[DAMOS_USER_SYSFS] = "sysfs monitoring",
-		[DAMOS_USER_DBGFS] = "dbgfs monitoring",
-		[DAMOS_USER_LRU_SORT] = "damon_lru_sort",
-	};
 	static const struct {
-		enum damos_user who;
 		const char *file, *on, *name;
 		enum damos_hint stop;
-	} users[] = {
-		{ DAMOS_USER_DBGFS, "sys/kernel/debug/damon/monitor_on", "on",
-		  "dbgfs monitoring", DAMOS_HINT_STOP_DBGFS },
-		{ DAMOS_USER_DBGFS, "sys/kernel/debug/damon/monitor_on_DEPRECATED", "on",
-		  "dbgfs monitoring", DAMOS_HINT_STOP_DBGFS },
-		{ DAMOS_USER_LRU_SORT, "sys/module/damon_lru_sort/parameters/enabled", "Y",
+	} modules[] = {
+		{ "sys/module/damon_lru_sort/parameters/enabled", "Y",
 		  "damon_lru_sort", DAMOS_HINT_STOP_LRU_SORT },
-		{ DAMOS_USER_MODULE, "sys/module/damon_reclaim/parameters/enabled", "Y",
+		{ "sys/module/damon_reclaim/parameters/enabled", "Y",
 		  "damon_reclaim", DAMOS_HINT_STOP_RECLAIM },
 	};
-	char *p;
-	glob_t g;
+	bool exclusive = self ? self->exclusive : true;
 	int busy = 0;
 
-	for (size_t i = 0; !busy && i < ARRAY_SIZE(users); i++) {
-		if (users[i].who == self)
+	if (self)
+		name = self->user;
+	for (size_t i = 0; !busy && i < ARRAY_SIZE(backends); i++)
+		if (backends[i] != self && backends[i]->exclusive)
+			busy = backends[i]->in_use(d, name);
+	for (size_t i = 0; !busy && i < ARRAY_SIZE(modules); i++) {
+		char *p;
+
+		if (!strcmp(modules[i].name, name))
 			continue;
-		p = damos_path("%s/%s", d->root, users[i].file);
-		if (p && word_is(d, p, users[i].on))
-			busy = damos_err_hint(-EBUSY, users[i].stop, 0,
+		p = damos_path("%s/%s", d->root, modules[i].file);
+		if (p && damos_word_is(d, p, modules[i].on))
+			busy = damos_err_hint(-EBUSY, modules[i].stop, 0,
 					      "%s is on, and %s does not start next to another DAMON user: stop it first" DAMOS_HINT_AT,
-					      users[i].name, selves[self]);
+					      modules[i].name, name);
 		free(p);
 	}
-	/* sysfs kdamonds run side by side; the others run alone */
-	if (busy || self == DAMOS_USER_SYSFS)
-		return busy;
-	p = damos_path("%s/sys/kernel/mm/damon/admin/kdamonds/*/state", d->root);
-	if (p && !glob(p, 0, NULL, &g)) {
-		for (size_t i = 0; !busy && i < g.gl_pathc; i++) {
-			const char *k = g.gl_pathv[i] + strlen(p) - strlen("*/state");
-
-			if (word_is(d, g.gl_pathv[i], "on"))
-				busy = damos_err_hint(-EBUSY, DAMOS_HINT_STOP_KDAMOND,
-						      atoll(k),
-						      "a sysfs kdamond is on (%s), and %s does not start next to another DAMON user: stop it first" DAMOS_HINT_AT,
-						      g.gl_pathv[i], selves[self]);
-		}
-		globfree(&g);
-	}
-	free(p);
+	/* the others run side by side, but not next to an exclusive one */
+	for (size_t i = 0; !busy && exclusive && i < ARRAY_SIZE(backends); i++)
+		if (backends[i] != self && !backends[i]->exclusive)
+			busy = backends[i]->in_use(d, name);
 	return busy;
 }
 
 int damos_monitor_check_start(struct damos_ctx *d)
 {
-	return damos_other_user(d, d->iface == DAMOS_IFACE_SYSFS ?
-				DAMOS_USER_SYSFS : DAMOS_USER_DBGFS);
+	return damos_other_user(d, d->ops, NULL);
 }
 
 /* Linux 6.1 refuses "on" when on (EBUSY) and "off" when off (EINVAL, EPERM). */
@@ -572,8 +555,7 @@ int damos_monitor_start(struct damos_ctx *d)
 			return damos_err_hint(-EINVAL, DAMOS_HINT_SET_TARGET, 0,
 					      "no monitoring target: set one first");
 	}
-	err = damos_other_user(d, d->iface == DAMOS_IFACE_SYSFS ?
-			       DAMOS_USER_SYSFS : DAMOS_USER_DBGFS);
+	err = damos_other_user(d, d->ops, NULL);
 	return err ? err : d->ops->turn(d, true);
 }
 
@@ -584,20 +566,7 @@ int damos_monitor_stop(struct damos_ctx *d)
 
 	if (err || !on)
 		return err;
-	err = d->ops->turn(d, false);
-	if (!err && d->dry_run) {
-		char *p = d->iface == DAMOS_IFACE_SYSFS ?
-			  damos_path("%s/state", d->kdamond) :
-			  damos_path("%s/monitor_on", d->dbgfs);
-
-		damos_dry_turned_off(d, p);
-		free(p);
-		p = d->iface == DAMOS_IFACE_SYSFS ? NULL :
-		    damos_path("%s/monitor_on_DEPRECATED", d->dbgfs);
-		damos_dry_turned_off(d, p);
-		free(p);
-	}
-	return err;
+	return d->ops->turn(d, false);
 }
 
 const char *damos_dry_run_script(struct damos_ctx *d)

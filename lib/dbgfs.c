@@ -292,8 +292,31 @@ static int dbgfs_turn(struct damos_ctx *d, bool on)
 	char *p = monitor_on_file(d);
 	int err = p ? damos_write(d, p, on ? "on\n" : "off\n") : -ENOMEM;
 
+	if (!err && !on)
+		damos_dry_turned_off(d, p);
 	free(p);
 	return err;
+}
+
+/* Any handle: below its root, whichever interface it is on. */
+static int dbgfs_in_use(struct damos_ctx *d, const char *self)
+{
+	static const char *const files[] = {
+		"monitor_on", "monitor_on_DEPRECATED",
+	};
+	int busy = 0;
+
+	for (size_t i = 0; !busy && i < ARRAY_SIZE(files); i++) {
+		char *p = damos_path("%s/%s/%s", d->root,
+				     damos_dbgfs_backend.top, files[i]);
+
+		if (p && damos_word_is(d, p, "on"))
+			busy = damos_err_hint(-EBUSY, DAMOS_HINT_STOP_DBGFS, 0,
+					      "dbgfs monitoring is on, and %s does not start next to another DAMON user: stop it first" DAMOS_HINT_AT,
+					      self);
+		free(p);
+	}
+	return busy;
 }
 
 /*
@@ -504,6 +527,9 @@ const struct damos_backend damos_dbgfs_backend = {
 	.open = dbgfs_open,
 	.has = dbgfs_has,
 	.feature_err = dbgfs_feature_err,
+	.user = "dbgfs monitoring",
+	.exclusive = true,
+	.in_use = dbgfs_in_use,
 	.probe = dbgfs_probe,
 	.schemes_read = dbgfs_schemes_read,
 	.schemes_write = dbgfs_schemes_write,

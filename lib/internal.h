@@ -212,6 +212,10 @@ struct damos_backend {
 	int (*has)(struct damos_ctx *d, int f, bool probe);
 	/* optional: the refusal of a missing feature, in this backend's words */
 	int (*feature_err)(struct damos_ctx *d, int f, const char *what);
+	const char *user;	/* its monitoring, in messages */
+	bool exclusive;		/* Linux 6.1: starts only when nothing else runs */
+	/* -EBUSY with a message if it monitors now, in the way of @self */
+	int (*in_use)(struct damos_ctx *d, const char *self);
 	int (*schemes_read)(struct damos_ctx *d, struct damos_scheme ***out,
 			    size_t *n);
 	int (*schemes_write)(struct damos_ctx *d, struct damos_scheme *const *s,
@@ -257,12 +261,15 @@ int damos_snap_read(struct damos_ctx *d, const char *dir, struct damos_snap *sn)
 int damos_snap_restore(struct damos_ctx *d, const char *dir,
 		       const struct damos_snap *sn);
 
-/* damos.c: -EBUSY with a message if another DAMON user keeps @self off. */
-enum damos_user {
-	DAMOS_USER_SYSFS, DAMOS_USER_DBGFS, DAMOS_USER_LRU_SORT, DAMOS_USER_MODULE,
-};
-int damos_other_user(struct damos_ctx *d, enum damos_user self);
+/*
+ * damos.c: -EBUSY with a message if another DAMON user keeps @self (an
+ * interface's monitoring) or, @self NULL, the module @name off.
+ */
+int damos_other_user(struct damos_ctx *d, const struct damos_backend *self,
+		     const char *name);
 /* In a dry run: @path was turned off, for damos_other_user() to know. */
 void damos_dry_turned_off(struct damos_ctx *d, const char *path);
+/* Whether @path holds @want, and was not turned off in this dry run. */
+bool damos_word_is(struct damos_ctx *d, const char *path, const char *want);
 
 #endif /* DAMOS_INTERNAL_H */

@@ -582,7 +582,7 @@ int damos_lru_sort_write(const struct damos_opts *opts,
 	err = read_all(d, dir, &cur);
 	on = cur.enabled;
 	if (!err && enable == 1 && !on)
-		err = damos_other_user(d, DAMOS_USER_LRU_SORT);
+		err = damos_other_user(d, NULL, "damon_lru_sort");
 	if (!err && enable == 0 && on) {
 		char *p = damos_path("%s/enabled", dir);
 

@@ -638,12 +638,39 @@ static int sysfs_targets_write(struct damos_ctx *d, const struct damos_targets *
 
 static int sysfs_turn(struct damos_ctx *d, bool on)
 {
-	int err = on ? ensure_ctx(d) : 0;
+	char *p = damos_path("%s/state", d->kdamond);
+	int err = !p ? -ENOMEM : on ? ensure_ctx(d) : 0;
 
 	if (!err)
-		err = write_at(d, damos_path("%s/state", d->kdamond),
-			       on ? "on\n" : "off\n");
+		err = damos_write(d, p, on ? "on\n" : "off\n");
+	if (!err && !on)
+		damos_dry_turned_off(d, p);
+	free(p);
 	return err;
+}
+
+/* Any handle: a kdamond below its root that is on. */
+static int sysfs_in_use(struct damos_ctx *d, const char *self)
+{
+	char *p = damos_path("%s/%s/kdamonds/*/state", d->root,
+			     damos_sysfs_backend.top);
+	glob_t g;
+	int busy = 0;
+
+	if (p && !glob(p, 0, NULL, &g)) {
+		for (size_t i = 0; !busy && i < g.gl_pathc; i++) {
+			const char *k = g.gl_pathv[i] + strlen(p) - strlen("*/state");
+
+			if (damos_word_is(d, g.gl_pathv[i], "on"))
+				busy = damos_err_hint(-EBUSY, DAMOS_HINT_STOP_KDAMOND,
+						      atoll(k),
+						      "a sysfs kdamond is on (%s), and %s does not start next to another DAMON user: stop it first" DAMOS_HINT_AT,
+						      g.gl_pathv[i], self);
+		}
+		globfree(&g);
+	}
+	free(p);
+	return busy;
 }
 
 /* "6.12.118-amd64" -> 6 * 1000 + 12; 0 if unknown. */
@@ -733,6 +760,9 @@ const struct damos_backend damos_sysfs_backend = {
 	.fs_magic = SYSFS_MAGIC,
 	.claims = sysfs_claims,
 	.open = sysfs_open,
+	.user = "sysfs monitoring",
+	.exclusive = false,
+	.in_use = sysfs_in_use,
 	.probe = sysfs_probe,
 	.schemes_read = sysfs_schemes_read,
 	.schemes_write = sysfs_schemes_write,
