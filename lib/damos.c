@@ -324,14 +324,17 @@ int damos_feature_err(struct damos_ctx *d, int f, const char *what)
 int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
 			  size_t idx)
 {
-	char what[96];
+	char what[96], pre[32] = "";
 	int a = damos_scheme_action(s);
+
+	if (idx != SIZE_MAX)
+		snprintf(pre, sizeof(pre), "scheme %zu: ", idx);
 
 	if (s->kernel && !s->dirty)
 		return 0;
 	if (a >= 0 && damos_actions[a].feature >= 0 &&
 	    !damos_has_now(d, damos_actions[a].feature, false)) {
-		snprintf(what, sizeof(what), "scheme %zu: %s", idx,
+		snprintf(what, sizeof(what), "%s%s", pre,
 			 damos_actions[a].name);
 		return damos_feature_err(d, damos_actions[a].feature, what);
 	}
@@ -341,7 +344,7 @@ int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
 		if (fi->feature < 0 || fi->unit == U_STAT || s->v[f] == fi->def ||
 		    damos_has_now(d, fi->feature, false) == 1)
 			continue;
-		snprintf(what, sizeof(what), "scheme %zu: %s", idx, fi->label);
+		snprintf(what, sizeof(what), "%s%s", pre, fi->label);
 		return damos_feature_err(d, fi->feature, what);
 	}
 	for (size_t i = 0; i < s->nr_filters; i++) {
@@ -351,7 +354,7 @@ int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
 
 		if (any && damos_has_now(d, need, false) == 1)
 			continue;
-		snprintf(what, sizeof(what), "scheme %zu: filter %s", idx,
+		snprintf(what, sizeof(what), "%sfilter %s", pre,
 			 s->filters[i].word);
 		return damos_feature_err(d, any ? need : DAMOS_FEAT_FILTERS, what);
 	}
@@ -362,11 +365,35 @@ int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
 
 		if (any && damos_has_now(d, need, false) == 1)
 			continue;
-		snprintf(what, sizeof(what), "scheme %zu: goal %s", idx,
+		snprintf(what, sizeof(what), "%sgoal %s", pre,
 			 s->goals[i].word);
 		return damos_feature_err(d, any ? need : DAMOS_FEAT_QUOTA_GOALS, what);
 	}
 	return 0;
+}
+
+int damos_scheme_check(struct damos_ctx *d, const struct damos_scheme *s)
+{
+	int err = damos_scheme_check_input(s);
+
+	if (!err && d->ops->scheme_check &&
+	    (err = d->ops->scheme_check(d, s)) < 0)
+		return damos_err_prefix(err, "%s: ", damos_scheme_action_name(s));
+	if (err >= 0) {
+		int ferr = damos_scheme_features(d, s, SIZE_MAX);
+
+		err = ferr ? ferr : err;
+	}
+	return err;
+}
+
+int damos_targets_check(struct damos_ctx *d, const struct damos_targets *t)
+{
+	int err = damos_targets_validate(t);
+
+	if (!err && d->ops->targets_check)
+		err = d->ops->targets_check(d, t);
+	return err;
 }
 
 int damos_schemes_read(struct damos_ctx *d, struct damos_scheme ***out, size_t *n)

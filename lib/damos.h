@@ -873,6 +873,7 @@ enum damos_feature {
 	DAMOS_FEAT_TRIED_REGIONS = 9,	/* tried_regions/ (6.2) */
 	DAMOS_FEAT_TRIED_BYTES = 10,	/* tried_regions/total_bytes (6.6) */
 	DAMOS_FEAT_MONITOR_ON_DEPRECATED = 11,	/* dbgfs monitor_on_DEPRECATED (6.9) */
+	DAMOS_FEAT_COMMIT = 12,		/* changes reach a running context (sysfs) */
 	DAMOS_NR_FEATURES		/* of this version; grows */
 };
 
@@ -903,6 +904,30 @@ DAMOS_API const char *damos_kernel_desc(struct damos_ctx *d);
  * run), -EOPNOTSUPP if the handle is not on dbgfs.
  */
 DAMOS_API int damos_dbgfs_lru_supported(struct damos_ctx *d);
+
+/*
+ * damos_scheme_check() - whether the handle's interface and kernel take
+ * @s, checked without writing: damos_scheme_validate() for a scheme the
+ * caller made or changed, every feature it needs (damos_has()), and what
+ * the interface refuses (dbgfs without the damos series: lru_prio and
+ * lru_deprio; the message then starts with the action, hint
+ * DAMOS_HINT_USE_SYSFS).  May run the dbgfs probe described at the top.
+ *
+ * Return: 0 yes; 1 not known before the write (the kernel then decides,
+ * and a refusal changes nothing); -EINVAL or -EOPNOTSUPP with a message.
+ */
+DAMOS_API int damos_scheme_check(struct damos_ctx *d,
+				 const struct damos_scheme *s);
+
+/*
+ * damos_targets_check() - whether the handle's interface takes @t:
+ * damos_targets_validate(), then what it cannot express (dbgfs: fvaddr,
+ * -EOPNOTSUPP with hint DAMOS_HINT_USE_SYSFS).  Writes nothing.
+ *
+ * Return: 0 or a negative errno with a message.
+ */
+DAMOS_API int damos_targets_check(struct damos_ctx *d,
+				  const struct damos_targets *t);
 
 /*
  * damos_schemes_read() - the context's schemes with their statistics.  On

@@ -87,10 +87,34 @@ static int dbgfs_schemes_read(struct damos_ctx *d, struct damos_scheme ***out,
 	return err;
 }
 
-static int lru_refusal(void)
+static int lru_refusal(const char *tail)
 {
 	return damos_err_hint(-EOPNOTSUPP, DAMOS_HINT_USE_SYSFS, 0,
-			      "this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series)" DAMOS_HINT_AT "; nothing was changed");
+			      "this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series)" DAMOS_HINT_AT "%s",
+			      tail);
+}
+
+static int lru_supported(struct damos_ctx *d);
+
+/* lru_prio and lru_deprio need the damos series: 1 if not known. */
+static int dbgfs_scheme_check(struct damos_ctx *d, const struct damos_scheme *s)
+{
+	enum damos_action a = damos_scheme_action(s);
+	int sup;
+
+	if (a != DAMOS_ACTION_LRU_PRIO && a != DAMOS_ACTION_LRU_DEPRIO)
+		return 0;
+	sup = lru_supported(d);
+	return !sup ? lru_refusal("") : sup < 0;
+}
+
+static int dbgfs_targets_check(struct damos_ctx *d, const struct damos_targets *t)
+{
+	(void)d;
+	if (t->ops == DAMOS_OPS_FVADDR)
+		return damos_err_hint(-EOPNOTSUPP, DAMOS_HINT_USE_SYSFS, 0,
+				      "dbgfs has no fvaddr monitoring");
+	return 0;
 }
 
 static int dbgfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *s,
@@ -117,14 +141,14 @@ static int dbgfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *
 	if (!err && first_lru >= 0) {
 		supported = damos_dbgfs_lru_supported(d);
 		if (supported == 0)
-			err = lru_refusal();
+			err = lru_refusal("; nothing was changed");
 	}
 	p = ctx_file(d, "schemes");
 	if (!err)
 		err = p ? damos_write(d, p, text) : -ENOMEM;
 	/* the kernel rejects the whole write: nothing changed */
 	if (err == -EINVAL && first_lru >= 0 && d->max_action < 0)
-		err = lru_refusal();
+		err = lru_refusal("; nothing was changed");
 	free(p);
 	free(text);
 	return err;
@@ -255,9 +279,8 @@ static int dbgfs_targets_write(struct damos_ctx *d, const struct damos_targets *
 	char *p;
 	int err = damos_targets_validate(t);
 
-	if (!err && t->ops == DAMOS_OPS_FVADDR)
-		err = damos_err_hint(-EOPNOTSUPP, DAMOS_HINT_USE_SYSFS, 0,
-				     "dbgfs has no fvaddr monitoring");
+	if (!err)
+		err = dbgfs_targets_check(d, t);
 	if (!err)
 		err = refuse_if_on(d, "targets");
 	if (err)
@@ -452,11 +475,15 @@ static int lru_known(struct damos_ctx *d)
 
 int damos_dbgfs_lru_supported(struct damos_ctx *d)
 {
-	int known;
-
 	if (d->iface != DAMOS_IFACE_DBGFS)
 		return damos_err(-EOPNOTSUPP, "not on dbgfs");
-	known = lru_known(d);
+	return lru_supported(d);
+}
+
+static int lru_supported(struct damos_ctx *d)
+{
+	int known = lru_known(d);
+
 	if (known != -EAGAIN)
 		return known;
 	if (d->dry_run)
@@ -478,7 +505,7 @@ static int dbgfs_feature_err(struct damos_ctx *d, int f, const char *what)
 	const struct damos_feature_info *fi = &damos_features[f];
 
 	if (f == DAMOS_FEAT_LRU_ACTIONS)
-		return lru_refusal();
+		return lru_refusal("; nothing was changed");
 	(void)d;
 	return damos_err(-EOPNOTSUPP,
 			 "%s needs %s, which dbgfs does not have (the sysfs interface of Linux %d.%d+ does); nothing was changed",
@@ -527,6 +554,8 @@ const struct damos_backend damos_dbgfs_backend = {
 	.open = dbgfs_open,
 	.has = dbgfs_has,
 	.feature_err = dbgfs_feature_err,
+	.scheme_check = dbgfs_scheme_check,
+	.targets_check = dbgfs_targets_check,
 	.user = "dbgfs monitoring",
 	.exclusive = true,
 	.in_use = dbgfs_in_use,

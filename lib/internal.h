@@ -124,11 +124,12 @@ int damos_filter_v_add(struct damos_scheme *s, int type, const char *word,
 int damos_goal_v_add(struct damos_scheme *s, int metric, const char *word,
 		     uint64_t target, uint64_t current);
 /* scheme.c: validate what a caller wrote, not what the kernel holds */
-int damos_scheme_check(const struct damos_scheme *s);
+int damos_scheme_check_input(const struct damos_scheme *s);
 /* codec.c: damos_dbgfs_encode(), !@strict for schemes read and kept */
 char *damos_dbgfs_encode_kept(struct damos_scheme *const *s, size_t n,
 			      bool strict);
-/* -EOPNOTSUPP with a message if @s needs a feature @d lacks */
+/* -EOPNOTSUPP with a message if @s needs a feature @d lacks; @idx
+ * (SIZE_MAX: none) names the scheme in it */
 int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
 			  size_t idx);
 /* The kernel's page size, for every file that needs it. */
@@ -210,6 +211,9 @@ struct damos_backend {
 	int (*open)(struct damos_ctx *d, const struct damos_opts *o);
 	/* optional: feature @f, when the bits do not tell (-EAGAIN unknown) */
 	int (*has)(struct damos_ctx *d, int f, bool probe);
+	/* optional: what the interface cannot take (damos_*_check()) */
+	int (*scheme_check)(struct damos_ctx *d, const struct damos_scheme *s);
+	int (*targets_check)(struct damos_ctx *d, const struct damos_targets *t);
 	/* optional: the refusal of a missing feature, in this backend's words */
 	int (*feature_err)(struct damos_ctx *d, int f, const char *what);
 	const char *user;	/* its monitoring, in messages */

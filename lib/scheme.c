@@ -579,7 +579,7 @@ int damos_scheme_validate(const struct damos_scheme *s)
  * min > max in it (the kernel accepts that); what a caller made or
  * changed must be valid.
  */
-int damos_scheme_check(const struct damos_scheme *s)
+int damos_scheme_check_input(const struct damos_scheme *s)
 {
 	if (s->kernel && !s->dirty)
 		return 0;

@@ -498,7 +498,7 @@ static int sysfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *
 	int err = 0;
 
 	for (size_t i = 0; i < n && !err; i++)
-		if ((err = damos_scheme_check(s[i])))
+		if ((err = damos_scheme_check_input(s[i])))
 			damos_err_prefix(err, "scheme %zu: ", i);
 	for (size_t i = 0; i < n && !err; i++)
 		err = damos_scheme_features(d, s[i], i);

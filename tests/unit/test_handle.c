@@ -40,6 +40,14 @@ static void put(const struct tree *t, const char *rel, const char *content)
 	fclose(f);
 }
 
+static void unlink_rel(const struct tree *t, const char *rel)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", t->root, rel);
+	unlink(path);
+}
+
 static char *get(const struct tree *t, const char *rel)
 {
 	static char buf[4096];
@@ -506,6 +514,65 @@ static void test_error_hints(void **state)
 	damos_scheme_free(s);
 }
 
+/* What an interface takes, checked without a write. */
+static void test_checks(void **state)
+{
+	struct tree *t = *state;
+	struct damos_scheme *lru = damos_scheme_new(DAMOS_ACTION_LRU_PRIO);
+	struct damos_scheme *mig = damos_scheme_new(DAMOS_ACTION_MIGRATE_COLD);
+	struct damos_scheme *bad = damos_scheme_new(DAMOS_ACTION_STAT);
+	struct damos_targets fv = { .ops = DAMOS_OPS_FVADDR };
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_ctx *d;
+	char *before;
+
+	damos_scheme_set(mig, DAMOS_F_TARGET_NID, 0);
+	damos_scheme_set(bad, DAMOS_F_MIN_AGE, 9);
+	damos_scheme_set(bad, DAMOS_F_MAX_AGE, 8);
+	make_dbgfs(t);
+	put(t, "sys/kernel/debug/damon/.max_action", "5\n");
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_has(d, DAMOS_FEAT_COMMIT), 0);
+	assert_int_equal(damos_scheme_check(d, lru), -EOPNOTSUPP);
+	assert_string_equal(damos_errmsg(),
+			    "lru_prio: this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series)");
+	assert_hint(DAMOS_HINT_USE_SYSFS, "kernel series)", 0);
+	assert_int_equal(damos_scheme_check(d, mig), -EOPNOTSUPP);
+	assert_non_null(strstr(damos_errmsg(), "migrate_cold needs"));
+	assert_null(strstr(damos_errmsg(), "scheme 0"));
+	assert_int_equal(damos_scheme_check(d, bad), -EINVAL);
+	assert_int_equal(damos_targets_check(d, &fv), -EOPNOTSUPP);
+	assert_hint(DAMOS_HINT_USE_SYSFS, "fvaddr monitoring", 0);
+	damos_close(d);
+	/* not known before the write: a tree that makes no probe context */
+	unlink_rel(t, "sys/kernel/debug/damon/.max_action");
+	before = strdup(get(t, "sys/kernel/debug/damon/schemes"));
+	o.root = t->root;
+	o.iface = DAMOS_IFACE_DBGFS;
+	o.emulate = 0;
+	d = damos_open(&o);
+	assert_int_equal(damos_scheme_check(d, lru), 1);
+	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), before);
+	free(before);
+	damos_close(d);
+
+	/* sysfs of 6.1: commit, no migrate; fvaddr fine */
+	make_sysfs(t, "off\n");
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	assert_int_equal(damos_has(d, DAMOS_FEAT_COMMIT), 1);
+	assert_int_equal(damos_scheme_check(d, lru), 0);
+	assert_int_equal(damos_scheme_check(d, mig), -EOPNOTSUPP);
+	assert_non_null(strstr(damos_errmsg(), "migrate_cold needs"));
+	fv.nr = 1;
+	fv.targets = &(struct damos_target){ .pid = 1 };
+	assert_int_equal(damos_targets_check(d, &fv), 0);
+	assert_null(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/operations"));
+	damos_close(d);
+	damos_scheme_free(lru);
+	damos_scheme_free(mig);
+	damos_scheme_free(bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -528,6 +595,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sysfs_emulated, setup_tree,
 						teardown_tree),
 		cmocka_unit_test_setup_teardown(test_error_hints, setup_tree,
+						teardown_tree),
+		cmocka_unit_test_setup_teardown(test_checks, setup_tree,
 						teardown_tree),
 	};
 
