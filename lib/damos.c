@@ -79,17 +79,11 @@ void damos_close(struct damos_ctx *d)
 int damos_opts_get(const struct damos_opts *in, struct damos_opts *o)
 {
 	struct damos_opts def = DAMOS_OPTS_INIT;
+	int err;
 
 	*o = def;
-	if (in && in->sz > sizeof(*o)) {
-		const unsigned char *extra = (const unsigned char *)in + sizeof(*o);
-
-		for (size_t i = 0; i < in->sz - sizeof(*o); i++)
-			if (extra[i])
-				return damos_err(-EINVAL,
-						 "damos_opts: byte %zu is set, and this libdamos knows only the first %zu (options of a newer version)",
-						 sizeof(*o) + i, sizeof(*o));
-	}
+	if (in && (err = damos_sz_check(in, in->sz, sizeof(*o), 0, "damos_opts")))
+		return err;
 	if (in)
 		memcpy(o, in, in->sz < sizeof(*o) ? in->sz : sizeof(*o));
 	o->sz = sizeof(*o);

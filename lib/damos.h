@@ -462,7 +462,9 @@ enum damos_filter_type {
 
 /*
  * struct damos_filter_info - one filter.  Set .sz = sizeof(struct
- * damos_filter_info) before passing it in; fields are only appended.
+ * damos_filter_info) before passing it in; fields are only appended, and
+ * a longer struct passed in must have zeros past the fields this library
+ * knows (else -EINVAL: what it does not know it cannot honour).
  * Strings returned by damos_scheme_filter() belong to the scheme.
  */
 struct damos_filter_info {

@@ -108,6 +108,26 @@ int damos_err_prefix(int err, const char *fmt, ...)
 	return err;
 }
 
+/*
+ * A struct with .sz from a caller built against another version: at least
+ * @min bytes, and those past the @known this library has must be zero
+ * (what it does not know it cannot honour), as libbpf's OPTS_VALID().
+ */
+int damos_sz_check(const void *p, size_t sz, size_t known, size_t min,
+		   const char *name)
+{
+	const unsigned char *extra = (const unsigned char *)p + known;
+
+	if (sz < min)
+		return damos_err(-EINVAL, "%s: .sz not set", name);
+	for (size_t i = 0; sz > known && i < sz - known; i++)
+		if (extra[i])
+			return damos_err(-EINVAL,
+					 "%s: byte %zu is set, and this libdamos knows only the first %zu (fields of a newer version)",
+					 name, known + i, known);
+	return 0;
+}
+
 void damos_buf_printf(struct damos_buf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -152,6 +152,12 @@ int damos_err_hint(int err, enum damos_hint hint, int64_t arg,
 		   const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* scheme.c: attribute @i (0..4) in the order of a dbgfs attrs line */
+const uint64_t *damos_attrs_field(const struct damos_attrs *a, size_t i);
+/* error.c: .sz of a caller's struct; -EINVAL with a message */
+int damos_sz_check(const void *p, size_t sz, size_t known, size_t min,
+		   const char *name);
+
 /* units.c */
 int damos_parse_u64(const char *s, uint64_t *out);
 int damos_parse_percent(const char *s, uint64_t total, uint64_t *out);

@@ -310,9 +310,13 @@ int damos_scheme_filter(const struct damos_scheme *s, size_t i,
 int damos_scheme_add_filter(struct damos_scheme *s,
 			    const struct damos_filter_info *f)
 {
-	if (!f || f->sz < offsetof(struct damos_filter_info, target_idx) +
-			  sizeof(f->target_idx))
-		return damos_err(-EINVAL, "damos_filter_info: .sz not set");
+	int err = f ? damos_sz_check(f, f->sz, sizeof(*f),
+				     offsetof(struct damos_filter_info, target_idx) +
+				     sizeof(f->target_idx), "damos_filter_info") :
+		      damos_err(-EINVAL, "damos_filter_info: NULL");
+
+	if (err)
+		return err;
 	if ((unsigned int)f->type >= DAMOS_NR_FILTER_TYPES)
 		return damos_err(-EINVAL, "filter: %d is not a filter type",
 				 f->type);
@@ -356,8 +360,12 @@ int damos_scheme_goal(const struct damos_scheme *s, size_t i,
 int damos_scheme_add_goal(struct damos_scheme *s,
 			  const struct damos_goal_info *g)
 {
-	if (!g || g->sz < sizeof(*g))
-		return damos_err(-EINVAL, "damos_goal_info: .sz not set");
+	int err = g ? damos_sz_check(g, g->sz, sizeof(*g), sizeof(*g),
+				     "damos_goal_info") :
+		      damos_err(-EINVAL, "damos_goal_info: NULL");
+
+	if (err)
+		return err;
 	if ((unsigned int)g->metric >= DAMOS_NR_GOAL_METRICS)
 		return damos_err(-EINVAL, "goal: %d is not a metric", g->metric);
 	s->dirty = true;
@@ -965,6 +973,20 @@ void damos_attrs_default(struct damos_attrs *a)
 	a->max_nr_regions = 1000;
 }
 
+/* Attribute @i in the order of a dbgfs attrs line, by name, not by layout. */
+const uint64_t *damos_attrs_field(const struct damos_attrs *a, size_t i)
+{
+	static const size_t off[] = {
+		offsetof(struct damos_attrs, sample_us),
+		offsetof(struct damos_attrs, aggr_us),
+		offsetof(struct damos_attrs, update_us),
+		offsetof(struct damos_attrs, min_nr_regions),
+		offsetof(struct damos_attrs, max_nr_regions),
+	};
+
+	return (const uint64_t *)((const char *)a + off[i]);
+}
+
 uint64_t damos_attrs_max_nr_accesses(const struct damos_attrs *a)
 {
 	return a->sample_us ? a->aggr_us / a->sample_us : 0;
@@ -976,13 +998,13 @@ int damos_attrs_validate(const struct damos_attrs *a)
 	static const char *const names[] = {
 		"sample", "aggr", "update", "min regions", "max regions",
 	};
-	const uint64_t *v = &a->sample_us;
 	char x[32], y[32];
 
-	for (int i = 0; i < 5; i++)
-		if (v[i] > DAMOS_ULONG_MAX)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (*damos_attrs_field(a, i) > DAMOS_ULONG_MAX)
 			return damos_err(-EINVAL, "%s: %llu is out of range",
-					 names[i], (unsigned long long)v[i]);
+					 names[i],
+					 (unsigned long long)*damos_attrs_field(a, i));
 	if (!a->sample_us)
 		return damos_err(-EINVAL, "sample: 0 (the sampling interval must be at least 1us)");
 	if (!a->aggr_us)
@@ -1049,7 +1071,7 @@ int damos_attrs_set_str(struct damos_attrs *a, const char *key,
 	static const char *const keys[] = {
 		"sample", "aggr", "update", "min_regions", "max_regions",
 	};
-	uint64_t *v = &a->sample_us;
+	uint64_t *v;
 	size_t i;
 	int err;
 
@@ -1060,11 +1082,12 @@ int damos_attrs_set_str(struct damos_attrs *a, const char *key,
 		return damos_err(-EINVAL,
 				 "unknown attribute '%s' (expected sample aggr update min_regions max_regions)",
 				 key ? key : "");
+	v = (uint64_t *)damos_attrs_field(a, i);
 	if (i < 3)
-		err = damos_parse_time_us(value, 1, &v[i]);
-	else if ((err = damos_parse_u64(value ? value : "", &v[i])))
+		err = damos_parse_time_us(value, 1, v);
+	else if ((err = damos_parse_u64(value ? value : "", v)))
 		damos_err(err, "'%s' is not a number", value ? value : "");
-	if (!err && v[i] > DAMOS_ULONG_MAX)
+	if (!err && *v > DAMOS_ULONG_MAX)
 		err = damos_err(-ERANGE, "'%s' is too large", value);
 	if (err)
 		return damos_err_prefix(-EINVAL, "%s: ", keys[i]);

@@ -523,26 +523,26 @@ static const char *const attr_files[] = {
 
 static int sysfs_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
 {
-	uint64_t *v = &a->sample_us;
 	int err = 0;
 
 	damos_attrs_default(a);
 	if (d->fresh || !damos_exists(d->dir))
 		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(attr_files) && !err; i++)
-		err = read_u64_at(d, cpath(d, "%s", attr_files[i]), &v[i]);
+		err = read_u64_at(d, cpath(d, "%s", attr_files[i]),
+				  (uint64_t *)damos_attrs_field(a, i));
 	return err;
 }
 
 static int sysfs_attrs_write(struct damos_ctx *d, const struct damos_attrs *a)
 {
-	const uint64_t *v = &a->sample_us;
 	int err = damos_attrs_validate(a);
 
 	if (!err)
 		err = ensure_ctx(d);
 	for (size_t i = 0; i < ARRAY_SIZE(attr_files) && !err; i++)
-		err = write_u64_at(d, cpath(d, "%s", attr_files[i]), v[i]);
+		err = write_u64_at(d, cpath(d, "%s", attr_files[i]),
+				   *damos_attrs_field(a, i));
 	if (!err)
 		err = commit_if_on(d);
 	return err;

@@ -181,6 +181,59 @@ static void test_opts_older_caller(void **state)
 	damos_close(d);
 }
 
+/*
+ * A newer caller's longer struct: zero bytes past what this library knows
+ * are fine, a set one is refused (it cannot be honoured), for options and
+ * for the filters and goals a caller passes in.
+ */
+static void test_newer_caller(void **state)
+{
+	struct tree *t = *state;
+	struct {
+		struct damos_opts o;
+		uint64_t extra;
+	} big = { DAMOS_OPTS_INIT, 0 };
+	struct {
+		struct damos_filter_info f;
+		uint64_t extra;
+	} bf = { { .sz = sizeof(bf), .type = DAMOS_FILTER_ANON }, 0 };
+	struct {
+		struct damos_goal_info g;
+		uint64_t extra;
+	} bg = { { .sz = sizeof(bg), .metric = DAMOS_GOAL_USER_INPUT, .target = 5 }, 0 };
+	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_PAGEOUT);
+	struct damos_ctx *d;
+
+	make_dbgfs(t);
+	big.o.root = t->root;
+	big.o.sz = sizeof(big);
+	d = damos_open(&big.o);
+	assert_non_null(d);
+	damos_close(d);
+	big.extra = 1;
+	errno = 0;
+	assert_null(damos_open(&big.o));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(damos_errmsg(), "damos_opts: byte"));
+
+	assert_int_equal(damos_scheme_add_filter(s, &bf.f), 0);
+	assert_int_equal(damos_scheme_add_goal(s, &bg.g), 0);
+	bf.extra = 1;
+	bg.extra = 7;
+	assert_int_equal(damos_scheme_add_filter(s, &bf.f), -EINVAL);
+	assert_string_equal(damos_errmsg(),
+			    "damos_filter_info: byte 64 is set, and this libdamos knows only the first 64 (fields of a newer version)");
+	assert_int_equal(damos_scheme_add_goal(s, &bg.g), -EINVAL);
+	assert_non_null(strstr(damos_errmsg(), "damos_goal_info: byte"));
+	assert_int_equal(damos_scheme_nr_filters(s), 1);
+	assert_int_equal(damos_scheme_nr_goals(s), 1);
+	/* and a short one is refused, not read past its end */
+	bf.f.sz = sizeof(size_t);
+	assert_int_equal(damos_scheme_add_filter(s, &bf.f), -EINVAL);
+	assert_string_equal(damos_errmsg(), "damos_filter_info: .sz not set");
+	damos_scheme_free(s);
+}
+
 static void test_dbgfs_add_remove(void **state)
 {
 	struct tree *t = *state;
@@ -579,6 +632,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_errors, setup_tree,
 						teardown_tree),
 		cmocka_unit_test_setup_teardown(test_opts_older_caller,
+						setup_tree, teardown_tree),
+		cmocka_unit_test_setup_teardown(test_newer_caller,
 						setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_dbgfs_add_remove,
 						setup_tree, teardown_tree),
