@@ -33,6 +33,7 @@ static int paddr_targets(struct apply *a, const struct damos_targets *t,
 	struct damos_targets *o = &a->targets;
 	bool filled;
 
+	o->sz = sizeof(*o);
 	o->ops = t->ops;
 	o->targets = calloc(t->nr ? t->nr : 1, sizeof(*o->targets));
 	if (!o->targets)

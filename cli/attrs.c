@@ -48,6 +48,7 @@ static int do_set(struct cli *c, int argc, char **argv)
 {
 	/* any value that fails over these fails over every live setting */
 	struct damos_attrs a = {
+		.sz = sizeof(a),
 		.sample_us = 1, .aggr_us = UINT64_MAX >> 1, .update_us = 1,
 		.min_nr_regions = 3, .max_nr_regions = UINT64_MAX >> 1,
 	};

@@ -461,7 +461,9 @@ int damos_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
 
 int damos_attrs_write(struct damos_ctx *d, const struct damos_attrs *a)
 {
-	return d->ops->attrs_write(d, a);
+	int err = damos_attrs_check(a);
+
+	return err ? err : d->ops->attrs_write(d, a);
 }
 
 int damos_targets_read(struct damos_ctx *d, struct damos_targets *t)
@@ -597,16 +599,31 @@ const char *damos_dry_run_script(struct damos_ctx *d)
 
 void damos_targets_free(struct damos_targets *t)
 {
+	size_t sz;
+
 	if (!t)
 		return;
 	for (size_t i = 0; i < t->nr; i++)
 		free(t->targets[i].regions);
 	free(t->targets);
-	memset(t, 0, sizeof(*t));
+	sz = t->sz;
+	t->ops = 0;
+	t->nr = 0;
+	t->targets = NULL;
+	t->sz = sz;
+}
+
+int damos_targets_check_sz(const struct damos_targets *t)
+{
+	return damos_sz_check(t, t->sz, sizeof(*t), sizeof(*t), "damos_targets");
 }
 
 int damos_targets_validate(const struct damos_targets *t)
 {
+	int err = damos_targets_check_sz(t);
+
+	if (err)
+		return err;
 	if ((unsigned int)t->ops >= DAMOS_NR_OPS)
 		return damos_err(-EINVAL, "targets: unknown operations %d", t->ops);
 	if (t->ops == DAMOS_OPS_PADDR && t->nr > 1)

@@ -277,8 +277,17 @@ DAMOS_API uint64_t damos_field_max(enum damos_field f);
 
 /* ------------------------------------------------------------------------
  * Monitoring attributes (the five numbers of dbgfs "attrs").
+ *
+ * Sized structs (this one and struct damos_targets), as the other 1.0
+ * structs: the functions that fill one (damos_attrs_default(),
+ * damos_attrs_decode(), damos_attrs_read(), ...) set .sz to the size they
+ * filled; one a caller fills itself starts from DAMOS_ATTRS_INIT (or sets
+ * .sz = sizeof(struct damos_attrs)).  A function that takes one refuses
+ * (-EINVAL) a .sz short of the 1.0 fields, or set bytes past the fields it
+ * knows.  Fields are only appended.
  */
 struct damos_attrs {
+	size_t sz;
 	uint64_t sample_us;
 	uint64_t aggr_us;
 	uint64_t update_us;
@@ -286,9 +295,11 @@ struct damos_attrs {
 	uint64_t max_nr_regions;
 };
 
+#define DAMOS_ATTRS_INIT { .sz = sizeof(struct damos_attrs) }
+
 /*
  * damos_attrs_default() - fill @a with the kernel's defaults for a new
- * context: 5 ms, 100 ms, 60 s, 10 and 1000 regions.
+ * context: 5 ms, 100 ms, 60 s, 10 and 1000 regions; .sz too.
  */
 DAMOS_API void damos_attrs_default(struct damos_attrs *a);
 
@@ -306,7 +317,7 @@ DAMOS_API int damos_attrs_validate(const struct damos_attrs *a);
  * damos_attrs_max_nr_accesses() - aggr_us / sample_us, the largest number
  * of accesses one aggregation interval can count (the kernel's own formula).
  *
- * Return: the number, or 0 if @a has no sampling interval.
+ * Return: the number, or 0 if @a has no sampling interval or a bad .sz.
  */
 DAMOS_API uint64_t damos_attrs_max_nr_accesses(const struct damos_attrs *a);
 
@@ -674,6 +685,10 @@ enum damos_ops {
 	DAMOS_NR_OPS,
 };
 
+/*
+ * The elements of the arrays of struct damos_targets: fixed in size for
+ * the life of LIBDAMOS_1 (an array's stride is the caller's).
+ */
 struct damos_region {
 	uint64_t start;
 	uint64_t end;
@@ -685,11 +700,15 @@ struct damos_target {
 	struct damos_region *regions;	/* initial regions, may be empty */
 };
 
+/* .sz as for struct damos_attrs: filled ones have it, DAMOS_TARGETS_INIT. */
 struct damos_targets {
+	size_t sz;
 	enum damos_ops ops;
 	size_t nr;
 	struct damos_target *targets;
 };
+
+#define DAMOS_TARGETS_INIT { .sz = sizeof(struct damos_targets) }
 
 /*
  * damos_ops_name() - "vaddr", "fvaddr" or "paddr"; NULL for anything else.
@@ -698,7 +717,7 @@ DAMOS_API const char *damos_ops_name(enum damos_ops o);
 
 /*
  * damos_targets_free() - free the arrays inside @t (not @t itself) and zero
- * it.
+ * it, keeping its .sz.
  */
 DAMOS_API void damos_targets_free(struct damos_targets *t);
 

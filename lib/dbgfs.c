@@ -245,6 +245,7 @@ static int dbgfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
 	int err;
 
 	memset(t, 0, sizeof(*t));
+	t->sz = sizeof(*t);
 	err = p ? damos_read(d, p, &text) : -ENOMEM;
 	free(p);
 	t->ops = DAMOS_OPS_VADDR;

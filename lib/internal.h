@@ -154,6 +154,9 @@ int damos_err_hint(int err, enum damos_hint hint, int64_t arg,
 
 /* scheme.c: attribute @i (0..4) in the order of a dbgfs attrs line */
 const uint64_t *damos_attrs_field(const struct damos_attrs *a, size_t i);
+/* scheme.c, damos.c: a caller's struct's .sz; -EINVAL with a message */
+int damos_attrs_check(const struct damos_attrs *a);
+int damos_targets_check_sz(const struct damos_targets *t);
 /* error.c: .sz of a caller's struct; -EINVAL with a message */
 int damos_sz_check(const void *p, size_t sz, size_t known, size_t min,
 		   const char *name);

@@ -61,9 +61,14 @@ static int preset(struct damos_scheme *s, enum damos_action a,
 struct damos_scheme *damos_scheme_new_preset(enum damos_action a,
 					     const struct damos_attrs *attrs)
 {
-	struct damos_scheme *s = damos_scheme_new(a);
-	int err;
+	struct damos_scheme *s;
+	int err = attrs ? damos_attrs_check(attrs) : 0;
 
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	s = damos_scheme_new(a);
 	if (!s)
 		return NULL;
 	err = preset(s, a, attrs);
@@ -431,8 +436,10 @@ int damos_scheme_set_str(struct damos_scheme *s, enum damos_field f,
 {
 	const struct damos_field_info *fi;
 	uint64_t v = 0, us;
-	int err = 0;
+	int err = attrs ? damos_attrs_check(attrs) : 0;
 
+	if (err)
+		return err;
 	if ((unsigned int)f >= DAMOS_NR_FIELDS)
 		return damos_err(-EINVAL, "%d is not a field", f);
 	fi = &damos_fields[f];
@@ -793,6 +800,8 @@ struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
 	if (argc < 1 || !argv[0])
 		return damos_err_null(-EINVAL, "expected an action");
 	a = damos_action_from_name(argv[0]);
+	if (a >= 0 && attrs && (err = damos_attrs_check(attrs)))
+		a = err;
 	if (a < 0) {
 		errno = EINVAL;
 		return NULL;
@@ -964,8 +973,14 @@ int damos_scheme_format(const struct damos_scheme *s, char *buf, size_t sz)
 	return n;
 }
 
+int damos_attrs_check(const struct damos_attrs *a)
+{
+	return damos_sz_check(a, a->sz, sizeof(*a), sizeof(*a), "damos_attrs");
+}
+
 void damos_attrs_default(struct damos_attrs *a)
 {
+	a->sz = sizeof(*a);
 	a->sample_us = 5000;
 	a->aggr_us = 100000;
 	a->update_us = 60000000;
@@ -989,6 +1004,8 @@ const uint64_t *damos_attrs_field(const struct damos_attrs *a, size_t i)
 
 uint64_t damos_attrs_max_nr_accesses(const struct damos_attrs *a)
 {
+	if (damos_attrs_check(a))
+		return 0;
 	return a->sample_us ? a->aggr_us / a->sample_us : 0;
 }
 
@@ -999,7 +1016,10 @@ int damos_attrs_validate(const struct damos_attrs *a)
 		"sample", "aggr", "update", "min regions", "max regions",
 	};
 	char x[32], y[32];
+	int err = damos_attrs_check(a);
 
+	if (err)
+		return err;
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (*damos_attrs_field(a, i) > DAMOS_ULONG_MAX)
 			return damos_err(-EINVAL, "%s: %llu is out of range",
@@ -1043,6 +1063,7 @@ int damos_attrs_decode(const char *text, struct damos_attrs *a)
 		return damos_err(-EINVAL,
 				 "'%.*s' is not 5 numbers (sample aggr update min_regions max_regions)",
 				 (int)strcspn(text ? text : "", "\n"), text ? text : "");
+	a->sz = sizeof(*a);
 	a->sample_us = v[0];
 	a->aggr_us = v[1];
 	a->update_us = v[2];
@@ -1053,7 +1074,11 @@ int damos_attrs_decode(const char *text, struct damos_attrs *a)
 
 int damos_attrs_encode(const struct damos_attrs *a, char *buf, size_t sz)
 {
-	int n = snprintf(buf, sz, "%llu %llu %llu %llu %llu\n",
+	int n;
+
+	if (damos_attrs_check(a))
+		return -EINVAL;
+	n = snprintf(buf, sz, "%llu %llu %llu %llu %llu\n",
 			 (unsigned long long)a->sample_us,
 			 (unsigned long long)a->aggr_us,
 			 (unsigned long long)a->update_us,
@@ -1073,8 +1098,10 @@ int damos_attrs_set_str(struct damos_attrs *a, const char *key,
 	};
 	uint64_t *v;
 	size_t i;
-	int err;
+	int err = damos_attrs_check(a);
 
+	if (err)
+		return err;
 	for (i = 0; i < ARRAY_SIZE(keys); i++)
 		if (key && !strcmp(key, keys[i]))
 			break;

@@ -555,6 +555,7 @@ static int sysfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
 	int err = 0;
 
 	memset(t, 0, sizeof(*t));
+	t->sz = sizeof(*t);
 	if (d->fresh || !damos_exists(d->dir))
 		return 0;
 	char *p = cpath(d, "operations");

@@ -112,6 +112,8 @@ static void assert_hint(enum damos_hint hint, const char *after, int64_t arg)
 	assert_int_equal(h.arg, arg);
 }
 
+static void make_sysfs(const struct tree *t, const char *state);
+
 static void make_dbgfs(const struct tree *t)
 {
 	put(t, "sys/kernel/debug/damon/attrs", "5000 100000 60000000 10 1000\n");
@@ -234,6 +236,58 @@ static void test_newer_caller(void **state)
 	damos_scheme_free(s);
 }
 
+/* struct damos_attrs and damos_targets carry .sz like the other structs. */
+static void test_sized_attrs_targets(void **state)
+{
+	struct tree *t = *state;
+	struct {
+		struct damos_attrs a;
+		uint64_t extra;
+	} big = { DAMOS_ATTRS_INIT, 0 };
+	struct damos_attrs a = { 0 }, r;
+	struct damos_targets tg = { .ops = DAMOS_OPS_PADDR }, rt;
+	struct damos_ctx *d;
+	char buf[128];
+
+	/* filled by the library: .sz set */
+	damos_attrs_default(&a);
+	assert_int_equal(a.sz, sizeof(a));
+	assert_int_equal(damos_attrs_decode("1 2 3 4 5", &r), 0);
+	assert_int_equal(r.sz, sizeof(r));
+	/* made by hand without .sz: refused, not guessed */
+	a.sz = 0;
+	assert_int_equal(damos_attrs_validate(&a), -EINVAL);
+	assert_string_equal(damos_errmsg(), "damos_attrs: .sz not set");
+	assert_int_equal(damos_attrs_encode(&a, buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(damos_attrs_set_str(&a, "aggr", "1s"), -EINVAL);
+	assert_int_equal(damos_attrs_max_nr_accesses(&a), 0);
+	assert_null(damos_scheme_new_preset(DAMOS_ACTION_LRU_PRIO, &a));
+	assert_null(damos_scheme_parse(1, (const char *const[]){ "stat" }, &a));
+	/* a newer caller's: zeros past the known fields, else refused */
+	damos_attrs_default(&big.a);
+	big.a.sz = sizeof(big);
+	assert_int_equal(damos_attrs_validate(&big.a), 0);
+	big.extra = 2;
+	assert_int_equal(damos_attrs_validate(&big.a), -EINVAL);
+	assert_non_null(strstr(damos_errmsg(), "damos_attrs: byte 48 is set"));
+
+	make_sysfs(t, "off\n");
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	assert_int_equal(damos_attrs_write(d, &a), -EINVAL);
+	assert_int_equal(damos_targets_write(d, &tg), -EINVAL);
+	assert_string_equal(damos_errmsg(), "damos_targets: .sz not set");
+	assert_null(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/operations"));
+	tg.sz = sizeof(tg);
+	assert_int_equal(damos_targets_write(d, &tg), 0);
+	assert_int_equal(damos_targets_read(d, &rt), 0);
+	assert_int_equal(rt.sz, sizeof(rt));
+	damos_targets_free(&rt);
+	assert_int_equal(rt.sz, sizeof(rt));
+	assert_int_equal(damos_attrs_read(d, &r), 0);
+	assert_int_equal(r.sz, sizeof(r));
+	damos_close(d);
+}
+
 static void test_dbgfs_add_remove(void **state)
 {
 	struct tree *t = *state;
@@ -354,7 +408,7 @@ static void test_dbgfs_targets(void **state)
 	struct tree *t = *state;
 	struct damos_region r[2] = { { 4096, 8192 }, { 8192, 16384 } };
 	struct damos_target tg = { .pid = 0, .nr_regions = 2, .regions = r };
-	struct damos_targets in = { DAMOS_OPS_PADDR, 1, &tg }, out;
+	struct damos_targets in = { sizeof(in), DAMOS_OPS_PADDR, 1, &tg }, out;
 	struct damos_ctx *d;
 
 	make_dbgfs(t);
@@ -503,7 +557,7 @@ static void test_error_hints(void **state)
 	struct damos_hint_info h = { .sz = sizeof(h) };
 	struct damos_opts o = DAMOS_OPTS_INIT;
 	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_STAT);
-	struct damos_targets tg = { .ops = DAMOS_OPS_FVADDR };
+	struct damos_targets tg = { .sz = sizeof(tg), .ops = DAMOS_OPS_FVADDR };
 	struct damos_ctx *d;
 
 	/* a failure without a hint has none, its advice would go at the end */
@@ -574,7 +628,7 @@ static void test_checks(void **state)
 	struct damos_scheme *lru = damos_scheme_new(DAMOS_ACTION_LRU_PRIO);
 	struct damos_scheme *mig = damos_scheme_new(DAMOS_ACTION_MIGRATE_COLD);
 	struct damos_scheme *bad = damos_scheme_new(DAMOS_ACTION_STAT);
-	struct damos_targets fv = { .ops = DAMOS_OPS_FVADDR };
+	struct damos_targets fv = { .sz = sizeof(fv), .ops = DAMOS_OPS_FVADDR };
 	struct damos_opts o = DAMOS_OPTS_INIT;
 	struct damos_ctx *d;
 	char *before;
@@ -634,6 +688,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_opts_older_caller,
 						setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_newer_caller,
+						setup_tree, teardown_tree),
+		cmocka_unit_test_setup_teardown(test_sized_attrs_targets,
 						setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_dbgfs_add_remove,
 						setup_tree, teardown_tree),
