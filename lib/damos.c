@@ -449,6 +449,65 @@ int damos_scheme_remove(struct damos_ctx *d, size_t idx)
 	return err;
 }
 
+int damos_tried_regions_read(struct damos_ctx *d, size_t idx,
+			     struct damos_tried_regions **out)
+{
+	struct damos_tried_regions *r;
+	int err;
+
+	*out = NULL;
+	if (!d->ops->tried_regions ||
+	    damos_has(d, DAMOS_FEAT_TRIED_REGIONS) != 1)
+		return damos_feature_err(d, DAMOS_FEAT_TRIED_REGIONS,
+					 "reading tried regions");
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return damos_err(-ENOMEM, "out of memory");
+	err = d->ops->tried_regions(d, idx, r);
+	if (err) {
+		damos_tried_regions_free(r);
+		return err;
+	}
+	if (!r->has_total)
+		for (size_t i = 0; i < r->nr; i++)
+			r->total_bytes += r->r[i].end - r->r[i].start;
+	*out = r;
+	return 0;
+}
+
+size_t damos_tried_regions_nr(const struct damos_tried_regions *r)
+{
+	return r->nr;
+}
+
+int damos_tried_regions_get(const struct damos_tried_regions *r, size_t i,
+			    struct damos_tried_region *out)
+{
+	if (!out || out->sz < sizeof(*out))
+		return damos_err(-EINVAL, "damos_tried_region: .sz not set");
+	if (i >= r->nr)
+		return damos_err(-EINVAL, "no tried region %zu (there %s %zu)", i,
+				 r->nr == 1 ? "is" : "are", r->nr);
+	out->start = r->r[i].start;
+	out->end = r->r[i].end;
+	out->nr_accesses = r->r[i].nr_accesses;
+	out->age = r->r[i].age;
+	return 0;
+}
+
+uint64_t damos_tried_regions_total_bytes(const struct damos_tried_regions *r)
+{
+	return r->total_bytes;
+}
+
+void damos_tried_regions_free(struct damos_tried_regions *r)
+{
+	if (!r)
+		return;
+	free(r->r);
+	free(r);
+}
+
 int damos_schemes_clear(struct damos_ctx *d)
 {
 	return damos_schemes_write(d, NULL, 0);

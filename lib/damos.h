@@ -991,6 +991,58 @@ DAMOS_API int damos_scheme_add(struct damos_ctx *d, const struct damos_scheme *s
 DAMOS_API int damos_scheme_remove(struct damos_ctx *d, size_t idx);
 
 /*
+ * Tried regions (sysfs, Linux 6.2+; total_bytes 6.6+): the regions the
+ * action of a scheme was tried on in its last apply interval, with their
+ * access counts, as the kernel lists them in tried_regions/.
+ */
+struct damos_tried_regions;
+
+/*
+ * struct damos_tried_region - one region.  .sz as for damos_filter_info:
+ * set it before damos_tried_regions_get(); fields are only appended.
+ */
+struct damos_tried_region {
+	size_t sz;
+	uint64_t start;		/* [start, end) */
+	uint64_t end;
+	uint64_t nr_accesses;	/* samples per aggregation interval */
+	uint64_t age;		/* aggregation intervals */
+};
+
+/*
+ * damos_tried_regions_read() - the tried regions of scheme @idx.  When the
+ * kdamond is on (and this is not a dry run), the kernel is asked to list
+ * them afresh first (state update_schemes_tried_regions, which returns
+ * once the scheme's next apply interval has passed); when it is off, what
+ * the kernel last listed is read.
+ *
+ * Return: 0 with *@out (free with damos_tried_regions_free()); -ENOENT (no
+ * scheme @idx), -EOPNOTSUPP (dbgfs, or a kernel without tried_regions/:
+ * the message names the feature and the kernel), or the errno of a read.
+ */
+DAMOS_API int damos_tried_regions_read(struct damos_ctx *d, size_t idx,
+				       struct damos_tried_regions **out);
+
+/*
+ * damos_tried_regions_nr() / damos_tried_regions_get() - the regions in
+ * the kernel's order; _get() fills @out (its .sz must be set).
+ * damos_tried_regions_total_bytes() - the kernel's total_bytes (6.6+),
+ * else the sum of the regions' sizes.
+ *
+ * Return (_get): 0, or -EINVAL (no region @i, or .sz not set).
+ */
+DAMOS_API size_t damos_tried_regions_nr(const struct damos_tried_regions *r);
+DAMOS_API int damos_tried_regions_get(const struct damos_tried_regions *r,
+				      size_t i, struct damos_tried_region *out);
+DAMOS_API uint64_t
+damos_tried_regions_total_bytes(const struct damos_tried_regions *r);
+
+/*
+ * damos_tried_regions_free() - free @r; NULL is a no-op.
+ */
+DAMOS_API void damos_tried_regions_free(struct damos_tried_regions *r);
+
+/*
  * damos_schemes_clear() - remove every scheme.
  */
 DAMOS_API int damos_schemes_clear(struct damos_ctx *d);

@@ -98,6 +98,13 @@ struct damos_goal_v {
 	uint64_t target, current;
 };
 
+struct damos_tried_regions {
+	size_t nr;
+	struct damos_tried_region *r;	/* .sz of this library */
+	uint64_t total_bytes;
+	bool has_total;			/* the kernel's total_bytes */
+};
+
 struct damos_scheme {
 	uint64_t v[DAMOS_NR_FIELDS];
 	char *action_word;		/* DAMOS_ACTION_UNKNOWN: the kernel's */
@@ -220,6 +227,9 @@ struct damos_backend {
 	int (*open)(struct damos_ctx *d, const struct damos_opts *o);
 	/* optional: feature @f, when the bits do not tell (-EAGAIN unknown) */
 	int (*has)(struct damos_ctx *d, int f, bool probe);
+	/* optional: scheme @idx's tried regions (damos_tried_regions_read()) */
+	int (*tried_regions)(struct damos_ctx *d, size_t idx,
+			     struct damos_tried_regions *r);
 	/* optional: what the interface cannot take (damos_*_check()) */
 	int (*scheme_check)(struct damos_ctx *d, const struct damos_scheme *s);
 	int (*targets_check)(struct damos_ctx *d, const struct damos_targets *t);

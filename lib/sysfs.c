@@ -737,6 +737,65 @@ static void sysfs_probe(struct damos_ctx *d)
 	free(own);
 }
 
+/*
+ * tried_regions/{total_bytes,<M>/{start,end,nr_accesses,age}}, files only
+ * root reads (0400).  The kernel lists them on update_schemes_tried_regions
+ * and keeps them until clear_schemes_tried_regions.
+ */
+static int sysfs_tried_regions(struct damos_ctx *d, size_t idx,
+			       struct damos_tried_regions *r)
+{
+	static const char *const files[] = {
+		"start", "end", "nr_accesses", "age",
+	};
+	char *dir = cpath(d, "schemes/%zu/tried_regions", idx), *p;
+	bool on = false;
+	int err = dir ? 0 : damos_err(-ENOMEM, "out of memory");
+
+	if (!err && (d->fresh || !damos_exists(dir))) {
+		p = cpath(d, "schemes/%zu", idx);
+		err = p && damos_exists(p) ?
+		      damos_err(-EOPNOTSUPP, "%s: no tried_regions directory", p) :
+		      damos_err(-ENOENT, "no scheme %zu", idx);
+		free(p);
+	}
+	if (!err && !d->dry_run && !sysfs_status(d, &on, NULL) && on)
+		err = write_at(d, damos_path("%s/state", d->kdamond),
+			       "update_schemes_tried_regions\n");
+	p = dir ? damos_path("%s/total_bytes", dir) : NULL;
+	if (!err && p && damos_exists(p)) {
+		err = damos_read_u64(d, p, &r->total_bytes);
+		r->has_total = !err;
+	}
+	free(p);
+	for (size_t i = 0; !err; i++) {
+		struct damos_tried_region *t;
+		uint64_t v[ARRAY_SIZE(files)];
+
+		p = damos_path("%s/%zu", dir, i);
+		if (!p || !damos_exists(p)) {
+			err = p ? 0 : damos_err(-ENOMEM, "out of memory");
+			free(p);
+			break;
+		}
+		for (size_t f = 0; f < ARRAY_SIZE(files) && !err; f++)
+			err = read_u64_at(d, damos_path("%s/%s", p, files[f]), &v[f]);
+		free(p);
+		t = err ? NULL : realloc(r->r, (r->nr + 1) * sizeof(*t));
+		if (!err && !t)
+			err = damos_err(-ENOMEM, "out of memory");
+		if (err)
+			break;
+		r->r = t;
+		r->r[r->nr++] = (struct damos_tried_region){
+			.sz = sizeof(*t), .start = v[0], .end = v[1],
+			.nr_accesses = v[2], .age = v[3],
+		};
+	}
+	free(dir);
+	return err;
+}
+
 static bool sysfs_claims(const struct damos_opts *o, char *buf, size_t sz)
 {
 	if (!o->kdamond)
@@ -761,6 +820,7 @@ const struct damos_backend damos_sysfs_backend = {
 	.fs_magic = SYSFS_MAGIC,
 	.claims = sysfs_claims,
 	.open = sysfs_open,
+	.tried_regions = sysfs_tried_regions,
 	.user = "sysfs monitoring",
 	.exclusive = false,
 	.in_use = sysfs_in_use,

@@ -680,6 +680,101 @@ static void test_checks(void **state)
 	damos_scheme_free(bad);
 }
 
+/* tried_regions/ of 6.12, as a fake tree lays it out. */
+static void test_tried_regions(void **state)
+{
+	struct tree *t = *state;
+	const char *sch = "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0";
+	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_STAT);
+	struct damos_tried_region reg = { .sz = sizeof(reg) };
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_tried_regions *r;
+	struct damos_ctx *d;
+	char rel[256];
+
+	make_sysfs(t, "off\n");
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	assert_int_equal(damos_scheme_add(d, s), 0);
+	damos_close(d);
+	/* a scheme directory without tried_regions/: Linux 6.1's layout */
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	assert_int_equal(damos_tried_regions_read(d, 0, &r), -EOPNOTSUPP);
+	assert_null(r);
+	assert_non_null(strstr(damos_errmsg(), "reading tried regions needs tried regions (tried_regions/) (Linux 6.2+)"));
+	damos_close(d);
+
+	snprintf(rel, sizeof(rel), "%s/tried_regions/total_bytes", sch);
+	put(t, rel, "0\n");
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	assert_int_equal(damos_has(d, DAMOS_FEAT_TRIED_REGIONS), 1);
+	assert_int_equal(damos_tried_regions_read(d, 0, &r), 0);
+	assert_int_equal(damos_tried_regions_nr(r), 0);
+	damos_tried_regions_free(r);
+	assert_int_equal(damos_tried_regions_read(d, 3, &r), -ENOENT);
+	assert_string_equal(damos_errmsg(), "no scheme 3");
+	damos_close(d);
+
+	put(t, rel, "12288\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/0/start", sch);
+	put(t, rel, "4096\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/0/end", sch);
+	put(t, rel, "8192\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/0/nr_accesses", sch);
+	put(t, rel, "3\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/0/age", sch);
+	put(t, rel, "7\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/1/start", sch);
+	put(t, rel, "1048576\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/1/end", sch);
+	put(t, rel, "1056768\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/1/nr_accesses", sch);
+	put(t, rel, "0\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/1/age", sch);
+	put(t, rel, "120\n");
+	/* a kdamond that is on is asked to list them afresh first */
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/0/state", "on\n");
+	o.root = t->root;
+	o.iface = DAMOS_IFACE_SYSFS;
+	o.emulate = 0;
+	d = damos_open(&o);
+	assert_int_equal(damos_tried_regions_read(d, 0, &r), 0);
+	assert_string_equal(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/state"),
+			    "update_schemes_tried_regions\n");
+	assert_int_equal(damos_tried_regions_nr(r), 2);
+	assert_int_equal(damos_tried_regions_total_bytes(r), 12288);
+	assert_int_equal(damos_tried_regions_get(r, 1, &reg), 0);
+	assert_int_equal(reg.start, 1048576);
+	assert_int_equal(reg.end, 1056768);
+	assert_int_equal(reg.nr_accesses, 0);
+	assert_int_equal(reg.age, 120);
+	assert_int_equal(damos_tried_regions_get(r, 0, &reg), 0);
+	assert_int_equal(reg.start, 4096);
+	assert_int_equal(reg.nr_accesses, 3);
+	assert_int_equal(reg.age, 7);
+	assert_int_equal(damos_tried_regions_get(r, 2, &reg), -EINVAL);
+	reg.sz = 0;
+	assert_int_equal(damos_tried_regions_get(r, 0, &reg), -EINVAL);
+	damos_tried_regions_free(r);
+	damos_close(d);
+
+	/* before 6.6 there is no total_bytes: the sum of the regions */
+	snprintf(rel, sizeof(rel), "%s/%s/tried_regions/total_bytes", t->root, sch);
+	unlink(rel);
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/0/state", "off\n");
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	assert_int_equal(damos_tried_regions_read(d, 0, &r), 0);
+	assert_int_equal(damos_tried_regions_total_bytes(r), 4096 + 8192);
+	damos_tried_regions_free(r);
+	damos_close(d);
+
+	make_dbgfs(t);
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_tried_regions_read(d, 0, &r), -EOPNOTSUPP);
+	assert_non_null(strstr(damos_errmsg(), "which dbgfs does not have"));
+	damos_close(d);
+	damos_scheme_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -708,6 +803,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_error_hints, setup_tree,
 						teardown_tree),
 		cmocka_unit_test_setup_teardown(test_checks, setup_tree,
+						teardown_tree),
+		cmocka_unit_test_setup_teardown(test_tried_regions, setup_tree,
 						teardown_tree),
 	};
 
