@@ -259,9 +259,15 @@ static int do_encode(struct cli *c, int argc, char **argv)
 	}
 	status = parse_scheme(c, d, argc, argv, &s);
 	/* as scheme add refuses it there: a warning, the line is still printed */
-	if (!status && d && damos_scheme_check(d, s) < 0)
-		fprintf(c->err, "damoctl: scheme encode: warning: scheme add would refuse it: %s\n",
-			cli_errmsg());
+	if (!status && d && damos_scheme_check(d, s) < 0) {
+		const char *m = cli_errmsg(), *a = damos_scheme_action_name(s);
+
+		/* the line is this scheme's: no need to name its action */
+		if (!strncmp(m, a, strlen(a)) && !strncmp(m + strlen(a), ": ", 2))
+			m += strlen(a) + 2;
+		fprintf(c->err, "damoctl: scheme encode: warning: %s (scheme add would refuse it)\n",
+			m);
+	}
 	if (!status) {
 		n = damos_dbgfs_encode_scheme(s, line, sizeof(line));
 		if (n < 0) {

@@ -204,7 +204,7 @@ $LRU_DEPRIO"
 	echo 5 > "$ROOT/sys/kernel/debug/damon/.max_action"
 	[ "$(damoctl scheme encode lru_prio 2>"$BATS_TEST_TMPDIR/err")" = "$LRU_PRIO" ]
 	run cat "$BATS_TEST_TMPDIR/err"
-	assert_output "damoctl: scheme encode: warning: scheme add would refuse it: lru_prio: this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series): use --interface sysfs"
+	assert_output "damoctl: scheme encode: warning: this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series): use --interface sysfs (scheme add would refuse it)"
 	damoctl scheme encode stat 2>"$BATS_TEST_TMPDIR/err"
 	[ ! -s "$BATS_TEST_TMPDIR/err" ]
 }
