@@ -449,6 +449,30 @@ int damos_scheme_remove(struct damos_ctx *d, size_t idx)
 	return err;
 }
 
+/*
+ * A write of several files that the kernel takes one by one: one refused
+ * half-way would leave the first changed and the rest not, so every file
+ * there is checked first (a dry run writes none of them).
+ */
+int damos_check_writable(struct damos_ctx *d, const char *const *rel)
+{
+	for (; !d->dry_run && *rel; rel++) {
+		char *p = damos_path("%s/%s", d->dir, *rel);
+		int err = 0;
+
+		if (!p)
+			return damos_err(-ENOMEM, "out of memory");
+		if (!access(p, F_OK) && access(p, W_OK))
+			err = damos_err(-errno, "cannot write %s: %s%s; nothing was changed",
+					p, strerror(errno),
+					geteuid() ? " (DAMON's files need root)" : "");
+		free(p);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int damos_tried_regions_read(struct damos_ctx *d, size_t idx,
 			     struct damos_tried_regions **out)
 {

@@ -280,10 +280,14 @@ static int dbgfs_targets_write(struct damos_ctx *d, const struct damos_targets *
 	char *p;
 	int err = damos_targets_validate(t);
 
+	static const char *const files[] = { "target_ids", "init_regions", NULL };
+
 	if (!err)
 		err = dbgfs_targets_check(d, t);
 	if (!err)
 		err = refuse_if_on(d, "targets");
+	if (!err)
+		err = damos_check_writable(d, files);
 	if (err)
 		return err;
 	if (t->ops == DAMOS_OPS_PADDR)

@@ -292,6 +292,8 @@ int damos_other_user(struct damos_ctx *d, const struct damos_backend *self,
 		     const char *name);
 /* In a dry run: @path was turned off, for damos_other_user() to know. */
 void damos_dry_turned_off(struct damos_ctx *d, const char *path);
+/* -errno with a message unless every existing file @rel of d->dir is writable */
+int damos_check_writable(struct damos_ctx *d, const char *const *rel);
 /* Whether @path holds @want, and was not turned off in this dry run. */
 bool damos_word_is(struct damos_ctx *d, const char *path, const char *want);
 

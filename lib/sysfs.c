@@ -605,9 +605,14 @@ static int sysfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
 
 static int sysfs_targets_write(struct damos_ctx *d, const struct damos_targets *t)
 {
+	static const char *const files[] = {
+		"operations", "targets/nr_targets", NULL,
+	};
 	char buf[32];
 	int err = damos_targets_validate(t);
 
+	if (!err)
+		err = damos_check_writable(d, files);
 	if (!err)
 		err = ensure_ctx(d);
 	snprintf(buf, sizeof(buf), "%s\n", damos_ops_name(t->ops));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -775,6 +776,51 @@ static void test_tried_regions(void **state)
 	damos_scheme_free(s);
 }
 
+/*
+ * A targets write that the kernel would refuse half-way (a read-only
+ * init_regions: target_ids written, the regions not) is refused before
+ * the first write.  Root writes anything: the check runs as nobody.
+ */
+static void test_targets_writable(void **state)
+{
+	struct tree *t = *state;
+	struct damos_region rg = { 4096, 8192 };
+	struct damos_target one = { .pid = 7, .nr_regions = 1, .regions = &rg };
+	struct damos_targets tg = { sizeof(tg), DAMOS_OPS_VADDR, 1, &one };
+	char path[PATH_MAX], cmd[PATH_MAX + 64];
+	int status;
+	pid_t pid;
+
+	make_dbgfs(t);
+	put(t, "sys/kernel/debug/damon/target_ids", "42\n");
+	snprintf(path, sizeof(path), "%s/sys/kernel/debug/damon/init_regions", t->root);
+	assert_int_equal(chmod(path, 0444), 0);
+	if (!geteuid()) {
+		snprintf(cmd, sizeof(cmd), "chown -R 65534:65534 '%s'", t->root);
+		assert_int_equal(system(cmd), 0);
+	}
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct damos_ctx *d;
+		int err;
+
+		if (!geteuid() && (setgid(65534) || setuid(65534)))
+			_exit(3);
+		d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+		if (!d)
+			_exit(4);
+		err = damos_targets_write(d, &tg);
+		_exit(err == -EACCES &&
+		      strstr(damos_errmsg(), "init_regions: Permission denied") &&
+		      strstr(damos_errmsg(), "; nothing was changed") ? 0 : 5);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_string_equal(get(t, "sys/kernel/debug/damon/target_ids"), "42\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -805,6 +851,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_checks, setup_tree,
 						teardown_tree),
 		cmocka_unit_test_setup_teardown(test_tried_regions, setup_tree,
+						teardown_tree),
+		cmocka_unit_test_setup_teardown(test_targets_writable, setup_tree,
 						teardown_tree),
 	};
 
