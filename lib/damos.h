@@ -1070,7 +1070,9 @@ DAMOS_API int damos_targets_read(struct damos_ctx *d, struct damos_targets *t);
 
 /*
  * damos_targets_write() - set the context's operations, targets and their
- * initial regions (validated first).  dbgfs cannot express fvaddr.
+ * initial regions (validated first).  dbgfs cannot express fvaddr.  The
+ * kernel takes the files one by one, so each is checked writable before
+ * the first write (-EACCES or the like, nothing written).
  */
 DAMOS_API int damos_targets_write(struct damos_ctx *d,
 				  const struct damos_targets *t);
