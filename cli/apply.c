@@ -21,7 +21,7 @@ struct apply {
 	struct damos_scheme *const *schemes;
 	size_t nr_schemes;
 	bool has_schemes;
-	bool schemes_first;		/* dbgfs may refuse them: see check_dbgfs */
+	bool schemes_first;		/* may be refused at once: see check_iface */
 	struct damos_targets targets;	/* to write: the file's, paddr filled */
 	bool has_targets;
 };
@@ -33,6 +33,7 @@ static int paddr_targets(struct apply *a, const struct damos_targets *t,
 	struct damos_targets *o = &a->targets;
 	bool filled;
 
+	o->sz = sizeof(*o);
 	o->ops = t->ops;
 	o->targets = calloc(t->nr ? t->nr : 1, sizeof(*o->targets));
 	if (!o->targets)
@@ -61,7 +62,7 @@ static int paddr_targets(struct apply *a, const struct damos_targets *t,
 		if (damos_iomem_biggest_ram(a->c->root, &start, &end)) {
 			snprintf(msg, sizeof(msg),
 				 "target: paddr with no region monitors nothing, and %s: give one (region START END)",
-				 damos_errmsg());
+				 cli_errmsg());
 			damos_config_add_error(a->cfg, line, msg);
 			return EXIT_OK;
 		}
@@ -116,44 +117,34 @@ static int report(struct apply *a)
 }
 
 /*
- * What dbgfs cannot take, found before the first write: else the attrs
- * would be written and the targets or schemes refused.
+ * What the interface or the kernel cannot take, found before the first
+ * write (else the attrs would be written and the targets or schemes
+ * refused); the library knows what each interface takes.
  */
-static void check_dbgfs(struct apply *a, const struct damos_targets *t)
+static void check_iface(struct apply *a, const struct damos_targets *t)
 {
-	bool lru = false;
-	int sup;
+	char msg[600];
 
-	if (t && t->ops == DAMOS_OPS_FVADDR)
+	if (t && damos_targets_check(a->d, t)) {
+		snprintf(msg, sizeof(msg), "target: %s", cli_errmsg());
 		damos_config_add_error(a->cfg, damos_config_line(a->cfg, "target"),
-				       "target: dbgfs has no fvaddr monitoring: use --interface sysfs");
-	for (size_t i = 0; a->has_schemes && i < a->nr_schemes; i++) {
-		enum damos_action act = damos_scheme_action(a->schemes[i]);
-
-		lru |= act == DAMOS_ACTION_LRU_PRIO || act == DAMOS_ACTION_LRU_DEPRIO;
+				       msg);
 	}
-	if (!lru)
-		return;
-	/* 0: known not to (probed, or a fake tree says so); -EAGAIN: unknown */
-	sup = damos_dbgfs_lru_supported(a->d);
-	/*
-	 * Unknown (the probe could not run): a kernel without actions 6 and 7
-	 * refuses the whole schemes write, so that write goes first and a
-	 * refusal leaves the attributes and targets as they were too.  dbgfs
-	 * keeps schemes in samples and intervals, whatever the attributes.
-	 */
-	a->schemes_first = sup < 0;
-	if (sup != 0)
-		return;
-	for (size_t i = 0; i < a->nr_schemes; i++) {
-		enum damos_action act = damos_scheme_action(a->schemes[i]);
-		char msg[256];
+	for (size_t i = 0; a->has_schemes && i < a->nr_schemes; i++) {
+		int r = damos_scheme_check(a->d, a->schemes[i]);
 
-		if (act != DAMOS_ACTION_LRU_PRIO && act != DAMOS_ACTION_LRU_DEPRIO)
+		/*
+		 * Not known (dbgfs's probe could not run): a kernel without
+		 * actions 6 and 7 refuses the whole schemes write, so that
+		 * write goes first and a refusal leaves the attributes and
+		 * targets as they were too.  dbgfs keeps schemes in samples
+		 * and intervals, whatever the attributes.
+		 */
+		if (r > 0)
+			a->schemes_first = true;
+		if (r >= 0)
 			continue;
-		snprintf(msg, sizeof(msg),
-			 "scheme: %s: this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series): use --interface sysfs",
-			 damos_action_name(act));
+		snprintf(msg, sizeof(msg), "scheme: %s", cli_errmsg());
 		damos_config_add_error(a->cfg, damos_config_scheme_line(a->cfg, i),
 				       msg);
 	}
@@ -178,8 +169,7 @@ static int check_live(struct apply *a)
 		err = damos_config_schemes(a->cfg, &live, &a->schemes,
 					   &a->nr_schemes);
 		a->has_schemes = !err;
-		if (damos_get_iface(a->d) == DAMOS_IFACE_DBGFS)
-			check_dbgfs(a, t);
+		check_iface(a, t);
 		if (t && (err = paddr_targets(a, t, damos_config_line(a->cfg, "target"))))
 			return err;
 		if (!t) {
@@ -211,7 +201,7 @@ static int check_live(struct apply *a)
 		cli_opts(a->c, &o);
 		err = damos_lru_sort_read(&o, &a->lru);
 		if (err) {
-			damos_config_add_error(a->cfg, line, damos_errmsg());
+			damos_config_add_error(a->cfg, line, cli_errmsg());
 		} else {
 			a->lru_on = damos_lru_sort_enabled(a->lru);
 			damos_lru_sort_overlay(a->lru, damos_config_lru_sort(a->cfg));
@@ -219,7 +209,7 @@ static int check_live(struct apply *a)
 				char msg[600];
 
 				snprintf(msg, sizeof(msg), "lru-sort: %s (with the module's other parameters)",
-					 damos_errmsg());
+					 cli_errmsg());
 				damos_config_add_error(a->cfg, line, msg);
 			}
 			/* DAMON monitoring that stays on keeps the module off */
@@ -341,8 +331,9 @@ static int write_all(struct apply *a)
 		lru_done = true;
 	}
 	if (a->d) {
+		/* an interface without commit refuses changes while on */
 		if (a->mon_on && (mon == 0 || (writes &&
-		    damos_get_iface(a->d) == DAMOS_IFACE_DBGFS))) {
+		    damos_has(a->d, DAMOS_FEAT_COMMIT) != 1))) {
 			err = damos_monitor_stop(a->d);
 			restart = !err && mon != 0;
 		}

@@ -48,6 +48,7 @@ static int do_set(struct cli *c, int argc, char **argv)
 {
 	/* any value that fails over these fails over every live setting */
 	struct damos_attrs a = {
+		.sz = sizeof(a),
 		.sample_us = 1, .aggr_us = UINT64_MAX >> 1, .update_us = 1,
 		.min_nr_regions = 3, .max_nr_regions = UINT64_MAX >> 1,
 	};
@@ -59,7 +60,7 @@ static int do_set(struct cli *c, int argc, char **argv)
 	d = cli_open_quiet(c);
 	if (!d) {
 		/* a bad word is a usage error even where there is no DAMON */
-		msg = strdup(damos_errmsg());
+		msg = strdup(cli_errmsg());
 		err = damos_attrs_parse(&a, argc, (const char *const *)argv);
 		status = err ? cli_parse_error(c, err) :
 			 cli_error(c, EXIT_FAIL, "%s", msg ? msg : "cannot open DAMON");

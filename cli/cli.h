@@ -174,6 +174,8 @@ const struct cli_cmd *cmd_select(const struct cli_cmd *cmds, const char *name);
 int cli_error(struct cli *c, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int cli_lib_error(struct cli *c, int err);
+/* damos_errmsg() with damoctl's advice for the library's hint in it */
+const char *cli_errmsg(void);
 int cli_parse_error(struct cli *c, int err);
 void cli_opts(struct cli *c, struct damos_opts *o);
 struct damos_ctx *cli_open(struct cli *c);

@@ -304,9 +304,67 @@ void cli_note(struct cli *c, const char *fmt, ...)
 	fputc('\n', f);
 }
 
+/*
+ * The library says what went wrong and hints at what helps; the words of
+ * the advice, damoctl's options and commands, are damoctl's.
+ */
+static bool advice(const struct damos_hint_info *h, char *buf, size_t sz)
+{
+	switch (h->hint) {
+	case DAMOS_HINT_USE_SYSFS:
+		snprintf(buf, sz, ": use --interface sysfs");
+		break;
+	case DAMOS_HINT_STOP_MONITOR:
+		snprintf(buf, sz, " (damoctl monitor stop)");
+		break;
+	case DAMOS_HINT_STOP_DBGFS:
+		snprintf(buf, sz, " (damoctl --interface dbgfs monitor stop)");
+		break;
+	case DAMOS_HINT_STOP_KDAMOND:
+		if (h->arg)
+			snprintf(buf, sz, " (damoctl --kdamond %lld monitor stop)",
+				 (long long)h->arg);
+		else
+			snprintf(buf, sz, " (damoctl monitor stop)");
+		break;
+	case DAMOS_HINT_STOP_LRU_SORT:
+		snprintf(buf, sz, " (damoctl lru-sort disable)");
+		break;
+	case DAMOS_HINT_STOP_RECLAIM:
+		snprintf(buf, sz, " (echo N > /sys/module/damon_reclaim/parameters/enabled)");
+		break;
+	case DAMOS_HINT_SET_TARGET:
+		snprintf(buf, sz, " (damoctl target set ...)");
+		break;
+	case DAMOS_HINT_PICK_KDAMOND:
+		if (h->arg <= 0)
+			return false;
+		snprintf(buf, sz, ": use --kdamond 0..%lld", (long long)h->arg - 1);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+const char *cli_errmsg(void)
+{
+	static __thread char buf[1024];
+	struct damos_hint_info h = { .sz = sizeof(h) };
+	const char *msg = damos_errmsg();
+	char words[128];
+
+	if (damos_error_hint(&h) || !advice(&h, words, sizeof(words)) ||
+	    h.pos > strlen(msg))
+		return msg;
+	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)h.pos, msg, words,
+		 msg + h.pos);
+	return buf;
+}
+
 int cli_lib_error(struct cli *c, int err)
 {
-	const char *msg = damos_errmsg();
+	const char *msg = cli_errmsg();
 
 	if (!*msg)
 		msg = strerror(-err);
@@ -317,7 +375,7 @@ int cli_lib_error(struct cli *c, int err)
 int cli_parse_error(struct cli *c, int err)
 {
 	return err == -ENOMEM ? cli_lib_error(c, err) :
-	       cli_error(c, EXIT_USAGE, "%s", damos_errmsg());
+	       cli_error(c, EXIT_USAGE, "%s", cli_errmsg());
 }
 
 void cli_opts(struct cli *c, struct damos_opts *o)
@@ -358,7 +416,7 @@ struct damos_ctx *cli_open(struct cli *c)
 			 asprintf(&sys, "%s/sys/kernel/mm/damon", c->root ? c->root : "") >= 0 &&
 			 access(sys, F_OK))
 			cli_error(c, EXIT_FAIL, "%s: this kernel has no DAMON (CONFIG_DAMON_SYSFS and CONFIG_DAMON_DBGFS are not set?), or debugfs is not mounted",
-				  damos_errmsg());
+				  cli_errmsg());
 		else
 			cli_lib_error(c, -err);
 		free(sys);
@@ -469,7 +527,7 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 						  optarg : "dbgfs");
 			if (v < 0)
 				return cli_error(c, EXIT_USAGE, "%s",
-						 damos_errmsg());
+						 cli_errmsg());
 			c->iface = v;
 			break;
 		case 'r':

@@ -78,7 +78,7 @@ static int lock(struct cli *c, bool exclusive, int fds[NR_LOCKS])
 		if (fd == -ETIMEDOUT)
 			status = cli_error(c, EXIT_FAIL,
 					   "%s: waited %s (--wait SECONDS to wait longer)",
-					   damos_errmsg(),
+					   cli_errmsg(),
 					   damos_format_time_us(c->wait_us, w,
 								sizeof(w)));
 		/* a directory that cannot be opened: the command says why */

@@ -246,7 +246,7 @@ static int change(struct cli *c, int argc, char **argv, int enable)
 	if (!given)
 		return cli_lib_error(c, -ENOMEM);
 	if (damos_lru_sort_parse(given, argc, (const char *const *)argv)) {
-		status = cli_error(c, EXIT_USAGE, "%s", damos_errmsg());
+		status = cli_error(c, EXIT_USAGE, "%s", cli_errmsg());
 		goto out;
 	}
 	status = read_module(c, &l);
@@ -255,7 +255,7 @@ static int change(struct cli *c, int argc, char **argv, int enable)
 	damos_lru_sort_overlay(l, given);
 	if (damos_lru_sort_validate(l)) {
 		status = cli_error(c, EXIT_USAGE, "%s; nothing was written",
-				   damos_errmsg());
+				   cli_errmsg());
 		goto out;
 	}
 	cli_opts(c, &o);

@@ -25,7 +25,7 @@ static int parse_scheme(struct cli *c, struct damos_ctx *d, int argc, char **arg
 	}
 	*out = damos_scheme_parse(argc, (const char *const *)argv, &a);
 	if (!*out)
-		return cli_error(c, EXIT_USAGE, "%s", damos_errmsg());
+		return cli_error(c, EXIT_USAGE, "%s", cli_errmsg());
 	/*
 	 * A count of samples no aggregation interval reaches never matches
 	 * (the library keeps bare kernel numbers as they are; "max" is the
@@ -65,7 +65,7 @@ static struct damos_ctx *open_for_words(struct cli *c, int argc, char **argv,
 
 	if (d)
 		return d;
-	msg = strdup(damos_errmsg());
+	msg = strdup(cli_errmsg());
 	*status = parse_scheme(c, NULL, argc, argv, &s);
 	damos_scheme_free(s);
 	if (!*status)
@@ -189,7 +189,7 @@ static int do_list(struct cli *c, int argc, char **argv)
 		/* what another tool left is shown; the kernel accepts it */
 		if (known_words(arr[i]) && damos_scheme_validate(arr[i]))
 			fprintf(c->err, "damoctl: warning: scheme %zu: %s\n", i,
-				damos_errmsg());
+				cli_errmsg());
 	}
 	if (c->json)
 		fprintf(c->out, "]\n");
@@ -279,12 +279,15 @@ static int do_encode(struct cli *c, int argc, char **argv)
 	}
 	status = parse_scheme(c, d, argc, argv, &s);
 	/* as scheme add refuses it there: a warning, the line is still printed */
-	if (!status && d && damos_get_iface(d) == DAMOS_IFACE_DBGFS &&
-	    (damos_scheme_action(s) == DAMOS_ACTION_LRU_PRIO ||
-	     damos_scheme_action(s) == DAMOS_ACTION_LRU_DEPRIO) &&
-	    damos_dbgfs_lru_supported(d) == 0)
-		fprintf(c->err, "damoctl: scheme encode: warning: this kernel's dbgfs does not accept %s (actions 6 and 7 need the damos kernel series): scheme add would refuse it\n",
-			damos_action_name(damos_scheme_action(s)));
+	if (!status && d && damos_scheme_check(d, s) < 0) {
+		const char *m = cli_errmsg(), *a = damos_scheme_action_name(s);
+
+		/* the line is this scheme's: no need to name its action */
+		if (!strncmp(m, a, strlen(a)) && !strncmp(m + strlen(a), ": ", 2))
+			m += strlen(a) + 2;
+		fprintf(c->err, "damoctl: scheme encode: warning: %s (scheme add would refuse it)\n",
+			m);
+	}
 	if (!status) {
 		n = damos_dbgfs_encode_scheme(s, line, sizeof(line));
 		if (n < 0) {
@@ -305,14 +308,25 @@ static int do_encode(struct cli *c, int argc, char **argv)
 }
 
 static const char *const min_max[] = { "min", "max", NULL };
-static const char *const metrics[] = { "none", "free_mem_rate", NULL };
-static const char *const quota_words[] = { "time", "size", "reset", NULL };
-static const char *const filter_types[] = {
-	"not", "anon", "young", "memcg", "addr", "target", NULL,
-};
-static const char *const goal_metrics[] = {
-	"user_input", "some_mem_psi_us", NULL,
-};
+/* the library's tables name these: no copy here to drift */
+static const char *metrics[DAMOS_NR_WMARK_METRICS + 1];
+static const char *quota_words[8];
+static const char *filter_types[DAMOS_NR_FILTER_TYPES + 2] = { "not" };
+static const char *goal_metrics[DAMOS_NR_GOAL_METRICS + 1];
+
+__attribute__((constructor)) static void scheme_words(void)
+{
+	const char *const *q = damos_scheme_quota_keywords();
+
+	for (int m = 0; m < DAMOS_NR_WMARK_METRICS; m++)
+		metrics[m] = damos_metric_name(m);
+	for (size_t i = 0; q[i] && i + 1 < ARRAY_SIZE(quota_words); i++)
+		quota_words[i] = q[i];
+	for (int t = 0; t < DAMOS_NR_FILTER_TYPES; t++)
+		filter_types[t + 1] = damos_filter_type_name(t);
+	for (int m = 0; m < DAMOS_NR_GOAL_METRICS; m++)
+		goal_metrics[m] = damos_goal_metric_name(m);
+}
 
 static const struct cli_grammar scheme_grammar = {
 	.kws = (const struct kw_spec[]){

@@ -59,7 +59,7 @@ int cli_paddr_fill(struct cli *c, struct damos_targets *t, bool *filled)
 	if (err)
 		return cli_error(c, EXIT_FAIL,
 				 "paddr with no region monitors nothing, and %s: give one (region START END)",
-				 damos_errmsg());
+				 cli_errmsg());
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return cli_error(c, EXIT_FAIL, "out of memory");
@@ -94,35 +94,6 @@ static int do_show(struct cli *c, int argc, char **argv)
 	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
 }
 
-/*
- * The files a targets write changes, checked before the first of them is
- * written: a refusal half-way would leave target_ids (or operations)
- * changed and the regions not.
- */
-static int writable(struct cli *c, struct damos_ctx *d)
-{
-	static const char *const dbgfs[] = { "target_ids", "init_regions", NULL };
-	static const char *const sysfs[] = { "operations", "targets/nr_targets", NULL };
-	const char *const *f = damos_get_iface(d) == DAMOS_IFACE_SYSFS ? sysfs : dbgfs;
-	int status = EXIT_OK;
-
-	if (c->dry_run)
-		return EXIT_OK;
-	for (; !status && *f; f++) {
-		char *p;
-
-		if (asprintf(&p, "%s/%s", damos_get_dir(d), *f) < 0)
-			return cli_error(c, EXIT_FAIL, "out of memory");
-		if (!access(p, F_OK) && access(p, W_OK))
-			status = cli_error(c, EXIT_FAIL,
-					   "cannot write %s: %s%s; nothing was changed",
-					   p, strerror(errno),
-					   geteuid() ? " (DAMON's files need root)" : "");
-		free(p);
-	}
-	return status;
-}
-
 static bool same_targets(const struct damos_targets *a,
 			 const struct damos_targets *b)
 {
@@ -142,7 +113,7 @@ static int failed(struct cli *c, struct damos_ctx *d, int err,
 		  const struct damos_targets *old)
 {
 	struct damos_targets now = { 0 };
-	char *msg = strdup(damos_errmsg());
+	char *msg = strdup(cli_errmsg());
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = c->out, *f;
@@ -208,11 +179,6 @@ static int do_set(struct cli *c, int argc, char **argv)
 	}
 	if (!status)
 		status = cli_paddr_fill(c, &t, &(bool){ false });
-	if (status) {
-		damos_targets_free(&t);
-		return cli_close(c, d, status);
-	}
-	status = writable(c, d);
 	if (status) {
 		damos_targets_free(&t);
 		return cli_close(c, d, status);

@@ -34,7 +34,7 @@ static int encode_one(const struct damos_scheme *s, char *buf, size_t sz,
 	char action[32];
 	int err, n;
 
-	err = strict ? damos_scheme_validate(s) : damos_scheme_check(s);
+	err = strict ? damos_scheme_validate(s) : damos_scheme_check_input(s);
 	if (!err)
 		err = dbgfs_expressible(s);
 	if (err)

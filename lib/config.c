@@ -202,6 +202,7 @@ int damos_targets_parse(struct damos_targets *t, int argc,
 	int i = 1, err;
 
 	memset(t, 0, sizeof(*t));
+	t->sz = sizeof(*t);
 	if (argc < 1)
 		return damos_err(-EINVAL, "expected paddr, vaddr or fvaddr");
 	for (t->ops = 0; t->ops < DAMOS_NR_OPS; t->ops++)

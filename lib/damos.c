@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #include <errno.h>
-#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
@@ -8,8 +7,6 @@
 
 #include "internal.h"
 
-#define DEBUGFS_MAGIC	0x64626720
-#define SYSFS_MAGIC	0x62656572
 
 static char *norm_root(const char *root)
 {
@@ -23,6 +20,12 @@ static char *norm_root(const char *root)
 	return strndup(root, n);
 }
 
+/* In the order damos_open() prefers them when both are there. */
+static const struct damos_backend *const backends[] = {
+	&damos_sysfs_backend,
+	&damos_dbgfs_backend,
+};
+
 unsigned int damos_detect(const char *root)
 {
 	char *r = norm_root(root), *p;
@@ -30,14 +33,12 @@ unsigned int damos_detect(const char *root)
 
 	if (!r)
 		return 0;
-	p = damos_path("%s/sys/kernel/mm/damon/admin", r);
-	if (damos_exists(p))
-		mask |= 1U << DAMOS_IFACE_SYSFS;
-	free(p);
-	p = damos_path("%s/sys/kernel/debug/damon", r);
-	if (damos_exists(p))
-		mask |= 1U << DAMOS_IFACE_DBGFS;
-	free(p);
+	for (size_t i = 0; i < ARRAY_SIZE(backends); i++) {
+		p = damos_path("%s/%s", r, backends[i]->top);
+		if (damos_exists(p))
+			mask |= 1U << backends[i]->iface;
+		free(p);
+	}
 	free(r);
 	return mask;
 }
@@ -65,6 +66,7 @@ void damos_close(struct damos_ctx *d)
 	free(d->admin);
 	free(d->kdamond);
 	free(d->dir);
+	free(d->top);
 	damos_buf_free(&d->script);
 	free(d);
 }
@@ -77,17 +79,11 @@ void damos_close(struct damos_ctx *d)
 int damos_opts_get(const struct damos_opts *in, struct damos_opts *o)
 {
 	struct damos_opts def = DAMOS_OPTS_INIT;
+	int err;
 
 	*o = def;
-	if (in && in->sz > sizeof(*o)) {
-		const unsigned char *extra = (const unsigned char *)in + sizeof(*o);
-
-		for (size_t i = 0; i < in->sz - sizeof(*o); i++)
-			if (extra[i])
-				return damos_err(-EINVAL,
-						 "damos_opts: byte %zu is set, and this libdamos knows only the first %zu (options of a newer version)",
-						 sizeof(*o) + i, sizeof(*o));
-	}
+	if (in && (err = damos_sz_check(in, in->sz, sizeof(*o), 0, "damos_opts")))
+		return err;
 	if (in)
 		memcpy(o, in, in->sz < sizeof(*o) ? in->sz : sizeof(*o));
 	o->sz = sizeof(*o);
@@ -95,12 +91,16 @@ int damos_opts_get(const struct damos_opts *in, struct damos_opts *o)
 }
 
 /* @p (below d->root) as the same path below @root; NULL if out of memory. */
-static char *rebase(const struct damos_ctx *d, const char *root, char *p)
+static int rebase(const struct damos_ctx *d, const char *root, char **p)
 {
-	char *q = p ? damos_path("%s%s", root, p + strlen(d->root)) : NULL;
+	char *q;
 
-	free(p);
-	return q;
+	if (!*p)
+		return 0;
+	q = damos_path("%s%s", root, *p + strlen(d->root));
+	free(*p);
+	*p = q;
+	return q ? 0 : -ENOMEM;
 }
 
 /*
@@ -111,29 +111,102 @@ static int use_dry_layer(struct damos_ctx *d)
 {
 	const char *layer = damos_dry_layer(d->root);
 	char *root;
+	int err;
 
 	if (!layer)
 		return -EIO;
 	root = strdup(layer);
 	d->real_emulate = d->emulate;
 	d->emulate = true;
-	d->dbgfs = rebase(d, layer, d->dbgfs);
-	d->admin = rebase(d, layer, d->admin);
-	d->kdamond = rebase(d, layer, d->kdamond);
-	d->dir = rebase(d, layer, d->dir);
+	err = rebase(d, layer, &d->dbgfs) | rebase(d, layer, &d->admin) |
+	      rebase(d, layer, &d->kdamond) | rebase(d, layer, &d->dir) |
+	      rebase(d, layer, &d->top);
 	d->real_root = d->root;
 	d->root = root;
-	if (!root || !d->dbgfs || !d->admin || !d->kdamond || !d->dir)
+	if (!root || err)
 		return damos_err(-ENOMEM, "out of memory");
 	return 0;
 }
 
+static const struct damos_backend *backend_of(enum damos_iface i)
+{
+	for (size_t j = 0; j < ARRAY_SIZE(backends); j++)
+		if (backends[j]->iface == i)
+			return backends[j];
+	return NULL;
+}
+
+/*
+ * The backend @o names: the one chosen, else the one whose own options it
+ * sets (a dbgfs context, a sysfs kdamond), else the first one present.
+ * An option of one interface is refused on the other rather than ignored.
+ */
+static const struct damos_backend *pick(const struct damos_opts *o,
+					unsigned int mask)
+{
+	const struct damos_backend *b = NULL;
+	char what[2][128];
+	int nr = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(backends) && nr < 2; i++)
+		if (backends[i]->claims(o, what[nr], sizeof(what[nr])))
+			b = backends[i], nr++;
+	if (nr > 1)
+		return damos_err_null(-EINVAL, "%s and %s: one interface at a time",
+				      what[0], what[1]);
+	if (o->iface != DAMOS_IFACE_AUTO) {
+		if (nr && b->iface != o->iface)
+			return damos_err_null(-EINVAL, "%s on the %s interface",
+					      what[0], damos_iface_name(o->iface));
+		return backend_of(o->iface);
+	}
+	for (size_t i = 0; !b && i < ARRAY_SIZE(backends); i++)
+		if (mask & (1U << backends[i]->iface))
+			b = backends[i];
+	return b ? b : backends[0];
+}
+
+/* No interface @b below the root: say where, and whether it is hidden. */
+static int missing(struct damos_ctx *d, const struct damos_opts *o,
+		   const struct damos_backend *b)
+{
+	char *top[ARRAY_SIZE(backends)];
+	const char *hidden = NULL;
+	int err = -ENOMEM;
+
+	for (size_t i = 0; i < ARRAY_SIZE(backends); i++)
+		top[i] = damos_path("%s/%s", d->root, backends[i]->top);
+	for (size_t i = 0; i < ARRAY_SIZE(backends); i++)
+		if (!top[i])
+			goto out;
+	/* debugfs is root's only: say so rather than "missing" */
+	for (size_t i = ARRAY_SIZE(backends); !hidden && i-- > 0;)
+		if (denied(top[i]) && (o->iface == DAMOS_IFACE_AUTO ||
+				       backends[i] == b))
+			hidden = top[i];
+	if (hidden)
+		err = damos_err(-EACCES,
+				"cannot look into %s: %s (DAMON's files need root)",
+				hidden, strerror(EACCES));
+	else if (o->iface == DAMOS_IFACE_AUTO)
+		err = damos_err(-ENOENT,
+				"no DAMON interface: neither %s nor %s exists",
+				top[0], top[1]);
+	else
+		err = damos_err(-ENOENT, "no DAMON %s interface: %s does not exist",
+				damos_iface_name(b->iface), d->top);
+out:
+	for (size_t i = 0; i < ARRAY_SIZE(backends); i++)
+		free(top[i]);
+	return err;
+}
+
 struct damos_ctx *damos_open(const struct damos_opts *opts)
 {
+	const struct damos_backend *b;
 	struct damos_opts o;
 	struct damos_ctx *d;
 	unsigned int mask;
-	bool ctx;
 	int err = 0;
 
 	if (opts && opts->sz < offsetof(struct damos_opts, root))
@@ -150,81 +223,34 @@ struct damos_ctx *damos_open(const struct damos_opts *opts)
 	d->root = norm_root(o.root);
 	d->dry_run = o.dry_run;
 	d->kdamond_idx = o.kdamond;
-	d->max_action = o.dbgfs_lru < 0 ? -1 : o.dbgfs_lru ? 7 : 5;
-	d->dbgfs = d->root ? damos_path("%s/sys/kernel/debug/damon", d->root) : NULL;
-	d->admin = d->root ? damos_path("%s/sys/kernel/mm/damon/admin", d->root) : NULL;
-	d->kdamond = d->admin ? damos_path("%s/kdamonds/%d", d->admin, o.kdamond) : NULL;
-	if (!d->kdamond) {
+	/* the emulator (io.c) knows both interfaces' directories */
+	d->dbgfs = d->root ? damos_path("%s/%s", d->root, damos_dbgfs_backend.top) : NULL;
+	d->admin = d->root ? damos_path("%s/%s", d->root, damos_sysfs_backend.top) : NULL;
+	if (!d->dbgfs || !d->admin) {
 		damos_close(d);
 		return damos_err_null(-ENOMEM, "out of memory");
 	}
 	mask = damos_detect(d->root[0] ? d->root : "/");
-	d->iface = o.iface;
-	/*
-	 * A context is dbgfs's and a kdamond index sysfs's: either picks its
-	 * interface, and is refused on the other rather than ignored.
-	 */
-	ctx = o.dbgfs_ctx && *o.dbgfs_ctx;
-	if (ctx && o.kdamond)
-		err = damos_err(-EINVAL, "dbgfs context '%s' and sysfs kdamond %d: one interface at a time",
-				o.dbgfs_ctx, o.kdamond);
-	else if (ctx && d->iface == DAMOS_IFACE_SYSFS)
-		err = damos_err(-EINVAL, "dbgfs context '%s' on the sysfs interface",
-				o.dbgfs_ctx);
-	else if (o.kdamond && d->iface == DAMOS_IFACE_DBGFS)
-		err = damos_err(-EINVAL, "sysfs kdamond %d on the dbgfs interface",
-				o.kdamond);
-	if (err) {
-		damos_close(d);
-		errno = -err;
-		return NULL;
+	b = pick(&o, mask);
+	if (!b) {
+		err = -errno;
+		goto fail;
 	}
-	if (d->iface == DAMOS_IFACE_AUTO)
-		d->iface = ctx ? DAMOS_IFACE_DBGFS : o.kdamond ? DAMOS_IFACE_SYSFS :
-			   mask & (1U << DAMOS_IFACE_SYSFS) ? DAMOS_IFACE_SYSFS :
-			   DAMOS_IFACE_DBGFS;
-	if (!(mask & (1U << d->iface))) {
-		const char *hidden = denied(d->dbgfs) ? d->dbgfs :
-				     denied(d->admin) ? d->admin : NULL;
-
-		/* debugfs is root's only: say so rather than "missing" */
-		if (hidden && (o.iface == DAMOS_IFACE_AUTO ||
-			       hidden == (d->iface == DAMOS_IFACE_SYSFS ?
-					  d->admin : d->dbgfs)))
-			err = damos_err(-EACCES,
-					"cannot look into %s: %s (DAMON's files need root)",
-					hidden, strerror(EACCES));
-		else if (o.iface == DAMOS_IFACE_AUTO)
-			err = damos_err(-ENOENT,
-					"no DAMON interface: neither %s nor %s exists",
-					d->admin, d->dbgfs);
-		else
-			err = damos_err(-ENOENT, "no DAMON %s interface: %s does not exist",
-					damos_iface_name(d->iface),
-					d->iface == DAMOS_IFACE_SYSFS ? d->admin : d->dbgfs);
-	}
-	if (!err && d->iface == DAMOS_IFACE_SYSFS) {
-		d->ops = &damos_sysfs_backend;
-		d->dir = damos_path("%s/contexts/0", d->kdamond);
-	} else if (!err) {
-		d->ops = &damos_dbgfs_backend;
-		d->dir = o.dbgfs_ctx && *o.dbgfs_ctx ?
-			 damos_path("%s/%s", d->dbgfs, o.dbgfs_ctx) :
-			 strdup(d->dbgfs);
-		if (d->dir && !damos_exists(d->dir))
-			err = damos_err(-ENOENT, "no dbgfs context %s", d->dir);
-	}
-	if (!err && !d->dir)
+	d->iface = b->iface;
+	d->ops = b;
+	d->top = damos_path("%s/%s", d->root, b->top);
+	if (!d->top)
 		err = damos_err(-ENOMEM, "out of memory");
-	if (!err) {
-		const char *top = d->iface == DAMOS_IFACE_SYSFS ? d->admin : d->dbgfs;
-		long magic = d->iface == DAMOS_IFACE_SYSFS ? SYSFS_MAGIC : DEBUGFS_MAGIC;
-
-		d->emulate = o.emulate < 0 ? !on_fs(top, magic) : o.emulate;
-	}
+	else if (!(mask & (1U << d->iface)))
+		err = missing(d, &o, b);
+	if (!err)
+		err = b->open(d, &o);
+	if (!err)
+		d->emulate = o.emulate < 0 ? !on_fs(d->top, b->fs_magic) : o.emulate;
 	if (!err && d->dry_run)
 		err = use_dry_layer(d);
 	if (err) {
+fail:
 		damos_close(d);
 		errno = -err;
 		return NULL;
@@ -242,28 +268,6 @@ const char *damos_get_dir(const struct damos_ctx *d)
 	return d->dir;
 }
 
-int damos_dbgfs_lru_supported(struct damos_ctx *d)
-{
-	if (d->iface != DAMOS_IFACE_DBGFS)
-		return damos_err(-EOPNOTSUPP, "not on dbgfs");
-	if (d->max_action < 0 && (d->real_root ? d->real_emulate : d->emulate)) {
-		char *p = damos_path("%s/.max_action", d->dbgfs);
-		uint64_t v = 7;
-
-		if (p && damos_exists(p) && damos_read_u64(d, p, &v)) {
-			free(p);
-			return -EINVAL;
-		}
-		free(p);
-		d->max_action = v > 7 ? 7 : (int)v;
-	}
-	if (d->max_action < 0 && d->dry_run)
-		return damos_err(-EAGAIN, "dry run: dbgfs not probed");
-	if (d->max_action < 0 && damos_dbgfs_probe(d))
-		return damos_err(-EAGAIN, "dbgfs probe could not run");
-	return d->max_action >= 7;
-}
-
 void damos_features_probe(struct damos_ctx *d)
 {
 	if (d->feat_probed)
@@ -272,14 +276,20 @@ void damos_features_probe(struct damos_ctx *d)
 	d->ops->probe(d);
 }
 
+/* The feature bits; a backend may know better (probes that write). */
+int damos_has_now(struct damos_ctx *d, int f, bool probe)
+{
+	damos_features_probe(d);
+	if (d->ops->has)
+		return d->ops->has(d, f, probe);
+	return !!(d->feat & (1U << f));
+}
+
 int damos_has(struct damos_ctx *d, enum damos_feature f)
 {
 	if ((unsigned int)f >= DAMOS_NR_FEATURES)
 		return damos_err(-EINVAL, "%d is not a feature", f);
-	damos_features_probe(d);
-	if (f == DAMOS_FEAT_LRU_ACTIONS && d->iface == DAMOS_IFACE_DBGFS)
-		return damos_dbgfs_lru_supported(d);
-	return !!(d->feat & (1U << f));
+	return damos_has_now(d, f, true);
 }
 
 const char *damos_kernel_desc(struct damos_ctx *d)
@@ -293,68 +303,91 @@ int damos_feature_err(struct damos_ctx *d, int f, const char *what)
 	const struct damos_feature_info *fi = &damos_features[f];
 
 	damos_features_probe(d);
-	if (d->iface == DAMOS_IFACE_DBGFS)
-		return damos_err(-EOPNOTSUPP,
-				 "%s needs %s, which dbgfs does not have (the sysfs interface of Linux %d.%d+ does); nothing was changed",
-				 what, fi->what, fi->since_major, fi->since_minor);
+	if (d->ops->feature_err)
+		return d->ops->feature_err(d, f, what);
 	return damos_err(-EOPNOTSUPP,
 			 "%s needs %s (Linux %d.%d+), which this kernel (%s) lacks; nothing was changed",
 			 what, fi->what, fi->since_major, fi->since_minor, d->kdesc);
 }
 
-/* Every feature a scheme the caller made or changed uses must be there. */
+/*
+ * Every feature a scheme the caller made or changed uses must be there.
+ * One the backend cannot know yet without a probe that writes (dbgfs's
+ * lru actions) is left to the backend's write.
+ */
 int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
 			  size_t idx)
 {
-	char what[96];
+	char what[96], pre[32] = "";
 	int a = damos_scheme_action(s);
+
+	if (idx != SIZE_MAX)
+		snprintf(pre, sizeof(pre), "scheme %zu: ", idx);
 
 	if (s->kernel && !s->dirty)
 		return 0;
 	if (a >= 0 && damos_actions[a].feature >= 0 &&
-	    !(a == DAMOS_ACTION_LRU_PRIO || a == DAMOS_ACTION_LRU_DEPRIO) &&
-	    (d->iface == DAMOS_IFACE_DBGFS || damos_has(d, damos_actions[a].feature) != 1)) {
-		snprintf(what, sizeof(what), "scheme %zu: %s", idx,
+	    !damos_has_now(d, damos_actions[a].feature, false)) {
+		snprintf(what, sizeof(what), "%s%s", pre,
 			 damos_actions[a].name);
 		return damos_feature_err(d, damos_actions[a].feature, what);
 	}
 	for (int f = 0; f < DAMOS_NR_FIELDS; f++) {
 		const struct damos_field_info *fi = &damos_fields[f];
 
-		if (fi->feature < 0 || fi->unit == U_STAT || s->v[f] == fi->def)
+		if (fi->feature < 0 || fi->unit == U_STAT || s->v[f] == fi->def ||
+		    damos_has_now(d, fi->feature, false) == 1)
 			continue;
-		if (d->iface == DAMOS_IFACE_SYSFS && damos_has(d, fi->feature) == 1)
-			continue;
-		snprintf(what, sizeof(what), "scheme %zu: %s", idx, fi->label);
+		snprintf(what, sizeof(what), "%s%s", pre, fi->label);
 		return damos_feature_err(d, fi->feature, what);
 	}
 	for (size_t i = 0; i < s->nr_filters; i++) {
 		int t = s->filters[i].type;
 		int need = t >= 0 ? damos_filter_types[t].feature : DAMOS_FEAT_FILTERS;
+		bool any = damos_has_now(d, DAMOS_FEAT_FILTERS, false) == 1;
 
-		if (d->iface == DAMOS_IFACE_SYSFS &&
-		    damos_has(d, DAMOS_FEAT_FILTERS) == 1 && damos_has(d, need) == 1)
+		if (any && damos_has_now(d, need, false) == 1)
 			continue;
-		snprintf(what, sizeof(what), "scheme %zu: filter %s", idx,
+		snprintf(what, sizeof(what), "%sfilter %s", pre,
 			 s->filters[i].word);
-		return damos_feature_err(d, d->iface == DAMOS_IFACE_SYSFS &&
-					 damos_has(d, DAMOS_FEAT_FILTERS) == 1 ?
-					 need : DAMOS_FEAT_FILTERS, what);
+		return damos_feature_err(d, any ? need : DAMOS_FEAT_FILTERS, what);
 	}
 	for (size_t i = 0; i < s->nr_goals; i++) {
 		int need = s->goals[i].metric == DAMOS_GOAL_USER_INPUT ?
 			   DAMOS_FEAT_QUOTA_GOALS : DAMOS_FEAT_GOAL_METRIC;
+		bool any = damos_has_now(d, DAMOS_FEAT_QUOTA_GOALS, false) == 1;
 
-		if (d->iface == DAMOS_IFACE_SYSFS &&
-		    damos_has(d, DAMOS_FEAT_QUOTA_GOALS) == 1 && damos_has(d, need) == 1)
+		if (any && damos_has_now(d, need, false) == 1)
 			continue;
-		snprintf(what, sizeof(what), "scheme %zu: goal %s", idx,
+		snprintf(what, sizeof(what), "%sgoal %s", pre,
 			 s->goals[i].word);
-		return damos_feature_err(d, d->iface == DAMOS_IFACE_SYSFS &&
-					 damos_has(d, DAMOS_FEAT_QUOTA_GOALS) == 1 ?
-					 need : DAMOS_FEAT_QUOTA_GOALS, what);
+		return damos_feature_err(d, any ? need : DAMOS_FEAT_QUOTA_GOALS, what);
 	}
 	return 0;
+}
+
+int damos_scheme_check(struct damos_ctx *d, const struct damos_scheme *s)
+{
+	int err = damos_scheme_check_input(s);
+
+	if (!err && d->ops->scheme_check &&
+	    (err = d->ops->scheme_check(d, s)) < 0)
+		return damos_err_prefix(err, "%s: ", damos_scheme_action_name(s));
+	if (err >= 0) {
+		int ferr = damos_scheme_features(d, s, SIZE_MAX);
+
+		err = ferr ? ferr : err;
+	}
+	return err;
+}
+
+int damos_targets_check(struct damos_ctx *d, const struct damos_targets *t)
+{
+	int err = damos_targets_validate(t);
+
+	if (!err && d->ops->targets_check)
+		err = d->ops->targets_check(d, t);
+	return err;
 }
 
 int damos_schemes_read(struct damos_ctx *d, struct damos_scheme ***out, size_t *n)
@@ -416,6 +449,89 @@ int damos_scheme_remove(struct damos_ctx *d, size_t idx)
 	return err;
 }
 
+/*
+ * A write of several files that the kernel takes one by one: one refused
+ * half-way would leave the first changed and the rest not, so every file
+ * there is checked first (a dry run writes none of them).
+ */
+int damos_check_writable(struct damos_ctx *d, const char *const *rel)
+{
+	for (; !d->dry_run && *rel; rel++) {
+		char *p = damos_path("%s/%s", d->dir, *rel);
+		int err = 0;
+
+		if (!p)
+			return damos_err(-ENOMEM, "out of memory");
+		if (!access(p, F_OK) && access(p, W_OK))
+			err = damos_err(-errno, "cannot write %s: %s%s; nothing was changed",
+					p, strerror(errno),
+					geteuid() ? " (DAMON's files need root)" : "");
+		free(p);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int damos_tried_regions_read(struct damos_ctx *d, size_t idx,
+			     struct damos_tried_regions **out)
+{
+	struct damos_tried_regions *r;
+	int err;
+
+	*out = NULL;
+	if (!d->ops->tried_regions ||
+	    damos_has(d, DAMOS_FEAT_TRIED_REGIONS) != 1)
+		return damos_feature_err(d, DAMOS_FEAT_TRIED_REGIONS,
+					 "reading tried regions");
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return damos_err(-ENOMEM, "out of memory");
+	err = d->ops->tried_regions(d, idx, r);
+	if (err) {
+		damos_tried_regions_free(r);
+		return err;
+	}
+	if (!r->has_total)
+		for (size_t i = 0; i < r->nr; i++)
+			r->total_bytes += r->r[i].end - r->r[i].start;
+	*out = r;
+	return 0;
+}
+
+size_t damos_tried_regions_nr(const struct damos_tried_regions *r)
+{
+	return r->nr;
+}
+
+int damos_tried_regions_get(const struct damos_tried_regions *r, size_t i,
+			    struct damos_tried_region *out)
+{
+	if (!out || out->sz < sizeof(*out))
+		return damos_err(-EINVAL, "damos_tried_region: .sz not set");
+	if (i >= r->nr)
+		return damos_err(-EINVAL, "no tried region %zu (there %s %zu)", i,
+				 r->nr == 1 ? "is" : "are", r->nr);
+	out->start = r->r[i].start;
+	out->end = r->r[i].end;
+	out->nr_accesses = r->r[i].nr_accesses;
+	out->age = r->r[i].age;
+	return 0;
+}
+
+uint64_t damos_tried_regions_total_bytes(const struct damos_tried_regions *r)
+{
+	return r->total_bytes;
+}
+
+void damos_tried_regions_free(struct damos_tried_regions *r)
+{
+	if (!r)
+		return;
+	free(r->r);
+	free(r);
+}
+
 int damos_schemes_clear(struct damos_ctx *d)
 {
 	return damos_schemes_write(d, NULL, 0);
@@ -428,7 +544,9 @@ int damos_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
 
 int damos_attrs_write(struct damos_ctx *d, const struct damos_attrs *a)
 {
-	return d->ops->attrs_write(d, a);
+	int err = damos_attrs_check(a);
+
+	return err ? err : d->ops->attrs_write(d, a);
 }
 
 int damos_targets_read(struct damos_ctx *d, struct damos_targets *t)
@@ -460,7 +578,7 @@ void damos_dry_turned_off(struct damos_ctx *d, const char *path)
 		snprintf(dry_off[nr_dry_off++], sizeof(dry_off[0]), "%s", path);
 }
 
-static bool word_is(struct damos_ctx *d, const char *path, const char *want)
+bool damos_word_is(struct damos_ctx *d, const char *path, const char *want)
 {
 	char word[16] = "";
 
@@ -475,62 +593,51 @@ static bool word_is(struct damos_ctx *d, const char *path, const char *want)
  * Linux 6.1's damon_start(): dbgfs and the modules start "exclusive", only
  * when no other context runs; sysfs kdamonds start when no exclusive one
  * runs.  The kernel refuses with EBUSY (the modules only in its log): find
- * it out before writing, and say who is in the way.
+ * it out before writing, and say who is in the way.  The interfaces say
+ * whether they monitor (their in_use()); the modules are these.
  */
-int damos_other_user(struct damos_ctx *d, enum damos_user self)
+int damos_other_user(struct damos_ctx *d, const struct damos_backend *self,
+		     const char *name)
 {
-	static const char *const selves[] = {
-		[DAMOS_USER_SYSFS] = "sysfs monitoring",
-		[DAMOS_USER_DBGFS] = "dbgfs monitoring",
-		[DAMOS_USER_LRU_SORT] = "damon_lru_sort",
-	};
 	static const struct {
-		enum damos_user who;
-		const char *file, *on, *name, *stop;
-	} users[] = {
-		{ DAMOS_USER_DBGFS, "sys/kernel/debug/damon/monitor_on", "on",
-		  "dbgfs monitoring", "damoctl --interface dbgfs monitor stop" },
-		{ DAMOS_USER_DBGFS, "sys/kernel/debug/damon/monitor_on_DEPRECATED", "on",
-		  "dbgfs monitoring", "damoctl --interface dbgfs monitor stop" },
-		{ DAMOS_USER_LRU_SORT, "sys/module/damon_lru_sort/parameters/enabled", "Y",
-		  "damon_lru_sort", "damoctl lru-sort disable" },
-		{ DAMOS_USER_MODULE, "sys/module/damon_reclaim/parameters/enabled", "Y",
-		  "damon_reclaim", "echo N > /sys/module/damon_reclaim/parameters/enabled" },
+		const char *file, *on, *name;
+		enum damos_hint stop;
+	} modules[] = {
+		{ "sys/module/damon_lru_sort/parameters/enabled", "Y",
+		  "damon_lru_sort", DAMOS_HINT_STOP_LRU_SORT },
+		{ "sys/module/damon_reclaim/parameters/enabled", "Y",
+		  "damon_reclaim", DAMOS_HINT_STOP_RECLAIM },
 	};
-	char *p;
-	glob_t g;
+	bool exclusive = self ? self->exclusive : true;
 	int busy = 0;
 
-	for (size_t i = 0; !busy && i < ARRAY_SIZE(users); i++) {
-		if (users[i].who == self)
+	if (self)
+		name = self->user;
+	for (size_t i = 0; !busy && i < ARRAY_SIZE(backends); i++)
+		if (backends[i] != self && backends[i]->exclusive)
+			busy = backends[i]->in_use(d, name);
+	for (size_t i = 0; !busy && i < ARRAY_SIZE(modules); i++) {
+		char *p;
+
+		if (!strcmp(modules[i].name, name))
 			continue;
-		p = damos_path("%s/%s", d->root, users[i].file);
-		if (p && word_is(d, p, users[i].on))
-			busy = damos_err(-EBUSY,
-					 "%s is on, and %s does not start next to another DAMON user: stop it first (%s)",
-					 users[i].name, selves[self], users[i].stop);
+		p = damos_path("%s/%s", d->root, modules[i].file);
+		if (p && damos_word_is(d, p, modules[i].on))
+			busy = damos_err_hint(-EBUSY, modules[i].stop, 0,
+					      "%s is on, and %s does not start next to another DAMON user: stop it first" DAMOS_HINT_AT,
+					      modules[i].name, name);
 		free(p);
 	}
-	/* sysfs kdamonds run side by side; the others run alone */
-	if (busy || self == DAMOS_USER_SYSFS)
-		return busy;
-	p = damos_path("%s/sys/kernel/mm/damon/admin/kdamonds/*/state", d->root);
-	if (p && !glob(p, 0, NULL, &g)) {
-		for (size_t i = 0; !busy && i < g.gl_pathc; i++)
-			if (word_is(d, g.gl_pathv[i], "on"))
-				busy = damos_err(-EBUSY,
-						 "a sysfs kdamond is on (%s), and %s does not start next to another DAMON user: stop it first (damoctl monitor stop)",
-						 g.gl_pathv[i], selves[self]);
-		globfree(&g);
-	}
-	free(p);
+	/* the others run side by side, but not next to an exclusive one */
+	for (size_t i = 0; !busy && exclusive && i < ARRAY_SIZE(backends); i++)
+		if (backends[i] != self && !backends[i]->exclusive)
+			busy = backends[i]->in_use(d, name);
 	return busy;
 }
 
 int damos_monitor_check_start(struct damos_ctx *d)
 {
-	return damos_other_user(d, d->iface == DAMOS_IFACE_SYSFS ?
-				DAMOS_USER_SYSFS : DAMOS_USER_DBGFS);
+	return damos_other_user(d, d->ops, NULL);
 }
 
 /* Linux 6.1 refuses "on" when on (EBUSY) and "off" when off (EINVAL, EPERM). */
@@ -551,10 +658,9 @@ int damos_monitor_start(struct damos_ctx *d)
 
 	damos_targets_free(&t);
 	if (!nr)
-		return damos_err(-EINVAL,
-				 "no monitoring target: set one first (damoctl target set ...)");
-	err = damos_other_user(d, d->iface == DAMOS_IFACE_SYSFS ?
-			       DAMOS_USER_SYSFS : DAMOS_USER_DBGFS);
+		return damos_err_hint(-EINVAL, DAMOS_HINT_SET_TARGET, 0,
+				      "no monitoring target: set one first");
+	err = damos_other_user(d, d->ops, NULL);
 	return err ? err : d->ops->turn(d, true);
 }
 
@@ -565,20 +671,7 @@ int damos_monitor_stop(struct damos_ctx *d)
 
 	if (err || !on)
 		return err;
-	err = d->ops->turn(d, false);
-	if (!err && d->dry_run) {
-		char *p = d->iface == DAMOS_IFACE_SYSFS ?
-			  damos_path("%s/state", d->kdamond) :
-			  damos_path("%s/monitor_on", d->dbgfs);
-
-		damos_dry_turned_off(d, p);
-		free(p);
-		p = d->iface == DAMOS_IFACE_SYSFS ? NULL :
-		    damos_path("%s/monitor_on_DEPRECATED", d->dbgfs);
-		damos_dry_turned_off(d, p);
-		free(p);
-	}
-	return err;
+	return d->ops->turn(d, false);
 }
 
 const char *damos_dry_run_script(struct damos_ctx *d)
@@ -588,16 +681,31 @@ const char *damos_dry_run_script(struct damos_ctx *d)
 
 void damos_targets_free(struct damos_targets *t)
 {
+	size_t sz;
+
 	if (!t)
 		return;
 	for (size_t i = 0; i < t->nr; i++)
 		free(t->targets[i].regions);
 	free(t->targets);
-	memset(t, 0, sizeof(*t));
+	sz = t->sz;
+	t->ops = 0;
+	t->nr = 0;
+	t->targets = NULL;
+	t->sz = sz;
+}
+
+int damos_targets_check_sz(const struct damos_targets *t)
+{
+	return damos_sz_check(t, t->sz, sizeof(*t), sizeof(*t), "damos_targets");
 }
 
 int damos_targets_validate(const struct damos_targets *t)
 {
+	int err = damos_targets_check_sz(t);
+
+	if (err)
+		return err;
 	if ((unsigned int)t->ops >= DAMOS_NR_OPS)
 		return damos_err(-EINVAL, "targets: unknown operations %d", t->ops);
 	if (t->ops == DAMOS_OPS_PADDR && t->nr > 1)

@@ -38,8 +38,9 @@
  *    the context again.  The user's contexts are never written by the probe.
  *    If the probe context cannot be made, the answer is "unknown" and a
  *    schemes write that the kernel rejects with EINVAL is reported as "this
- *    kernel's dbgfs does not accept lru_prio; use --interface sysfs": the
- *    kernel rejects the whole write, so nothing has changed.
+ *    kernel's dbgfs does not accept lru_prio and lru_deprio" (-EOPNOTSUPP,
+ *    hint DAMOS_HINT_USE_SYSFS): the kernel rejects the whole write, so
+ *    nothing has changed.
  * The answer is cached in the handle.  Dry runs never probe (a probe writes).
  */
 #ifndef DAMOS_H
@@ -66,6 +67,45 @@ extern "C" {
  * in the same thread; "" if nothing has failed yet.
  */
 DAMOS_API const char *damos_errmsg(void);
+
+/*
+ * Hints: what the caller can do about a failure, beyond its message.  The
+ * library's messages state the fact and, at most, generic advice ("stop
+ * it first"); they never name a program's options.  A client turns the
+ * hint into its own advice and puts it at .pos of damos_errmsg() (damoctl
+ * prints " (damoctl monitor stop)" there for DAMOS_HINT_STOP_MONITOR).
+ * Append-only values.
+ */
+enum damos_hint {
+	DAMOS_HINT_NONE = 0,
+	DAMOS_HINT_USE_SYSFS = 1,	/* the sysfs interface can do it */
+	DAMOS_HINT_STOP_MONITOR = 2,	/* turn this handle's monitoring off */
+	DAMOS_HINT_STOP_DBGFS = 3,	/* turn dbgfs monitoring off */
+	DAMOS_HINT_STOP_KDAMOND = 4,	/* turn sysfs kdamond .arg off */
+	DAMOS_HINT_STOP_LRU_SORT = 5,	/* disable damon_lru_sort */
+	DAMOS_HINT_STOP_RECLAIM = 6,	/* disable damon_reclaim */
+	DAMOS_HINT_SET_TARGET = 7,	/* give the context a monitoring target */
+	DAMOS_HINT_PICK_KDAMOND = 8,	/* use a kdamond of 0 .. .arg - 1 */
+};
+
+/*
+ * struct damos_hint_info - the hint of the calling thread's last failure.
+ * Set .sz = sizeof(struct damos_hint_info); fields are only appended.
+ */
+struct damos_hint_info {
+	size_t sz;
+	enum damos_hint hint;	/* DAMOS_HINT_NONE: no advice to give */
+	size_t pos;		/* where in damos_errmsg() the advice fits */
+	int64_t arg;		/* STOP_KDAMOND: its index; PICK_KDAMOND: how many */
+};
+
+/*
+ * damos_error_hint() - fill @out with the hint of the calling thread's
+ * last failure (the one damos_errmsg() describes; it lives as long).
+ *
+ * Return: 0, or -EINVAL if @out is NULL or its .sz is too small.
+ */
+DAMOS_API int damos_error_hint(struct damos_hint_info *out);
 
 /*
  * damos_version() - the library version, "MAJOR.MINOR.PATCH".
@@ -237,8 +277,17 @@ DAMOS_API uint64_t damos_field_max(enum damos_field f);
 
 /* ------------------------------------------------------------------------
  * Monitoring attributes (the five numbers of dbgfs "attrs").
+ *
+ * Sized structs (this one and struct damos_targets), as the other 1.0
+ * structs: the functions that fill one (damos_attrs_default(),
+ * damos_attrs_decode(), damos_attrs_read(), ...) set .sz to the size they
+ * filled; one a caller fills itself starts from DAMOS_ATTRS_INIT (or sets
+ * .sz = sizeof(struct damos_attrs)).  A function that takes one refuses
+ * (-EINVAL) a .sz short of the 1.0 fields, or set bytes past the fields it
+ * knows.  Fields are only appended.
  */
 struct damos_attrs {
+	size_t sz;
 	uint64_t sample_us;
 	uint64_t aggr_us;
 	uint64_t update_us;
@@ -246,9 +295,11 @@ struct damos_attrs {
 	uint64_t max_nr_regions;
 };
 
+#define DAMOS_ATTRS_INIT { .sz = sizeof(struct damos_attrs) }
+
 /*
  * damos_attrs_default() - fill @a with the kernel's defaults for a new
- * context: 5 ms, 100 ms, 60 s, 10 and 1000 regions.
+ * context: 5 ms, 100 ms, 60 s, 10 and 1000 regions; .sz too.
  */
 DAMOS_API void damos_attrs_default(struct damos_attrs *a);
 
@@ -266,7 +317,7 @@ DAMOS_API int damos_attrs_validate(const struct damos_attrs *a);
  * damos_attrs_max_nr_accesses() - aggr_us / sample_us, the largest number
  * of accesses one aggregation interval can count (the kernel's own formula).
  *
- * Return: the number, or 0 if @a has no sampling interval.
+ * Return: the number, or 0 if @a has no sampling interval or a bad .sz.
  */
 DAMOS_API uint64_t damos_attrs_max_nr_accesses(const struct damos_attrs *a);
 
@@ -422,7 +473,9 @@ enum damos_filter_type {
 
 /*
  * struct damos_filter_info - one filter.  Set .sz = sizeof(struct
- * damos_filter_info) before passing it in; fields are only appended.
+ * damos_filter_info) before passing it in; fields are only appended, and
+ * a longer struct passed in must have zeros past the fields this library
+ * knows (else -EINVAL: what it does not know it cannot honour).
  * Strings returned by damos_scheme_filter() belong to the scheme.
  */
 struct damos_filter_info {
@@ -632,6 +685,10 @@ enum damos_ops {
 	DAMOS_NR_OPS,
 };
 
+/*
+ * The elements of the arrays of struct damos_targets: fixed in size for
+ * the life of LIBDAMOS_1 (an array's stride is the caller's).
+ */
 struct damos_region {
 	uint64_t start;
 	uint64_t end;
@@ -643,11 +700,15 @@ struct damos_target {
 	struct damos_region *regions;	/* initial regions, may be empty */
 };
 
+/* .sz as for struct damos_attrs: filled ones have it, DAMOS_TARGETS_INIT. */
 struct damos_targets {
+	size_t sz;
 	enum damos_ops ops;
 	size_t nr;
 	struct damos_target *targets;
 };
+
+#define DAMOS_TARGETS_INIT { .sz = sizeof(struct damos_targets) }
 
 /*
  * damos_ops_name() - "vaddr", "fvaddr" or "paddr"; NULL for anything else.
@@ -656,7 +717,7 @@ DAMOS_API const char *damos_ops_name(enum damos_ops o);
 
 /*
  * damos_targets_free() - free the arrays inside @t (not @t itself) and zero
- * it.
+ * it, keeping its .sz.
  */
 DAMOS_API void damos_targets_free(struct damos_targets *t);
 
@@ -833,6 +894,7 @@ enum damos_feature {
 	DAMOS_FEAT_TRIED_REGIONS = 9,	/* tried_regions/ (6.2) */
 	DAMOS_FEAT_TRIED_BYTES = 10,	/* tried_regions/total_bytes (6.6) */
 	DAMOS_FEAT_MONITOR_ON_DEPRECATED = 11,	/* dbgfs monitor_on_DEPRECATED (6.9) */
+	DAMOS_FEAT_COMMIT = 12,		/* changes reach a running context (sysfs) */
 	DAMOS_NR_FEATURES		/* of this version; grows */
 };
 
@@ -863,6 +925,30 @@ DAMOS_API const char *damos_kernel_desc(struct damos_ctx *d);
  * run), -EOPNOTSUPP if the handle is not on dbgfs.
  */
 DAMOS_API int damos_dbgfs_lru_supported(struct damos_ctx *d);
+
+/*
+ * damos_scheme_check() - whether the handle's interface and kernel take
+ * @s, checked without writing: damos_scheme_validate() for a scheme the
+ * caller made or changed, every feature it needs (damos_has()), and what
+ * the interface refuses (dbgfs without the damos series: lru_prio and
+ * lru_deprio; the message then starts with the action, hint
+ * DAMOS_HINT_USE_SYSFS).  May run the dbgfs probe described at the top.
+ *
+ * Return: 0 yes; 1 not known before the write (the kernel then decides,
+ * and a refusal changes nothing); -EINVAL or -EOPNOTSUPP with a message.
+ */
+DAMOS_API int damos_scheme_check(struct damos_ctx *d,
+				 const struct damos_scheme *s);
+
+/*
+ * damos_targets_check() - whether the handle's interface takes @t:
+ * damos_targets_validate(), then what it cannot express (dbgfs: fvaddr,
+ * -EOPNOTSUPP with hint DAMOS_HINT_USE_SYSFS).  Writes nothing.
+ *
+ * Return: 0 or a negative errno with a message.
+ */
+DAMOS_API int damos_targets_check(struct damos_ctx *d,
+				  const struct damos_targets *t);
 
 /*
  * damos_schemes_read() - the context's schemes with their statistics.  On
@@ -905,6 +991,58 @@ DAMOS_API int damos_scheme_add(struct damos_ctx *d, const struct damos_scheme *s
 DAMOS_API int damos_scheme_remove(struct damos_ctx *d, size_t idx);
 
 /*
+ * Tried regions (sysfs, Linux 6.2+; total_bytes 6.6+): the regions the
+ * action of a scheme was tried on in its last apply interval, with their
+ * access counts, as the kernel lists them in tried_regions/.
+ */
+struct damos_tried_regions;
+
+/*
+ * struct damos_tried_region - one region.  .sz as for damos_filter_info:
+ * set it before damos_tried_regions_get(); fields are only appended.
+ */
+struct damos_tried_region {
+	size_t sz;
+	uint64_t start;		/* [start, end) */
+	uint64_t end;
+	uint64_t nr_accesses;	/* samples per aggregation interval */
+	uint64_t age;		/* aggregation intervals */
+};
+
+/*
+ * damos_tried_regions_read() - the tried regions of scheme @idx.  When the
+ * kdamond is on (and this is not a dry run), the kernel is asked to list
+ * them afresh first (state update_schemes_tried_regions, which returns
+ * once the scheme's next apply interval has passed); when it is off, what
+ * the kernel last listed is read.
+ *
+ * Return: 0 with *@out (free with damos_tried_regions_free()); -ENOENT (no
+ * scheme @idx), -EOPNOTSUPP (dbgfs, or a kernel without tried_regions/:
+ * the message names the feature and the kernel), or the errno of a read.
+ */
+DAMOS_API int damos_tried_regions_read(struct damos_ctx *d, size_t idx,
+				       struct damos_tried_regions **out);
+
+/*
+ * damos_tried_regions_nr() / damos_tried_regions_get() - the regions in
+ * the kernel's order; _get() fills @out (its .sz must be set).
+ * damos_tried_regions_total_bytes() - the kernel's total_bytes (6.6+),
+ * else the sum of the regions' sizes.
+ *
+ * Return (_get): 0, or -EINVAL (no region @i, or .sz not set).
+ */
+DAMOS_API size_t damos_tried_regions_nr(const struct damos_tried_regions *r);
+DAMOS_API int damos_tried_regions_get(const struct damos_tried_regions *r,
+				      size_t i, struct damos_tried_region *out);
+DAMOS_API uint64_t
+damos_tried_regions_total_bytes(const struct damos_tried_regions *r);
+
+/*
+ * damos_tried_regions_free() - free @r; NULL is a no-op.
+ */
+DAMOS_API void damos_tried_regions_free(struct damos_tried_regions *r);
+
+/*
  * damos_schemes_clear() - remove every scheme.
  */
 DAMOS_API int damos_schemes_clear(struct damos_ctx *d);
@@ -932,7 +1070,9 @@ DAMOS_API int damos_targets_read(struct damos_ctx *d, struct damos_targets *t);
 
 /*
  * damos_targets_write() - set the context's operations, targets and their
- * initial regions (validated first).  dbgfs cannot express fvaddr.
+ * initial regions (validated first).  dbgfs cannot express fvaddr.  The
+ * kernel takes the files one by one, so each is checked writable before
+ * the first write (-EACCES or the like, nothing written).
  */
 DAMOS_API int damos_targets_write(struct damos_ctx *d,
 				  const struct damos_targets *t);

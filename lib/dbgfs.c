@@ -66,9 +66,9 @@ static int refuse_if_on(struct damos_ctx *d, const char *what)
 	if (err)
 		return err;
 	if (on)
-		return damos_err(-EBUSY,
-				 "monitoring is on and dbgfs refuses to change %s while it runs: stop it first (damoctl monitor stop); nothing was changed",
-				 what);
+		return damos_err_hint(-EBUSY, DAMOS_HINT_STOP_MONITOR, 0,
+				      "monitoring is on and dbgfs refuses to change %s while it runs: stop it first" DAMOS_HINT_AT "; nothing was changed",
+				      what);
 	return 0;
 }
 
@@ -87,8 +87,35 @@ static int dbgfs_schemes_read(struct damos_ctx *d, struct damos_scheme ***out,
 	return err;
 }
 
-static const char lru_refusal[] =
-	"this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series): use --interface sysfs; nothing was changed";
+static int lru_refusal(const char *tail)
+{
+	return damos_err_hint(-EOPNOTSUPP, DAMOS_HINT_USE_SYSFS, 0,
+			      "this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series)" DAMOS_HINT_AT "%s",
+			      tail);
+}
+
+static int lru_supported(struct damos_ctx *d);
+
+/* lru_prio and lru_deprio need the damos series: 1 if not known. */
+static int dbgfs_scheme_check(struct damos_ctx *d, const struct damos_scheme *s)
+{
+	enum damos_action a = damos_scheme_action(s);
+	int sup;
+
+	if (a != DAMOS_ACTION_LRU_PRIO && a != DAMOS_ACTION_LRU_DEPRIO)
+		return 0;
+	sup = lru_supported(d);
+	return !sup ? lru_refusal("") : sup < 0;
+}
+
+static int dbgfs_targets_check(struct damos_ctx *d, const struct damos_targets *t)
+{
+	(void)d;
+	if (t->ops == DAMOS_OPS_FVADDR)
+		return damos_err_hint(-EOPNOTSUPP, DAMOS_HINT_USE_SYSFS, 0,
+				      "dbgfs has no fvaddr monitoring");
+	return 0;
+}
 
 static int dbgfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *s,
 			       size_t n)
@@ -114,14 +141,14 @@ static int dbgfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *
 	if (!err && first_lru >= 0) {
 		supported = damos_dbgfs_lru_supported(d);
 		if (supported == 0)
-			err = damos_err(-EOPNOTSUPP, lru_refusal);
+			err = lru_refusal("; nothing was changed");
 	}
 	p = ctx_file(d, "schemes");
 	if (!err)
 		err = p ? damos_write(d, p, text) : -ENOMEM;
 	/* the kernel rejects the whole write: nothing changed */
 	if (err == -EINVAL && first_lru >= 0 && d->max_action < 0)
-		err = damos_err(-EOPNOTSUPP, lru_refusal);
+		err = lru_refusal("; nothing was changed");
 	free(p);
 	free(text);
 	return err;
@@ -218,6 +245,7 @@ static int dbgfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
 	int err;
 
 	memset(t, 0, sizeof(*t));
+	t->sz = sizeof(*t);
 	err = p ? damos_read(d, p, &text) : -ENOMEM;
 	free(p);
 	t->ops = DAMOS_OPS_VADDR;
@@ -252,11 +280,14 @@ static int dbgfs_targets_write(struct damos_ctx *d, const struct damos_targets *
 	char *p;
 	int err = damos_targets_validate(t);
 
-	if (!err && t->ops == DAMOS_OPS_FVADDR)
-		err = damos_err(-EOPNOTSUPP,
-				"dbgfs has no fvaddr monitoring: use --interface sysfs");
+	static const char *const files[] = { "target_ids", "init_regions", NULL };
+
+	if (!err)
+		err = dbgfs_targets_check(d, t);
 	if (!err)
 		err = refuse_if_on(d, "targets");
+	if (!err)
+		err = damos_check_writable(d, files);
 	if (err)
 		return err;
 	if (t->ops == DAMOS_OPS_PADDR)
@@ -289,15 +320,38 @@ static int dbgfs_turn(struct damos_ctx *d, bool on)
 	char *p = monitor_on_file(d);
 	int err = p ? damos_write(d, p, on ? "on\n" : "off\n") : -ENOMEM;
 
+	if (!err && !on)
+		damos_dry_turned_off(d, p);
 	free(p);
 	return err;
+}
+
+/* Any handle: below its root, whichever interface it is on. */
+static int dbgfs_in_use(struct damos_ctx *d, const char *self)
+{
+	static const char *const files[] = {
+		"monitor_on", "monitor_on_DEPRECATED",
+	};
+	int busy = 0;
+
+	for (size_t i = 0; !busy && i < ARRAY_SIZE(files); i++) {
+		char *p = damos_path("%s/%s/%s", d->root,
+				     damos_dbgfs_backend.top, files[i]);
+
+		if (p && damos_word_is(d, p, "on"))
+			busy = damos_err_hint(-EBUSY, DAMOS_HINT_STOP_DBGFS, 0,
+					      "dbgfs monitoring is on, and %s does not start next to another DAMON user: stop it first" DAMOS_HINT_AT,
+					      self);
+		free(p);
+	}
+	return busy;
 }
 
 /*
  * See damos.h: a private context, one action-6 scheme, its errno.  The
  * kernel's mk_contexts refuses (EBUSY) while any DAMON context runs.
  */
-int damos_dbgfs_probe(struct damos_ctx *d)
+static int dbgfs_lru_probe(struct damos_ctx *d)
 {
 	static const char line[] =
 		"4096 8192 0 0 0 0 6 0 0 0 0 0 0 0 0 0 0 0\n"
@@ -407,6 +461,83 @@ int damos_dbgfs_context_remove(struct damos_ctx *d, const char *name)
 	return context_op(d, "rm_contexts", name);
 }
 
+/* What is known without writing: the caller's word, a fake tree's file. */
+static int lru_known(struct damos_ctx *d)
+{
+	if (d->max_action < 0 && (d->real_root ? d->real_emulate : d->emulate)) {
+		char *p = damos_path("%s/.max_action", d->dbgfs);
+		uint64_t v = 7;
+
+		if (p && damos_exists(p) && damos_read_u64(d, p, &v)) {
+			free(p);
+			return -EINVAL;
+		}
+		free(p);
+		d->max_action = v > 7 ? 7 : (int)v;
+	}
+	return d->max_action < 0 ? -EAGAIN : d->max_action >= 7;
+}
+
+int damos_dbgfs_lru_supported(struct damos_ctx *d)
+{
+	if (d->iface != DAMOS_IFACE_DBGFS)
+		return damos_err(-EOPNOTSUPP, "not on dbgfs");
+	return lru_supported(d);
+}
+
+static int lru_supported(struct damos_ctx *d)
+{
+	int known = lru_known(d);
+
+	if (known != -EAGAIN)
+		return known;
+	if (d->dry_run)
+		return damos_err(-EAGAIN, "dry run: dbgfs not probed");
+	if (dbgfs_lru_probe(d))
+		return damos_err(-EAGAIN, "dbgfs probe could not run");
+	return d->max_action >= 7;
+}
+
+static int dbgfs_has(struct damos_ctx *d, int f, bool probe)
+{
+	if (f != DAMOS_FEAT_LRU_ACTIONS)
+		return !!(d->feat & (1U << f));
+	return probe ? damos_dbgfs_lru_supported(d) : lru_known(d);
+}
+
+static int dbgfs_feature_err(struct damos_ctx *d, int f, const char *what)
+{
+	const struct damos_feature_info *fi = &damos_features[f];
+
+	if (f == DAMOS_FEAT_LRU_ACTIONS)
+		return lru_refusal("; nothing was changed");
+	(void)d;
+	return damos_err(-EOPNOTSUPP,
+			 "%s needs %s, which dbgfs does not have (the sysfs interface of Linux %d.%d+ does); nothing was changed",
+			 what, fi->what, fi->since_major, fi->since_minor);
+}
+
+static bool dbgfs_claims(const struct damos_opts *o, char *buf, size_t sz)
+{
+	if (!o->dbgfs_ctx || !*o->dbgfs_ctx)
+		return false;
+	snprintf(buf, sz, "dbgfs context '%s'", o->dbgfs_ctx);
+	return true;
+}
+
+/* The context directory: a context made by mk_contexts, or the first. */
+static int dbgfs_open(struct damos_ctx *d, const struct damos_opts *o)
+{
+	d->max_action = o->dbgfs_lru < 0 ? -1 : o->dbgfs_lru ? 7 : 5;
+	d->dir = o->dbgfs_ctx && *o->dbgfs_ctx ?
+		 damos_path("%s/%s", d->dbgfs, o->dbgfs_ctx) : strdup(d->dbgfs);
+	if (!d->dir)
+		return damos_err(-ENOMEM, "out of memory");
+	if (!damos_exists(d->dir))
+		return damos_err(-ENOENT, "no dbgfs context %s", d->dir);
+	return 0;
+}
+
 static void dbgfs_probe(struct damos_ctx *d)
 {
 	char *p = damos_path("%s/monitor_on_DEPRECATED", d->dbgfs);
@@ -418,7 +549,21 @@ static void dbgfs_probe(struct damos_ctx *d)
 	snprintf(d->kdesc, sizeof(d->kdesc), "dbgfs");
 }
 
+#define DEBUGFS_MAGIC	0x64626720
+
 const struct damos_backend damos_dbgfs_backend = {
+	.iface = DAMOS_IFACE_DBGFS,
+	.top = "sys/kernel/debug/damon",
+	.fs_magic = DEBUGFS_MAGIC,
+	.claims = dbgfs_claims,
+	.open = dbgfs_open,
+	.has = dbgfs_has,
+	.feature_err = dbgfs_feature_err,
+	.scheme_check = dbgfs_scheme_check,
+	.targets_check = dbgfs_targets_check,
+	.user = "dbgfs monitoring",
+	.exclusive = true,
+	.in_use = dbgfs_in_use,
 	.probe = dbgfs_probe,
 	.schemes_read = dbgfs_schemes_read,
 	.schemes_write = dbgfs_schemes_write,

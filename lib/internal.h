@@ -98,6 +98,13 @@ struct damos_goal_v {
 	uint64_t target, current;
 };
 
+struct damos_tried_regions {
+	size_t nr;
+	struct damos_tried_region *r;	/* .sz of this library */
+	uint64_t total_bytes;
+	bool has_total;			/* the kernel's total_bytes */
+};
+
 struct damos_scheme {
 	uint64_t v[DAMOS_NR_FIELDS];
 	char *action_word;		/* DAMOS_ACTION_UNKNOWN: the kernel's */
@@ -124,11 +131,12 @@ int damos_filter_v_add(struct damos_scheme *s, int type, const char *word,
 int damos_goal_v_add(struct damos_scheme *s, int metric, const char *word,
 		     uint64_t target, uint64_t current);
 /* scheme.c: validate what a caller wrote, not what the kernel holds */
-int damos_scheme_check(const struct damos_scheme *s);
+int damos_scheme_check_input(const struct damos_scheme *s);
 /* codec.c: damos_dbgfs_encode(), !@strict for schemes read and kept */
 char *damos_dbgfs_encode_kept(struct damos_scheme *const *s, size_t n,
 			      bool strict);
-/* -EOPNOTSUPP with a message if @s needs a feature @d lacks */
+/* -EOPNOTSUPP with a message if @s needs a feature @d lacks; @idx
+ * (SIZE_MAX: none) names the scheme in it */
 int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
 			  size_t idx);
 /* The kernel's page size, for every file that needs it. */
@@ -141,6 +149,24 @@ int damos_err_prefix(int err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void *damos_err_null(int err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * A failure with a hint (damos_error_hint()): DAMOS_HINT_AT in @fmt marks
+ * where a client's advice fits (else the end).  The library's words name
+ * no program's options: damoctl's advice is damoctl's (cli/dispatch.c).
+ */
+#define DAMOS_HINT_AT "\x1f"
+int damos_err_hint(int err, enum damos_hint hint, int64_t arg,
+		   const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* scheme.c: attribute @i (0..4) in the order of a dbgfs attrs line */
+const uint64_t *damos_attrs_field(const struct damos_attrs *a, size_t i);
+/* scheme.c, damos.c: a caller's struct's .sz; -EINVAL with a message */
+int damos_attrs_check(const struct damos_attrs *a);
+int damos_targets_check_sz(const struct damos_targets *t);
+/* error.c: .sz of a caller's struct; -EINVAL with a message */
+int damos_sz_check(const void *p, size_t sz, size_t known, size_t min,
+		   const char *name);
 
 /* units.c */
 int damos_parse_u64(const char *s, uint64_t *out);
@@ -174,6 +200,7 @@ struct damos_ctx {
 	char *admin;		/* <root>/sys/kernel/mm/damon/admin */
 	char *kdamond;		/* sysfs: <admin>/kdamonds/<N> */
 	char *dir;		/* the context directory */
+	char *top;		/* the interface's directory (admin, dbgfs) */
 	int kdamond_idx;
 	bool dry_run;
 	bool emulate;
@@ -186,7 +213,32 @@ struct damos_ctx {
 	struct damos_buf script;
 };
 
+/*
+ * One DAMON interface: all that differs between them is here and in the
+ * backend's file (lib/sysfs.c, lib/dbgfs.c); lib/damos.c only picks one.
+ */
 struct damos_backend {
+	enum damos_iface iface;
+	const char *top;	/* its directory below the root */
+	long fs_magic;		/* the filesystem the real one is on */
+	/* whether @o sets an option of this interface; its words in @buf */
+	bool (*claims)(const struct damos_opts *o, char *buf, size_t sz);
+	/* d->dir (and the backend's own paths) for @o */
+	int (*open)(struct damos_ctx *d, const struct damos_opts *o);
+	/* optional: feature @f, when the bits do not tell (-EAGAIN unknown) */
+	int (*has)(struct damos_ctx *d, int f, bool probe);
+	/* optional: scheme @idx's tried regions (damos_tried_regions_read()) */
+	int (*tried_regions)(struct damos_ctx *d, size_t idx,
+			     struct damos_tried_regions *r);
+	/* optional: what the interface cannot take (damos_*_check()) */
+	int (*scheme_check)(struct damos_ctx *d, const struct damos_scheme *s);
+	int (*targets_check)(struct damos_ctx *d, const struct damos_targets *t);
+	/* optional: the refusal of a missing feature, in this backend's words */
+	int (*feature_err)(struct damos_ctx *d, int f, const char *what);
+	const char *user;	/* its monitoring, in messages */
+	bool exclusive;		/* Linux 6.1: starts only when nothing else runs */
+	/* -EBUSY with a message if it monitors now, in the way of @self */
+	int (*in_use)(struct damos_ctx *d, const char *self);
 	int (*schemes_read)(struct damos_ctx *d, struct damos_scheme ***out,
 			    size_t *n);
 	int (*schemes_write)(struct damos_ctx *d, struct damos_scheme *const *s,
@@ -210,8 +262,9 @@ int damos_read_u64(struct damos_ctx *d, const char *path, uint64_t *v);
 int damos_read_word(struct damos_ctx *d, const char *path, char *buf, size_t sz);
 int damos_write(struct damos_ctx *d, const char *path, const char *content);
 int damos_write_u64(struct damos_ctx *d, const char *path, uint64_t v);
-int damos_dbgfs_probe(struct damos_ctx *d);
 void damos_features_probe(struct damos_ctx *d);
+/* damos_has() without the check of @f; @probe: may write to find out */
+int damos_has_now(struct damos_ctx *d, int f, bool probe);
 /* damos.c: @in (NULL: defaults) into @o; -EINVAL for unknown set bytes */
 int damos_opts_get(const struct damos_opts *in, struct damos_opts *o);
 /*
@@ -231,12 +284,17 @@ int damos_snap_read(struct damos_ctx *d, const char *dir, struct damos_snap *sn)
 int damos_snap_restore(struct damos_ctx *d, const char *dir,
 		       const struct damos_snap *sn);
 
-/* damos.c: -EBUSY with a message if another DAMON user keeps @self off. */
-enum damos_user {
-	DAMOS_USER_SYSFS, DAMOS_USER_DBGFS, DAMOS_USER_LRU_SORT, DAMOS_USER_MODULE,
-};
-int damos_other_user(struct damos_ctx *d, enum damos_user self);
+/*
+ * damos.c: -EBUSY with a message if another DAMON user keeps @self (an
+ * interface's monitoring) or, @self NULL, the module @name off.
+ */
+int damos_other_user(struct damos_ctx *d, const struct damos_backend *self,
+		     const char *name);
 /* In a dry run: @path was turned off, for damos_other_user() to know. */
 void damos_dry_turned_off(struct damos_ctx *d, const char *path);
+/* -errno with a message unless every existing file @rel of d->dir is writable */
+int damos_check_writable(struct damos_ctx *d, const char *const *rel);
+/* Whether @path holds @want, and was not turned off in this dry run. */
+bool damos_word_is(struct damos_ctx *d, const char *path, const char *want);
 
 #endif /* DAMOS_INTERNAL_H */

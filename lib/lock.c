@@ -18,7 +18,7 @@
 
 const char *damos_lock_dir(const struct damos_ctx *d)
 {
-	return d->iface == DAMOS_IFACE_SYSFS ? d->admin : d->dbgfs;
+	return d->top;
 }
 
 static uint64_t now_us(void)

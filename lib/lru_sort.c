@@ -287,6 +287,7 @@ int damos_lru_sort_validate(const struct damos_lru_sort *l)
 	};
 	const uint64_t *v = l->v;
 	struct damos_attrs a = {
+		.sz = sizeof(a),
 		.sample_us = v[DAMOS_LRU_SAMPLE_INTERVAL],
 		.aggr_us = v[DAMOS_LRU_AGGR_INTERVAL],
 		.update_us = v[DAMOS_LRU_AGGR_INTERVAL],
@@ -388,6 +389,7 @@ struct damos_scheme *damos_lru_sort_scheme(const struct damos_lru_sort *l,
 {
 	const uint64_t *v = l->v;
 	struct damos_attrs at = {
+		.sz = sizeof(at),
 		.sample_us = v[DAMOS_LRU_SAMPLE_INTERVAL],
 		.aggr_us = v[DAMOS_LRU_AGGR_INTERVAL],
 	};
@@ -582,7 +584,7 @@ int damos_lru_sort_write(const struct damos_opts *opts,
 	err = read_all(d, dir, &cur);
 	on = cur.enabled;
 	if (!err && enable == 1 && !on)
-		err = damos_other_user(d, DAMOS_USER_LRU_SORT);
+		err = damos_other_user(d, NULL, "damon_lru_sort");
 	if (!err && enable == 0 && on) {
 		char *p = damos_path("%s/enabled", dir);
 

@@ -61,9 +61,14 @@ static int preset(struct damos_scheme *s, enum damos_action a,
 struct damos_scheme *damos_scheme_new_preset(enum damos_action a,
 					     const struct damos_attrs *attrs)
 {
-	struct damos_scheme *s = damos_scheme_new(a);
-	int err;
+	struct damos_scheme *s;
+	int err = attrs ? damos_attrs_check(attrs) : 0;
 
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	s = damos_scheme_new(a);
 	if (!s)
 		return NULL;
 	err = preset(s, a, attrs);
@@ -310,9 +315,13 @@ int damos_scheme_filter(const struct damos_scheme *s, size_t i,
 int damos_scheme_add_filter(struct damos_scheme *s,
 			    const struct damos_filter_info *f)
 {
-	if (!f || f->sz < offsetof(struct damos_filter_info, target_idx) +
-			  sizeof(f->target_idx))
-		return damos_err(-EINVAL, "damos_filter_info: .sz not set");
+	int err = f ? damos_sz_check(f, f->sz, sizeof(*f),
+				     offsetof(struct damos_filter_info, target_idx) +
+				     sizeof(f->target_idx), "damos_filter_info") :
+		      damos_err(-EINVAL, "damos_filter_info: NULL");
+
+	if (err)
+		return err;
 	if ((unsigned int)f->type >= DAMOS_NR_FILTER_TYPES)
 		return damos_err(-EINVAL, "filter: %d is not a filter type",
 				 f->type);
@@ -356,8 +365,12 @@ int damos_scheme_goal(const struct damos_scheme *s, size_t i,
 int damos_scheme_add_goal(struct damos_scheme *s,
 			  const struct damos_goal_info *g)
 {
-	if (!g || g->sz < sizeof(*g))
-		return damos_err(-EINVAL, "damos_goal_info: .sz not set");
+	int err = g ? damos_sz_check(g, g->sz, sizeof(*g), sizeof(*g),
+				     "damos_goal_info") :
+		      damos_err(-EINVAL, "damos_goal_info: NULL");
+
+	if (err)
+		return err;
 	if ((unsigned int)g->metric >= DAMOS_NR_GOAL_METRICS)
 		return damos_err(-EINVAL, "goal: %d is not a metric", g->metric);
 	s->dirty = true;
@@ -440,8 +453,10 @@ int damos_scheme_set_str(struct damos_scheme *s, enum damos_field f,
 {
 	const struct damos_field_info *fi;
 	uint64_t v = 0, us;
-	int err = 0;
+	int err = attrs ? damos_attrs_check(attrs) : 0;
 
+	if (err)
+		return err;
 	if ((unsigned int)f >= DAMOS_NR_FIELDS)
 		return damos_err(-EINVAL, "%d is not a field", f);
 	fi = &damos_fields[f];
@@ -596,7 +611,7 @@ int damos_scheme_validate(const struct damos_scheme *s)
  * min > max in it (the kernel accepts that); what a caller made or
  * changed must be valid.
  */
-int damos_scheme_check(const struct damos_scheme *s)
+int damos_scheme_check_input(const struct damos_scheme *s)
 {
 	if (s->kernel && !s->dirty)
 		return 0;
@@ -802,6 +817,8 @@ struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
 	if (argc < 1 || !argv[0])
 		return damos_err_null(-EINVAL, "expected an action");
 	a = damos_action_from_name(argv[0]);
+	if (a >= 0 && attrs && (err = damos_attrs_check(attrs)))
+		a = err;
 	if (a < 0) {
 		errno = EINVAL;
 		return NULL;
@@ -973,8 +990,14 @@ int damos_scheme_format(const struct damos_scheme *s, char *buf, size_t sz)
 	return n;
 }
 
+int damos_attrs_check(const struct damos_attrs *a)
+{
+	return damos_sz_check(a, a->sz, sizeof(*a), sizeof(*a), "damos_attrs");
+}
+
 void damos_attrs_default(struct damos_attrs *a)
 {
+	a->sz = sizeof(*a);
 	a->sample_us = 5000;
 	a->aggr_us = 100000;
 	a->update_us = 60000000;
@@ -982,8 +1005,24 @@ void damos_attrs_default(struct damos_attrs *a)
 	a->max_nr_regions = 1000;
 }
 
+/* Attribute @i in the order of a dbgfs attrs line, by name, not by layout. */
+const uint64_t *damos_attrs_field(const struct damos_attrs *a, size_t i)
+{
+	static const size_t off[] = {
+		offsetof(struct damos_attrs, sample_us),
+		offsetof(struct damos_attrs, aggr_us),
+		offsetof(struct damos_attrs, update_us),
+		offsetof(struct damos_attrs, min_nr_regions),
+		offsetof(struct damos_attrs, max_nr_regions),
+	};
+
+	return (const uint64_t *)((const char *)a + off[i]);
+}
+
 uint64_t damos_attrs_max_nr_accesses(const struct damos_attrs *a)
 {
+	if (damos_attrs_check(a))
+		return 0;
 	return a->sample_us ? a->aggr_us / a->sample_us : 0;
 }
 
@@ -993,13 +1032,16 @@ int damos_attrs_validate(const struct damos_attrs *a)
 	static const char *const names[] = {
 		"sample", "aggr", "update", "min regions", "max regions",
 	};
-	const uint64_t *v = &a->sample_us;
 	char x[32], y[32];
+	int err = damos_attrs_check(a);
 
-	for (int i = 0; i < 5; i++)
-		if (v[i] > DAMOS_ULONG_MAX)
+	if (err)
+		return err;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (*damos_attrs_field(a, i) > DAMOS_ULONG_MAX)
 			return damos_err(-EINVAL, "%s: %llu is out of range",
-					 names[i], (unsigned long long)v[i]);
+					 names[i],
+					 (unsigned long long)*damos_attrs_field(a, i));
 	if (!a->sample_us)
 		return damos_err(-EINVAL, "sample: 0 (the sampling interval must be at least 1us)");
 	if (!a->aggr_us)
@@ -1038,6 +1080,7 @@ int damos_attrs_decode(const char *text, struct damos_attrs *a)
 		return damos_err(-EINVAL,
 				 "'%.*s' is not 5 numbers (sample aggr update min_regions max_regions)",
 				 (int)strcspn(text ? text : "", "\n"), text ? text : "");
+	a->sz = sizeof(*a);
 	a->sample_us = v[0];
 	a->aggr_us = v[1];
 	a->update_us = v[2];
@@ -1048,7 +1091,11 @@ int damos_attrs_decode(const char *text, struct damos_attrs *a)
 
 int damos_attrs_encode(const struct damos_attrs *a, char *buf, size_t sz)
 {
-	int n = snprintf(buf, sz, "%llu %llu %llu %llu %llu\n",
+	int n;
+
+	if (damos_attrs_check(a))
+		return -EINVAL;
+	n = snprintf(buf, sz, "%llu %llu %llu %llu %llu\n",
 			 (unsigned long long)a->sample_us,
 			 (unsigned long long)a->aggr_us,
 			 (unsigned long long)a->update_us,
@@ -1066,10 +1113,12 @@ int damos_attrs_set_str(struct damos_attrs *a, const char *key,
 	static const char *const keys[] = {
 		"sample", "aggr", "update", "min_regions", "max_regions",
 	};
-	uint64_t *v = &a->sample_us;
+	uint64_t *v;
 	size_t i;
-	int err;
+	int err = damos_attrs_check(a);
 
+	if (err)
+		return err;
 	for (i = 0; i < ARRAY_SIZE(keys); i++)
 		if (key && !strcmp(key, keys[i]))
 			break;
@@ -1077,11 +1126,12 @@ int damos_attrs_set_str(struct damos_attrs *a, const char *key,
 		return damos_err(-EINVAL,
 				 "unknown attribute '%s' (expected sample aggr update min_regions max_regions)",
 				 key ? key : "");
+	v = (uint64_t *)damos_attrs_field(a, i);
 	if (i < 3)
-		err = damos_parse_time_us(value, 1, &v[i]);
-	else if ((err = damos_parse_u64(value ? value : "", &v[i])))
+		err = damos_parse_time_us(value, 1, v);
+	else if ((err = damos_parse_u64(value ? value : "", v)))
 		damos_err(err, "'%s' is not a number", value ? value : "");
-	if (!err && v[i] > DAMOS_ULONG_MAX)
+	if (!err && *v > DAMOS_ULONG_MAX)
 		err = damos_err(-ERANGE, "'%s' is too large", value);
 	if (err)
 		return damos_err_prefix(-EINVAL, "%s: ", keys[i]);

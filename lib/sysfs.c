@@ -91,10 +91,10 @@ static int ensure_ctx(struct damos_ctx *d)
 		return err;
 	if (nr <= (uint64_t)d->kdamond_idx) {
 		if (nr)
-			return damos_err(-ENOENT,
-					 "kdamond %d does not exist and making it would reset the %llu there: use --kdamond 0..%llu",
-					 d->kdamond_idx, (unsigned long long)nr,
-					 (unsigned long long)nr - 1);
+			return damos_err_hint(-ENOENT, DAMOS_HINT_PICK_KDAMOND,
+					      (int64_t)nr,
+					      "kdamond %d does not exist and making it would reset the %llu there",
+					      d->kdamond_idx, (unsigned long long)nr);
 		err = write_u64_at(d, damos_path("%s/kdamonds/nr_kdamonds",
 						 d->admin), d->kdamond_idx + 1);
 		if (err)
@@ -498,7 +498,7 @@ static int sysfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *
 	int err = 0;
 
 	for (size_t i = 0; i < n && !err; i++)
-		if ((err = damos_scheme_check(s[i])))
+		if ((err = damos_scheme_check_input(s[i])))
 			damos_err_prefix(err, "scheme %zu: ", i);
 	for (size_t i = 0; i < n && !err; i++)
 		err = damos_scheme_features(d, s[i], i);
@@ -523,26 +523,26 @@ static const char *const attr_files[] = {
 
 static int sysfs_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
 {
-	uint64_t *v = &a->sample_us;
 	int err = 0;
 
 	damos_attrs_default(a);
 	if (d->fresh || !damos_exists(d->dir))
 		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(attr_files) && !err; i++)
-		err = read_u64_at(d, cpath(d, "%s", attr_files[i]), &v[i]);
+		err = read_u64_at(d, cpath(d, "%s", attr_files[i]),
+				  (uint64_t *)damos_attrs_field(a, i));
 	return err;
 }
 
 static int sysfs_attrs_write(struct damos_ctx *d, const struct damos_attrs *a)
 {
-	const uint64_t *v = &a->sample_us;
 	int err = damos_attrs_validate(a);
 
 	if (!err)
 		err = ensure_ctx(d);
 	for (size_t i = 0; i < ARRAY_SIZE(attr_files) && !err; i++)
-		err = write_u64_at(d, cpath(d, "%s", attr_files[i]), v[i]);
+		err = write_u64_at(d, cpath(d, "%s", attr_files[i]),
+				   *damos_attrs_field(a, i));
 	if (!err)
 		err = commit_if_on(d);
 	return err;
@@ -555,6 +555,7 @@ static int sysfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
 	int err = 0;
 
 	memset(t, 0, sizeof(*t));
+	t->sz = sizeof(*t);
 	if (d->fresh || !damos_exists(d->dir))
 		return 0;
 	char *p = cpath(d, "operations");
@@ -604,9 +605,14 @@ static int sysfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
 
 static int sysfs_targets_write(struct damos_ctx *d, const struct damos_targets *t)
 {
+	static const char *const files[] = {
+		"operations", "targets/nr_targets", NULL,
+	};
 	char buf[32];
 	int err = damos_targets_validate(t);
 
+	if (!err)
+		err = damos_check_writable(d, files);
 	if (!err)
 		err = ensure_ctx(d);
 	snprintf(buf, sizeof(buf), "%s\n", damos_ops_name(t->ops));
@@ -638,12 +644,39 @@ static int sysfs_targets_write(struct damos_ctx *d, const struct damos_targets *
 
 static int sysfs_turn(struct damos_ctx *d, bool on)
 {
-	int err = on ? ensure_ctx(d) : 0;
+	char *p = damos_path("%s/state", d->kdamond);
+	int err = !p ? -ENOMEM : on ? ensure_ctx(d) : 0;
 
 	if (!err)
-		err = write_at(d, damos_path("%s/state", d->kdamond),
-			       on ? "on\n" : "off\n");
+		err = damos_write(d, p, on ? "on\n" : "off\n");
+	if (!err && !on)
+		damos_dry_turned_off(d, p);
+	free(p);
 	return err;
+}
+
+/* Any handle: a kdamond below its root that is on. */
+static int sysfs_in_use(struct damos_ctx *d, const char *self)
+{
+	char *p = damos_path("%s/%s/kdamonds/*/state", d->root,
+			     damos_sysfs_backend.top);
+	glob_t g;
+	int busy = 0;
+
+	if (p && !glob(p, 0, NULL, &g)) {
+		for (size_t i = 0; !busy && i < g.gl_pathc; i++) {
+			const char *k = g.gl_pathv[i] + strlen(p) - strlen("*/state");
+
+			if (damos_word_is(d, g.gl_pathv[i], "on"))
+				busy = damos_err_hint(-EBUSY, DAMOS_HINT_STOP_KDAMOND,
+						      atoll(k),
+						      "a sysfs kdamond is on (%s), and %s does not start next to another DAMON user: stop it first" DAMOS_HINT_AT,
+						      g.gl_pathv[i], self);
+		}
+		globfree(&g);
+	}
+	free(p);
+	return busy;
 }
 
 /* "6.12.118-amd64" -> 6 * 1000 + 12; 0 if unknown. */
@@ -709,7 +742,93 @@ static void sysfs_probe(struct damos_ctx *d)
 	free(own);
 }
 
+/*
+ * tried_regions/{total_bytes,<M>/{start,end,nr_accesses,age}}, files only
+ * root reads (0400).  The kernel lists them on update_schemes_tried_regions
+ * and keeps them until clear_schemes_tried_regions.
+ */
+static int sysfs_tried_regions(struct damos_ctx *d, size_t idx,
+			       struct damos_tried_regions *r)
+{
+	static const char *const files[] = {
+		"start", "end", "nr_accesses", "age",
+	};
+	char *dir = cpath(d, "schemes/%zu/tried_regions", idx), *p;
+	bool on = false;
+	int err = dir ? 0 : damos_err(-ENOMEM, "out of memory");
+
+	if (!err && (d->fresh || !damos_exists(dir))) {
+		p = cpath(d, "schemes/%zu", idx);
+		err = p && damos_exists(p) ?
+		      damos_err(-EOPNOTSUPP, "%s: no tried_regions directory", p) :
+		      damos_err(-ENOENT, "no scheme %zu", idx);
+		free(p);
+	}
+	if (!err && !d->dry_run && !sysfs_status(d, &on, NULL) && on)
+		err = write_at(d, damos_path("%s/state", d->kdamond),
+			       "update_schemes_tried_regions\n");
+	p = dir ? damos_path("%s/total_bytes", dir) : NULL;
+	if (!err && p && damos_exists(p)) {
+		err = damos_read_u64(d, p, &r->total_bytes);
+		r->has_total = !err;
+	}
+	free(p);
+	for (size_t i = 0; !err; i++) {
+		struct damos_tried_region *t;
+		uint64_t v[ARRAY_SIZE(files)];
+
+		p = damos_path("%s/%zu", dir, i);
+		if (!p || !damos_exists(p)) {
+			err = p ? 0 : damos_err(-ENOMEM, "out of memory");
+			free(p);
+			break;
+		}
+		for (size_t f = 0; f < ARRAY_SIZE(files) && !err; f++)
+			err = read_u64_at(d, damos_path("%s/%s", p, files[f]), &v[f]);
+		free(p);
+		t = err ? NULL : realloc(r->r, (r->nr + 1) * sizeof(*t));
+		if (!err && !t)
+			err = damos_err(-ENOMEM, "out of memory");
+		if (err)
+			break;
+		r->r = t;
+		r->r[r->nr++] = (struct damos_tried_region){
+			.sz = sizeof(*t), .start = v[0], .end = v[1],
+			.nr_accesses = v[2], .age = v[3],
+		};
+	}
+	free(dir);
+	return err;
+}
+
+static bool sysfs_claims(const struct damos_opts *o, char *buf, size_t sz)
+{
+	if (!o->kdamond)
+		return false;
+	snprintf(buf, sz, "sysfs kdamond %d", o->kdamond);
+	return true;
+}
+
+/* kdamonds/<N>/contexts/0, which a write makes if it is not there. */
+static int sysfs_open(struct damos_ctx *d, const struct damos_opts *o)
+{
+	d->kdamond = damos_path("%s/kdamonds/%d", d->admin, o->kdamond);
+	d->dir = d->kdamond ? damos_path("%s/contexts/0", d->kdamond) : NULL;
+	return d->dir ? 0 : damos_err(-ENOMEM, "out of memory");
+}
+
+#define SYSFS_MAGIC	0x62656572
+
 const struct damos_backend damos_sysfs_backend = {
+	.iface = DAMOS_IFACE_SYSFS,
+	.top = "sys/kernel/mm/damon/admin",
+	.fs_magic = SYSFS_MAGIC,
+	.claims = sysfs_claims,
+	.open = sysfs_open,
+	.tried_regions = sysfs_tried_regions,
+	.user = "sysfs monitoring",
+	.exclusive = false,
+	.in_use = sysfs_in_use,
 	.probe = sysfs_probe,
 	.schemes_read = sysfs_schemes_read,
 	.schemes_write = sysfs_schemes_write,

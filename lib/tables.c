@@ -61,6 +61,7 @@ const struct damos_feature_info damos_features[DAMOS_NR_FEATURES] = {
 	[DAMOS_FEAT_TRIED_REGIONS] = { "tried_regions", "tried regions (tried_regions/)", 6, 2, "tried_regions" },
 	[DAMOS_FEAT_TRIED_BYTES] = { "tried_bytes", "tried regions' total size (tried_regions/total_bytes)", 6, 6, "tried_regions/total_bytes" },
 	[DAMOS_FEAT_MONITOR_ON_DEPRECATED] = { "monitor_on_deprecated", "dbgfs monitor_on_DEPRECATED", 6, 9, NULL },
+	[DAMOS_FEAT_COMMIT] = { "commit", "changes to a running context (state commit)", 5, 19, NULL },
 };
 
 static const char *const metrics[DAMOS_NR_WMARK_METRICS] = {

@@ -18,7 +18,7 @@
 
 static void schemes(struct damos_config *c, unsigned int nr_lines)
 {
-	static const struct damos_attrs live = { 10000, 200000, 1000000, 10, 1000 };
+	static const struct damos_attrs live = { sizeof(live), 10000, 200000, 1000000, 10, 1000 };
 	struct damos_scheme *const *s;
 	char text[1024], *words[MAX_WORDS];
 	size_t n;

@@ -305,6 +305,19 @@ damoctl: apply: l.conf: 1 bad line; nothing was changed"
 	assert_success
 }
 
+@test "what the kernel lacks is a bad line too, on sysfs: a 6.1 layout has no migrate_cold" {
+	make_sysfs off 1
+	printf '%s\n' "attrs sample 10ms aggr 200ms" "scheme migrate_cold nid 0" > m.conf
+	local before
+	before=$(tree_sum)
+	# this used to write the attrs, then fail on the scheme
+	run damoctl apply m.conf
+	assert_failure 2
+	assert_line --index 0 --partial "damoctl: apply: m.conf:2: scheme: migrate_cold needs the migrate_hot and migrate_cold actions"
+	assert_line --index 1 "damoctl: apply: m.conf: 1 bad line; nothing was changed"
+	[ "$(tree_sum)" = "$before" ]
+}
+
 @test "dbgfs that may not take lru actions: the schemes go first, a refusal changes nothing" {
 	make_dbgfs
 	damoctl target set paddr region 4G 8G

@@ -194,3 +194,30 @@ dbgfs"
 	assert_output 0
 	[ "$(tree_sum)" = "$before" ]
 }
+
+@test "the value words completed after filter, goal, wmarks and quota are the library's" {
+	local words
+	# the library lists them in its own refusals: those are the reference
+	words() { sed -n "s/.*($1: \(.*\))$/\1/p" | tr ' ' '\n' | sort; }
+	run "$DAMOCTL" scheme encode pageout filter bogus
+	diff -u <({ echo "$output" | words types; echo not; } | sort) \
+		<(complete_words scheme add pageout filter "" | sort) ||
+		fail "filter types differ"
+	run "$DAMOCTL" scheme encode pageout goal bogus 1
+	diff -u <(echo "$output" | words metrics) \
+		<(complete_words scheme add pageout goal "" | sort) ||
+		fail "goal metrics differ"
+	run "$DAMOCTL" scheme encode pageout wmarks bogus 1 2 3 4
+	diff -u <(echo "$output" | words metrics) \
+		<(complete_words scheme add pageout wmarks "" | sort) ||
+		fail "wmarks metrics differ"
+	for kw in $(complete_words scheme add pageout quota ""); do
+		"$DAMOCTL" scheme encode pageout quota "$kw" 1 2>&1 | grep -q "unknown" &&
+			fail "quota does not take $kw"
+	done
+	run "$DAMOCTL" scheme encode pageout quota
+	diff -u <(sed -n 's/.*expected \(.*\)$/\1/p' <<<"$output" |
+		  grep -o '\b[a-z]\+ [A-Z]\+' | cut -d' ' -f1) \
+		<(complete_words scheme add pageout quota "" | head -3) ||
+		fail "quota words differ"
+}

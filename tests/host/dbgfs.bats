@@ -200,6 +200,13 @@ $LRU_DEPRIO"
 	run "$DAMOCTL" --json scheme encode lru_deprio
 	assert_output --partial "{\"dbgfs\":\"$LRU_DEPRIO\",\"scheme\":{\"index\":0,"
 	[ "$(tree_sum)" = "$before" ]
+	# on a stock kernel's dbgfs: the line, and a warning in the library's words
+	echo 5 > "$ROOT/sys/kernel/debug/damon/.max_action"
+	[ "$(damoctl scheme encode lru_prio 2>"$BATS_TEST_TMPDIR/err")" = "$LRU_PRIO" ]
+	run cat "$BATS_TEST_TMPDIR/err"
+	assert_output "damoctl: scheme encode: warning: this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series): use --interface sysfs (scheme add would refuse it)"
+	damoctl scheme encode stat 2>"$BATS_TEST_TMPDIR/err"
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
 }
 
 @test "dry run prints a script that does what the real run does" {

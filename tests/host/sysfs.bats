@@ -209,6 +209,13 @@ DOC_LINE="4096 8192 0 5 10 20 5 0 0 0 0 0 0 0 0 0 0 0"
 	assert_failure 1
 	assert_output "damoctl: monitor start: a sysfs kdamond is on ($(ADMIN)/kdamonds/0/state), and dbgfs monitoring does not start next to another DAMON user: stop it first (damoctl monitor stop)"
 	[ "$(tree_sum)" = "$before" ]
+	# the advice names the kdamond that is on (the library's hint says which)
+	echo off > "$(ADMIN)/kdamonds/0/state"
+	mkdir -p "$(ADMIN)/kdamonds/12"
+	echo on > "$(ADMIN)/kdamonds/12/state"
+	run damoctl --interface dbgfs monitor start
+	assert_failure 1
+	assert_output "damoctl: monitor start: a sysfs kdamond is on ($(ADMIN)/kdamonds/12/state), and dbgfs monitoring does not start next to another DAMON user: stop it first (damoctl --kdamond 12 monitor stop)"
 }
 
 @test "monitor start when on, stop when off: nothing to write, status 0" {

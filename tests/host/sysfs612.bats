@@ -218,12 +218,12 @@ FOREIGN_LINE="pageout sz 4K 8K access 0 5 age 10 20 quota time 0 size 0 reset 0 
 @test "features: monitor status names them and the kernel" {
 	make_sysfs612 off 1
 	run damoctl monitor status
-	assert_line "features  sysfs, Linux 6.12: lru_actions migrate apply_interval filters filter_addr filter_young quota_goals goal_metric effective_bytes tried_regions tried_bytes"
+	assert_line "features  sysfs, Linux 6.12: lru_actions migrate apply_interval filters filter_addr filter_young quota_goals goal_metric effective_bytes tried_regions tried_bytes commit"
 	run damoctl --json monitor status
 	assert_output --partial '"kernel":"sysfs, Linux 6.12","features":["lru_actions","migrate",'
 	rm -rf "$ROOT"
 	mkdir -p "$ROOT"
 	make_sysfs off 1
 	run damoctl monitor status
-	assert_line "features  sysfs, Linux 6.1 layout: lru_actions"
+	assert_line "features  sysfs, Linux 6.1 layout: lru_actions commit"
 }

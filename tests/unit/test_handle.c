@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -38,6 +39,14 @@ static void put(const struct tree *t, const char *rel, const char *content)
 	assert_non_null(f);
 	fputs(content, f);
 	fclose(f);
+}
+
+static void unlink_rel(const struct tree *t, const char *rel)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", t->root, rel);
+	unlink(path);
 }
 
 static char *get(const struct tree *t, const char *rel)
@@ -90,6 +99,21 @@ static struct damos_ctx *open_tree(const struct tree *t, enum damos_iface iface,
 	o.dry_run = dry_run;
 	return damos_open(&o);
 }
+
+/* The last failure's hint is @hint, its advice fits right after @after. */
+static void assert_hint(enum damos_hint hint, const char *after, int64_t arg)
+{
+	struct damos_hint_info h = { .sz = sizeof(h) };
+	const char *msg = damos_errmsg(), *at = strstr(msg, after);
+
+	assert_int_equal(damos_error_hint(&h), 0);
+	assert_int_equal(h.hint, hint);
+	assert_non_null(at);
+	assert_int_equal(h.pos, at + strlen(after) - msg);
+	assert_int_equal(h.arg, arg);
+}
+
+static void make_sysfs(const struct tree *t, const char *state);
 
 static void make_dbgfs(const struct tree *t)
 {
@@ -160,6 +184,111 @@ static void test_opts_older_caller(void **state)
 	damos_close(d);
 }
 
+/*
+ * A newer caller's longer struct: zero bytes past what this library knows
+ * are fine, a set one is refused (it cannot be honoured), for options and
+ * for the filters and goals a caller passes in.
+ */
+static void test_newer_caller(void **state)
+{
+	struct tree *t = *state;
+	struct {
+		struct damos_opts o;
+		uint64_t extra;
+	} big = { DAMOS_OPTS_INIT, 0 };
+	struct {
+		struct damos_filter_info f;
+		uint64_t extra;
+	} bf = { { .sz = sizeof(bf), .type = DAMOS_FILTER_ANON }, 0 };
+	struct {
+		struct damos_goal_info g;
+		uint64_t extra;
+	} bg = { { .sz = sizeof(bg), .metric = DAMOS_GOAL_USER_INPUT, .target = 5 }, 0 };
+	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_PAGEOUT);
+	struct damos_ctx *d;
+
+	make_dbgfs(t);
+	big.o.root = t->root;
+	big.o.sz = sizeof(big);
+	d = damos_open(&big.o);
+	assert_non_null(d);
+	damos_close(d);
+	big.extra = 1;
+	errno = 0;
+	assert_null(damos_open(&big.o));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(damos_errmsg(), "damos_opts: byte"));
+
+	assert_int_equal(damos_scheme_add_filter(s, &bf.f), 0);
+	assert_int_equal(damos_scheme_add_goal(s, &bg.g), 0);
+	bf.extra = 1;
+	bg.extra = 7;
+	assert_int_equal(damos_scheme_add_filter(s, &bf.f), -EINVAL);
+	assert_string_equal(damos_errmsg(),
+			    "damos_filter_info: byte 64 is set, and this libdamos knows only the first 64 (fields of a newer version)");
+	assert_int_equal(damos_scheme_add_goal(s, &bg.g), -EINVAL);
+	assert_non_null(strstr(damos_errmsg(), "damos_goal_info: byte"));
+	assert_int_equal(damos_scheme_nr_filters(s), 1);
+	assert_int_equal(damos_scheme_nr_goals(s), 1);
+	/* and a short one is refused, not read past its end */
+	bf.f.sz = sizeof(size_t);
+	assert_int_equal(damos_scheme_add_filter(s, &bf.f), -EINVAL);
+	assert_string_equal(damos_errmsg(), "damos_filter_info: .sz not set");
+	damos_scheme_free(s);
+}
+
+/* struct damos_attrs and damos_targets carry .sz like the other structs. */
+static void test_sized_attrs_targets(void **state)
+{
+	struct tree *t = *state;
+	struct {
+		struct damos_attrs a;
+		uint64_t extra;
+	} big = { DAMOS_ATTRS_INIT, 0 };
+	struct damos_attrs a = { 0 }, r;
+	struct damos_targets tg = { .ops = DAMOS_OPS_PADDR }, rt;
+	struct damos_ctx *d;
+	char buf[128];
+
+	/* filled by the library: .sz set */
+	damos_attrs_default(&a);
+	assert_int_equal(a.sz, sizeof(a));
+	assert_int_equal(damos_attrs_decode("1 2 3 4 5", &r), 0);
+	assert_int_equal(r.sz, sizeof(r));
+	/* made by hand without .sz: refused, not guessed */
+	a.sz = 0;
+	assert_int_equal(damos_attrs_validate(&a), -EINVAL);
+	assert_string_equal(damos_errmsg(), "damos_attrs: .sz not set");
+	assert_int_equal(damos_attrs_encode(&a, buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(damos_attrs_set_str(&a, "aggr", "1s"), -EINVAL);
+	assert_int_equal(damos_attrs_max_nr_accesses(&a), 0);
+	assert_null(damos_scheme_new_preset(DAMOS_ACTION_LRU_PRIO, &a));
+	assert_null(damos_scheme_parse(1, (const char *const[]){ "stat" }, &a));
+	/* a newer caller's: zeros past the known fields, else refused */
+	damos_attrs_default(&big.a);
+	big.a.sz = sizeof(big);
+	assert_int_equal(damos_attrs_validate(&big.a), 0);
+	big.extra = 2;
+	assert_int_equal(damos_attrs_validate(&big.a), -EINVAL);
+	assert_non_null(strstr(damos_errmsg(), "damos_attrs: byte 48 is set"));
+
+	make_sysfs(t, "off\n");
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	assert_int_equal(damos_attrs_write(d, &a), -EINVAL);
+	assert_int_equal(damos_targets_write(d, &tg), -EINVAL);
+	assert_string_equal(damos_errmsg(), "damos_targets: .sz not set");
+	assert_null(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/operations"));
+	tg.sz = sizeof(tg);
+	assert_int_equal(damos_targets_write(d, &tg), 0);
+	assert_int_equal(damos_targets_read(d, &rt), 0);
+	assert_int_equal(rt.sz, sizeof(rt));
+	damos_targets_free(&rt);
+	assert_int_equal(rt.sz, sizeof(rt));
+	assert_int_equal(damos_attrs_read(d, &r), 0);
+	assert_int_equal(r.sz, sizeof(r));
+	damos_close(d);
+}
+
 static void test_dbgfs_add_remove(void **state)
 {
 	struct tree *t = *state;
@@ -217,7 +346,9 @@ static void test_dbgfs_busy_and_stock(void **state)
 	assert_true(on);
 	assert_int_equal(pid, 777);
 	assert_int_equal(damos_scheme_add(d, s), -EBUSY);
-	assert_non_null(strstr(damos_errmsg(), "stop it first"));
+	assert_string_equal(damos_errmsg(),
+			    "monitoring is on and dbgfs refuses to change schemes while it runs: stop it first; nothing was changed");
+	assert_hint(DAMOS_HINT_STOP_MONITOR, "stop it first", 0);
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), "");
 	assert_int_equal(damos_monitor_stop(d), 0);
 	damos_close(d);
@@ -226,7 +357,9 @@ static void test_dbgfs_busy_and_stock(void **state)
 	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
 	assert_int_equal(damos_dbgfs_lru_supported(d), 0);
 	assert_int_equal(damos_scheme_add(d, s), -EOPNOTSUPP);
-	assert_non_null(strstr(damos_errmsg(), "use --interface sysfs"));
+	assert_hint(DAMOS_HINT_USE_SYSFS, "kernel series)", 0);
+	assert_string_equal(damos_errmsg() + strlen(damos_errmsg()) - 21,
+			    "; nothing was changed");
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), "");
 	damos_close(d);
 
@@ -276,7 +409,7 @@ static void test_dbgfs_targets(void **state)
 	struct tree *t = *state;
 	struct damos_region r[2] = { { 4096, 8192 }, { 8192, 16384 } };
 	struct damos_target tg = { .pid = 0, .nr_regions = 2, .regions = r };
-	struct damos_targets in = { DAMOS_OPS_PADDR, 1, &tg }, out;
+	struct damos_targets in = { sizeof(in), DAMOS_OPS_PADDR, 1, &tg }, out;
 	struct damos_ctx *d;
 
 	make_dbgfs(t);
@@ -458,12 +591,289 @@ static void test_sysfs_emulated(void **state)
 	damos_close(d);
 }
 
+/*
+ * Every failure that some other step can cure carries a hint; its words
+ * are the library's, a client's advice goes at .pos.
+ */
+static void test_error_hints(void **state)
+{
+	struct tree *t = *state;
+	struct damos_hint_info h = { .sz = sizeof(h) };
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_STAT);
+	struct damos_targets tg = { .sz = sizeof(tg), .ops = DAMOS_OPS_FVADDR };
+	struct damos_ctx *d;
+
+	/* a failure without a hint has none, its advice would go at the end */
+	assert_null(damos_scheme_parse(1, (const char *const[]){ "bogus" }, NULL));
+	assert_int_equal(damos_error_hint(&h), 0);
+	assert_int_equal(h.hint, DAMOS_HINT_NONE);
+	assert_int_equal(h.pos, strlen(damos_errmsg()));
+	h.sz = sizeof(size_t);
+	assert_int_equal(damos_error_hint(&h), -EINVAL);
+	assert_int_equal(damos_error_hint(NULL), -EINVAL);
+
+	make_dbgfs(t);
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_monitor_start(d), -EINVAL);
+	assert_string_equal(damos_errmsg(), "no monitoring target: set one first");
+	assert_hint(DAMOS_HINT_SET_TARGET, "set one first", 0);
+	assert_int_equal(damos_targets_write(d, &tg), -EOPNOTSUPP);
+	assert_string_equal(damos_errmsg(), "dbgfs has no fvaddr monitoring");
+	assert_hint(DAMOS_HINT_USE_SYSFS, "monitoring", 0);
+	damos_close(d);
+
+	/* another DAMON user in the way: which one, and which kdamond */
+	make_sysfs(t, "off\n");
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "13\n");
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/12/state", "on\n");
+	put(t, "sys/kernel/debug/damon/target_ids", "42\n");
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_monitor_start(d), -EBUSY);
+	assert_hint(DAMOS_HINT_STOP_KDAMOND, "stop it first", 12);
+	damos_close(d);
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/12/state", "off\n");
+	put(t, "sys/module/damon_reclaim/parameters/enabled", "Y\n");
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_monitor_start(d), -EBUSY);
+	assert_string_equal(damos_errmsg(),
+			    "damon_reclaim is on, and dbgfs monitoring does not start next to another DAMON user: stop it first");
+	assert_hint(DAMOS_HINT_STOP_RECLAIM, "stop it first", 0);
+	damos_close(d);
+	put(t, "sys/module/damon_reclaim/parameters/enabled", "N\n");
+	put(t, "sys/kernel/debug/damon/monitor_on", "on\n");
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	tg.ops = DAMOS_OPS_PADDR;
+	tg.nr = 1;
+	tg.targets = &(struct damos_target){ 0 };
+	assert_int_equal(damos_targets_write(d, &tg), 0);
+	assert_int_equal(damos_monitor_start(d), -EBUSY);
+	assert_hint(DAMOS_HINT_STOP_DBGFS, "stop it first", 0);
+	damos_close(d);
+
+	/* a kdamond that is not there: how many there are */
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "2\n");
+	o.root = t->root;
+	o.kdamond = 5;
+	d = damos_open(&o);
+	assert_non_null(d);
+	assert_int_equal(damos_scheme_add(d, s), -ENOENT);
+	assert_string_equal(damos_errmsg(),
+			    "kdamond 5 does not exist and making it would reset the 2 there");
+	assert_hint(DAMOS_HINT_PICK_KDAMOND, "the 2 there", 2);
+	damos_close(d);
+	damos_scheme_free(s);
+}
+
+/* What an interface takes, checked without a write. */
+static void test_checks(void **state)
+{
+	struct tree *t = *state;
+	struct damos_scheme *lru = damos_scheme_new(DAMOS_ACTION_LRU_PRIO);
+	struct damos_scheme *mig = damos_scheme_new(DAMOS_ACTION_MIGRATE_COLD);
+	struct damos_scheme *bad = damos_scheme_new(DAMOS_ACTION_STAT);
+	struct damos_targets fv = { .sz = sizeof(fv), .ops = DAMOS_OPS_FVADDR };
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_ctx *d;
+	char *before;
+
+	damos_scheme_set(mig, DAMOS_F_TARGET_NID, 0);
+	damos_scheme_set(bad, DAMOS_F_MIN_AGE, 9);
+	damos_scheme_set(bad, DAMOS_F_MAX_AGE, 8);
+	make_dbgfs(t);
+	put(t, "sys/kernel/debug/damon/.max_action", "5\n");
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_has(d, DAMOS_FEAT_COMMIT), 0);
+	assert_int_equal(damos_scheme_check(d, lru), -EOPNOTSUPP);
+	assert_string_equal(damos_errmsg(),
+			    "lru_prio: this kernel's dbgfs does not accept lru_prio and lru_deprio (dbgfs actions 6 and 7 need the damos kernel series)");
+	assert_hint(DAMOS_HINT_USE_SYSFS, "kernel series)", 0);
+	assert_int_equal(damos_scheme_check(d, mig), -EOPNOTSUPP);
+	assert_non_null(strstr(damos_errmsg(), "migrate_cold needs"));
+	assert_null(strstr(damos_errmsg(), "scheme 0"));
+	assert_int_equal(damos_scheme_check(d, bad), -EINVAL);
+	assert_int_equal(damos_targets_check(d, &fv), -EOPNOTSUPP);
+	assert_hint(DAMOS_HINT_USE_SYSFS, "fvaddr monitoring", 0);
+	damos_close(d);
+	/* not known before the write: a tree that makes no probe context */
+	unlink_rel(t, "sys/kernel/debug/damon/.max_action");
+	before = strdup(get(t, "sys/kernel/debug/damon/schemes"));
+	o.root = t->root;
+	o.iface = DAMOS_IFACE_DBGFS;
+	o.emulate = 0;
+	d = damos_open(&o);
+	assert_int_equal(damos_scheme_check(d, lru), 1);
+	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), before);
+	free(before);
+	damos_close(d);
+
+	/* sysfs of 6.1: commit, no migrate; fvaddr fine */
+	make_sysfs(t, "off\n");
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	assert_int_equal(damos_has(d, DAMOS_FEAT_COMMIT), 1);
+	assert_int_equal(damos_scheme_check(d, lru), 0);
+	assert_int_equal(damos_scheme_check(d, mig), -EOPNOTSUPP);
+	assert_non_null(strstr(damos_errmsg(), "migrate_cold needs"));
+	fv.nr = 1;
+	fv.targets = &(struct damos_target){ .pid = 1 };
+	assert_int_equal(damos_targets_check(d, &fv), 0);
+	assert_null(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/operations"));
+	damos_close(d);
+	damos_scheme_free(lru);
+	damos_scheme_free(mig);
+	damos_scheme_free(bad);
+}
+
+/* tried_regions/ of 6.12, as a fake tree lays it out. */
+static void test_tried_regions(void **state)
+{
+	struct tree *t = *state;
+	const char *sch = "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0";
+	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_STAT);
+	struct damos_tried_region reg = { .sz = sizeof(reg) };
+	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damos_tried_regions *r;
+	struct damos_ctx *d;
+	char rel[256];
+
+	make_sysfs(t, "off\n");
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	assert_int_equal(damos_scheme_add(d, s), 0);
+	damos_close(d);
+	/* a scheme directory without tried_regions/: Linux 6.1's layout */
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	assert_int_equal(damos_tried_regions_read(d, 0, &r), -EOPNOTSUPP);
+	assert_null(r);
+	assert_non_null(strstr(damos_errmsg(), "reading tried regions needs tried regions (tried_regions/) (Linux 6.2+)"));
+	damos_close(d);
+
+	snprintf(rel, sizeof(rel), "%s/tried_regions/total_bytes", sch);
+	put(t, rel, "0\n");
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	assert_int_equal(damos_has(d, DAMOS_FEAT_TRIED_REGIONS), 1);
+	assert_int_equal(damos_tried_regions_read(d, 0, &r), 0);
+	assert_int_equal(damos_tried_regions_nr(r), 0);
+	damos_tried_regions_free(r);
+	assert_int_equal(damos_tried_regions_read(d, 3, &r), -ENOENT);
+	assert_string_equal(damos_errmsg(), "no scheme 3");
+	damos_close(d);
+
+	put(t, rel, "12288\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/0/start", sch);
+	put(t, rel, "4096\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/0/end", sch);
+	put(t, rel, "8192\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/0/nr_accesses", sch);
+	put(t, rel, "3\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/0/age", sch);
+	put(t, rel, "7\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/1/start", sch);
+	put(t, rel, "1048576\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/1/end", sch);
+	put(t, rel, "1056768\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/1/nr_accesses", sch);
+	put(t, rel, "0\n");
+	snprintf(rel, sizeof(rel), "%s/tried_regions/1/age", sch);
+	put(t, rel, "120\n");
+	/* a kdamond that is on is asked to list them afresh first */
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/0/state", "on\n");
+	o.root = t->root;
+	o.iface = DAMOS_IFACE_SYSFS;
+	o.emulate = 0;
+	d = damos_open(&o);
+	assert_int_equal(damos_tried_regions_read(d, 0, &r), 0);
+	assert_string_equal(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/state"),
+			    "update_schemes_tried_regions\n");
+	assert_int_equal(damos_tried_regions_nr(r), 2);
+	assert_int_equal(damos_tried_regions_total_bytes(r), 12288);
+	assert_int_equal(damos_tried_regions_get(r, 1, &reg), 0);
+	assert_int_equal(reg.start, 1048576);
+	assert_int_equal(reg.end, 1056768);
+	assert_int_equal(reg.nr_accesses, 0);
+	assert_int_equal(reg.age, 120);
+	assert_int_equal(damos_tried_regions_get(r, 0, &reg), 0);
+	assert_int_equal(reg.start, 4096);
+	assert_int_equal(reg.nr_accesses, 3);
+	assert_int_equal(reg.age, 7);
+	assert_int_equal(damos_tried_regions_get(r, 2, &reg), -EINVAL);
+	reg.sz = 0;
+	assert_int_equal(damos_tried_regions_get(r, 0, &reg), -EINVAL);
+	damos_tried_regions_free(r);
+	damos_close(d);
+
+	/* before 6.6 there is no total_bytes: the sum of the regions */
+	snprintf(rel, sizeof(rel), "%s/%s/tried_regions/total_bytes", t->root, sch);
+	unlink(rel);
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/0/state", "off\n");
+	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	assert_int_equal(damos_tried_regions_read(d, 0, &r), 0);
+	assert_int_equal(damos_tried_regions_total_bytes(r), 4096 + 8192);
+	damos_tried_regions_free(r);
+	damos_close(d);
+
+	make_dbgfs(t);
+	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	assert_int_equal(damos_tried_regions_read(d, 0, &r), -EOPNOTSUPP);
+	assert_non_null(strstr(damos_errmsg(), "which dbgfs does not have"));
+	damos_close(d);
+	damos_scheme_free(s);
+}
+
+/*
+ * A targets write that the kernel would refuse half-way (a read-only
+ * init_regions: target_ids written, the regions not) is refused before
+ * the first write.  Root writes anything: the check runs as nobody.
+ */
+static void test_targets_writable(void **state)
+{
+	struct tree *t = *state;
+	struct damos_region rg = { 4096, 8192 };
+	struct damos_target one = { .pid = 7, .nr_regions = 1, .regions = &rg };
+	struct damos_targets tg = { sizeof(tg), DAMOS_OPS_VADDR, 1, &one };
+	char path[PATH_MAX], cmd[PATH_MAX + 64];
+	int status;
+	pid_t pid;
+
+	make_dbgfs(t);
+	put(t, "sys/kernel/debug/damon/target_ids", "42\n");
+	snprintf(path, sizeof(path), "%s/sys/kernel/debug/damon/init_regions", t->root);
+	assert_int_equal(chmod(path, 0444), 0);
+	if (!geteuid()) {
+		snprintf(cmd, sizeof(cmd), "chown -R 65534:65534 '%s'", t->root);
+		assert_int_equal(system(cmd), 0);
+	}
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct damos_ctx *d;
+		int err;
+
+		if (!geteuid() && (setgid(65534) || setuid(65534)))
+			_exit(3);
+		d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+		if (!d)
+			_exit(4);
+		err = damos_targets_write(d, &tg);
+		_exit(err == -EACCES &&
+		      strstr(damos_errmsg(), "init_regions: Permission denied") &&
+		      strstr(damos_errmsg(), "; nothing was changed") ? 0 : 5);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_string_equal(get(t, "sys/kernel/debug/damon/target_ids"), "42\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_open_errors, setup_tree,
 						teardown_tree),
 		cmocka_unit_test_setup_teardown(test_opts_older_caller,
+						setup_tree, teardown_tree),
+		cmocka_unit_test_setup_teardown(test_newer_caller,
+						setup_tree, teardown_tree),
+		cmocka_unit_test_setup_teardown(test_sized_attrs_targets,
 						setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_dbgfs_add_remove,
 						setup_tree, teardown_tree),
@@ -480,6 +890,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dry_run_script_shells,
 						setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_sysfs_emulated, setup_tree,
+						teardown_tree),
+		cmocka_unit_test_setup_teardown(test_error_hints, setup_tree,
+						teardown_tree),
+		cmocka_unit_test_setup_teardown(test_checks, setup_tree,
+						teardown_tree),
+		cmocka_unit_test_setup_teardown(test_tried_regions, setup_tree,
+						teardown_tree),
+		cmocka_unit_test_setup_teardown(test_targets_writable, setup_tree,
 						teardown_tree),
 	};
 

@@ -384,7 +384,7 @@ static void test_format_round_trip(void **state)
 		"willneed quota size 1 reset 1h wmarks none 1us 3 2 1",
 	};
 	struct damos_attrs a = attrs_5ms_100ms();
-	struct damos_attrs other = { 1000, 3000, 1, 3, 3 };
+	struct damos_attrs other = { sizeof(other), 1000, 3000, 1, 3, 3 };
 	char buf[512];
 
 	(void)state;
