@@ -124,14 +124,12 @@ check-guest: check-guest-prereqs $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_I
 # summary line per kernel, then "check-matrix: N kernels: N passed, N
 # failed, N skipped" (guest-image/matrix.sh). Results: $(BUILD)/guest/out-*/.
 #
-# MATRIX_ALL is the whole matrix issue 12 asks for.  `make check` runs
-# MATRIX, which for now leaves out the two 6.12 kernels: neither the patched
-# 6.12 nor Debian's 6.12 has passed its suites on this machine yet (the
-# patched one has never booted; Debian's failed two of the kernel's own
-# tried-regions selftests under heavy load), and CI must not depend on an
-# unproven leg.  `make check-matrix MATRIX="$(MATRIX_ALL)"` runs all four.
+# MATRIX_ALL is the whole matrix issue 12 asks for, and what `make check`
+# runs: every kernel a Debian user can have (patched 6.1 and 6.12, Debian's
+# own 6.12 with sysfs only, Debian's 6.1 without DAMON).  MATRIX="6.1:patched"
+# (or any subset) runs fewer.
 MATRIX_ALL := 6.1:patched 6.12:patched 6.12:debian 6.1:debian
-MATRIX ?= 6.1:patched 6.1:debian
+MATRIX ?= $(MATRIX_ALL)
 check-matrix:
 	@MAKE='$(MAKE)' guest-image/matrix.sh $(BUILD)/guest/matrix $(MATRIX)
 
