@@ -12,12 +12,6 @@ done
 unset _lib _f
 
 DBGFS=/sys/kernel/debug/damon
-# 6.12 renamed dbgfs's monitor_on to monitor_on_DEPRECATED (the series
-# provides monitor_on again); use whichever file this kernel has.
-DBGFS_ON=$DBGFS/monitor_on
-if [ ! -e "$DBGFS_ON" ] && [ -e "$DBGFS/monitor_on_DEPRECATED" ]; then
-	DBGFS_ON=$DBGFS/monitor_on_DEPRECATED
-fi
 SYSFS=/sys/kernel/mm/damon/admin
 LRU_SORT=/sys/module/damon_lru_sort/parameters
 DAMOCTL=${DAMOCTL:-damoctl}
@@ -27,7 +21,9 @@ DAMOCTL=${DAMOCTL:-damoctl}
 DAMOS_PREFIX=${DAMOS_PREFIX:-/usr/local}
 DAMOS_UNITDIR=${DAMOS_UNITDIR:-$DAMOS_PREFIX/lib/systemd/system}
 HELPERS=$BATS_TEST_DIRNAME/helpers
-# dbgfs's switch: monitor_on, renamed monitor_on_DEPRECATED in 6.9
+# dbgfs's switch: monitor_on, renamed monitor_on_DEPRECATED in 6.9 (the
+# series provides monitor_on again beside it; the renamed one is the
+# kernel's own, so it is preferred where it exists)
 if [ -e "$DBGFS/monitor_on_DEPRECATED" ]; then
 	DBGFS_ON=$DBGFS/monitor_on_DEPRECATED
 else
