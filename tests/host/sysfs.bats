@@ -237,3 +237,24 @@ DOC_LINE="4096 8192 0 5 10 20 5 0 0 0 0 0 0 0 0 0 0 0"
 	assert_success
 	assert_output ""
 }
+
+# The kernel keeps a sysfs age or access count as unsigned long and
+# truncates it to unsigned int only when it makes the scheme; a value
+# beyond 32 bits that another tool wrote is the file's, and libdamos keeps
+# it (found by fuzz_tree, corpus regress-sysfs-age-beyond-u32).
+@test "a sysfs age beyond 32 bits another tool left is listed, and kept through scheme add" {
+	make_sysfs off 1
+	local s="$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0"
+	put "$s/access_pattern/age/max" 8589934592
+	run damoctl scheme list
+	assert_success
+	assert_line "damoctl: warning: scheme 0: max age: 8589934592 is out of range (max 4294967295)"
+	assert_line --partial "0: pageout sz 4K 8K access 0 5 age 10 8589934592 "
+	run damoctl scheme add stat
+	assert_success
+	[ "$(cat "$s/access_pattern/age/max")" = 8589934592 ]
+	run damoctl scheme list
+	assert_line "damoctl: warning: scheme 0: max age: 8589934592 is out of range (max 4294967295)"
+	assert_line --partial "0: pageout sz 4K 8K access 0 5 age 10 8589934592 "
+	assert_line --partial "1: stat "
+}
