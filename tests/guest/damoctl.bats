@@ -227,6 +227,10 @@ readme_nr_tried() {
 		head -n 1 | cut -d: -f2
 }
 
+readme_tried_above() {	# INTERFACE N: the scheme has tried more than N regions
+	[ "$(readme_nr_tried "$1")" -gt "$2" ]
+}
+
 readme_example() {	# INTERFACE
 	local range start end hex t0
 	range=$(paddr_range)
@@ -243,9 +247,11 @@ readme_example() {	# INTERFACE
 	run "$DAMOCTL" --interface "$1" monitor start
 	assert_success
 	# the scheme tries regions of the range, and goes on trying
-	wait_for 60 test "$(readme_nr_tried "$1")" -gt 0 || fail "nr_tried stays 0"
+	# (a function, so that wait_for reads the stats at every poll: a
+	# $(...) in its arguments would be read once, before the first)
+	wait_for 60 readme_tried_above "$1" 0 || fail "nr_tried stays 0"
 	t0=$(readme_nr_tried "$1")
-	wait_for 60 test "$(readme_nr_tried "$1")" -gt "$t0" || fail "nr_tried stays $t0"
+	wait_for 60 readme_tried_above "$1" "$t0" || fail "nr_tried stays $t0"
 	run "$DAMOCTL" --interface "$1" monitor stop
 	assert_success
 }
