@@ -83,6 +83,16 @@ if ! m image >"$out/image.log" 2>&1; then
 fi
 say "guest root: ready"
 
+# failures LOG: each "not ok" line of a kernel's run with the first lines of
+# its diagnostics, for the closing summary: the end of the output (all that
+# a CI log may show) then names the failed test and why, not only the count.
+failures() {
+	sed -E 's/^\[[^]]*\] (guest: \[ *[0-9]+s\] )?//' "$1" | awk '
+		/^not ok / { n = 0; keep = 1; print "matrix:   " $0; next }
+		keep && /^#/ && n < 12 { n++; print "matrix:     " $0; next }
+		{ keep = 0 }' | head -n 80
+}
+
 total_p=0 total_f=0 total_s=0 bad=()
 for k in "${order[@]}"; do
 	v=${k%%:*} i=${k#*:} n=$(name "$k") t=$(tag "$k")
@@ -127,6 +137,7 @@ for k in "${order[@]}"; do
 		[ "$f" = 0 ] && { f=1; total_f=$((total_f + 1)); }
 		echo "matrix: $n ($rel): FAILED: $p passed, $f failed, $s skipped (log: $log)" >>"$out/summary"
 		say "$n ($rel): FAILED: $p passed, $f failed, $s skipped (log: $log)"
+		failures "$log" >>"$out/summary"
 		bad+=("$n")
 	fi
 done
