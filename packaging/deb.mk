@@ -4,8 +4,9 @@
 #                     into $(DEB_OUT); lintian must be clean
 #   make kernel-deb   kbuild's bindeb-pkg of the patched kernel (KVER, KCONFIG,
 #                     KPATCHES as for make kernel): linux-image-*-damos .deb
-#                     (linux-headers too if the config has modules); it
-#                     starts from make kernel's objects when they exist
+#                     (linux-headers too if the config has modules), in a
+#                     build directory of its own (incremental after the
+#                     first run)
 #   make check-deb    boots the guest, installs both with apt-get, reboots
 #                     into the installed kernel and initramfs, runs the
 #                     damoctl suites against the installed packages
