@@ -998,8 +998,11 @@ static int layer_copy(struct damos_ctx *from, const char *rel, int depth)
 			t = strdup(target);
 		char *p = damos_path("%s/x", dst);
 
-		if (t && p && !mkdirs(from, p))
-			symlink(t, dst);
+		if (!t || !p)
+			err = -ENOMEM;
+		else if ((err = mkdirs(from, p)) == 0 &&
+			 symlink(t, dst) && errno != EEXIST)
+			err = -errno;
 		free(p);
 		free(t);
 	} else if (S_ISDIR(st.st_mode)) {
