@@ -86,7 +86,8 @@ $(DEB_IMAGE):
 # packages).
 check-deb: $(KERNEL_DEB_STAMP) $(DEB_IMAGE)
 	@$(MAKE) --no-print-directory deb
-	@$(MAKE) --no-print-directory guest-stage GUEST_STAGE=$(DEB_STAGE) KERNEL_SRC=
+	@$(MAKE) --no-print-directory guest-stage GUEST_STAGE=$(DEB_STAGE) KERNEL_SRC= \
+		KERNEL_CONFIG=$(KERNEL_DEB_OUT)/config
 	packaging/check-deb.sh $(KERNEL_DEB_OUT) $(DEB_OUT) $(DEB_IMAGE) $(DEB_STAGE) $(DEB_GUEST_OUT)
 
 CLEAN_FILES += $(BUILD)/deb-guest
