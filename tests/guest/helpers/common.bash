@@ -43,9 +43,15 @@ KERNEL_CONFIG_FILE=${KERNEL_CONFIG_FILE:-$BATS_TEST_DIRNAME/kernel.config}
 # number of the series' patches applied to it
 [ -f "$BATS_TEST_DIRNAME/kernel.knobs" ] && source "$BATS_TEST_DIRNAME/kernel.knobs"
 
-# kconfig SYM: CONFIG_SYM is y or m in the kernel's config
+# kconfig SYM: CONFIG_SYM is y or m in the kernel's config.  Without the
+# config the test ends as a failure: kconfig is called as a condition, where
+# bats-assert's fail (a return 1) would read as "not set" and turn every
+# test into a skip for a kernel without DAMON.
 kconfig() {
-	[ -f "$KERNEL_CONFIG_FILE" ] || fail "no $KERNEL_CONFIG_FILE: cannot tell what this kernel has"
+	if [ ! -f "$KERNEL_CONFIG_FILE" ]; then
+		echo "no $KERNEL_CONFIG_FILE: cannot tell what this kernel has" >&2
+		exit 1
+	fi
 	grep -qE "^CONFIG_$1=[ym]\$" "$KERNEL_CONFIG_FILE"
 }
 
