@@ -232,6 +232,21 @@ stop_workload() {
 	return 0
 }
 
+# workload_sample_us: a DAMON sampling interval (us) for the running hotcold:
+# twice the mean time of its first reported pass over the hot part, and not
+# below DAMON's 5 ms default.  A page counts as accessed in a sample only if
+# a pass reaches it within the sample, so samples shorter than a pass see
+# the hot part as lukewarm.  On the default kernel a pass takes about 6 ms
+# (12 ms samples); on the debug kernel (KASAN) under TCG 20 to 40 ms, where
+# 5 ms samples saw no hot region in 180 s.
+workload_sample_us() {
+	local out=$BATS_TEST_TMPDIR/hotcold.out us
+	wait_for 60 grep -q '^pass ' "$out" || fail "hotcold reported no pass time"
+	us=$(awk '/^pass / { printf "%d", $2 * 2000; exit }' "$out")
+	[ "$us" -ge 5000 ] || us=5000
+	echo "$us"
+}
+
 # dbgfs: monitor the physical address space with the given schemes.
 dbgfs_paddr_setup() {
 	local range
