@@ -106,7 +106,13 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 	[ "$(cat "$P/bytes_lru_sorted_cold_regions")" -gt 0 ]
 	# and they keep moving while the pressure lasts
 	moved() { [ "$(cat "$P/nr_lru_sort_tried_hot_regions")" -gt "$hot_tried" ]; }
-	wait_for 60 moved || fail "nr_lru_sort_tried_hot_regions stuck at $hot_tried"
+	# (the schemes work only while free memory is between the watermarks:
+	# on failure, say where it is; the debug kernel failed here twice)
+	wait_for 60 moved || {
+		grep -E '^(MemTotal|MemFree)' /proc/meminfo
+		grep . "$P"/*lru_sort* "$P"/*sorted* "$P"/wmarks_*
+		fail "nr_lru_sort_tried_hot_regions stuck at $hot_tried"
+	}
 
 	echo N > "$P/enabled"
 	wait_for 10 disabled
