@@ -19,13 +19,7 @@ teardown() {
 	assert_kernel_log_clean
 }
 
-has_migrate() {	# 6.11 and later
-	local v
-	v=$(uname -r)
-	v=${v%%-*}
-	v=${v%%+*}
-	printf '6.11\n%s\n' "$v" | sort -CV
-}
+has_migrate() { kernel_at_least 6.11; }
 
 @test "damoctl sysfs: scheme add migrate_cold nid 0 with filters and a goal, as the kernel has them" {
 	need sysfs paddr

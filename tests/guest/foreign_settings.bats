@@ -16,12 +16,9 @@ setup() {
 	damon_off
 	log_mark
 	need sysfs paddr
-	local v
-	v=$(uname -r)
-	v=${v%%-*}
 	# migrate_cold and target_nid came in 6.11; apply_interval_us, quota
 	# goals and filters earlier
-	if ! printf '6.11\n%s\n' "$v" | sort -CV; then
+	if ! kernel_at_least 6.11; then
 		skip "kernel lacks: migrate_cold/target_nid (DAMON sysfs of 6.11 and later; this is $(uname -r))"
 	fi
 	CONF=$BATS_TEST_TMPDIR/damoctl.conf

@@ -18,11 +18,8 @@ load helpers/tried_updates
 
 setup() {
 	need sysfs
-	local v
-	v=$(uname -r)
-	v=${v%%-*}
 	# the tried regions directory and its updates came in 6.2
-	printf '6.2\n%s\n' "$v" | sort -CV ||
+	kernel_at_least 6.2 ||
 		skip "kernel lacks: tried regions updates (DAMON sysfs of 6.2 and later; this is $(uname -r))"
 	[ "${SERIES_APPLIED:-0}" -gt 0 ] ||
 		skip "kernel lacks: the fix of kernel/patches/${KVER:-?}/0012 (sysfs-schemes: time the tried regions update out in the kdamond's intervals); $(uname -r) ends it on a wall clock timeout"

@@ -40,3 +40,16 @@ gate() {	# gate CONFIG-LINES...: run the suite with that kernel.config
 	[[ $output == *"cannot tell what this kernel has"* ]]
 	[[ $output != *"# skip"* ]]
 }
+
+fail_older() { echo "kernel_at_least $1 took $2 as $1 or later"; return 1; }
+
+@test "kernel_at_least: compares the version before the first '-' or '+' of the release" {
+	source "$BATS_TEST_DIRNAME"/../guest/helpers/common.bash 2>/dev/null || true
+	kernel_at_least 6.2 6.12.118+deb12-amd64
+	kernel_at_least 6.11 6.12.118-damos-debug
+	kernel_at_least 6.1 6.1.192-damos
+	kernel_at_least 6.12.118 6.12.118+deb12-amd64
+	if kernel_at_least 6.12.119 6.12.118+deb12; then fail_older 6.12.119 6.12.118+deb12; fi
+	if kernel_at_least 6.2 6.1.192-damos; then fail_older 6.2 6.1.192-damos; fi
+	if kernel_at_least 6.11 6.1.0-57-amd64; then fail_older 6.11 6.1.0-57-amd64; fi
+}

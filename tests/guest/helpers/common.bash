@@ -98,6 +98,15 @@ need() {
 	done
 }
 
+# kernel_at_least VERSION [RELEASE]: the kernel (RELEASE, default uname -r,
+# its version before the first '-' or '+') is VERSION or later, for what
+# DAMON's sysfs gained in a version rather than behind a config option.
+kernel_at_least() {
+	local v=${2:-$(uname -r)}
+	v=${v%%-*}
+	printf '%s\n%s\n' "$1" "${v%%+*}" | sort -CV
+}
+
 U32_MAX=4294967295
 ULONG_MAX=18446744073709551615
 
