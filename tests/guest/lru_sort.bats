@@ -110,7 +110,11 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 	# on failure, say where it is; the debug kernel failed here twice)
 	wait_for 60 moved || {
 		grep -E '^(MemTotal|MemFree)' /proc/meminfo
-		grep . "$P"/*lru_sort* "$P"/*sorted* "$P"/wmarks_*
+		grep . "$P"/*lru_sort* "$P"/*sorted* "$P"/*quota* "$P"/wmarks_*
+		# where the kdamond waits: a watermark sleep, or at work
+		local k
+		k=$(cat "$P/kdamond_pid")
+		grep . "/proc/$k/wchan" "/proc/$k/stack" "/proc/$k/stat" 2>/dev/null
 		fail "nr_lru_sort_tried_hot_regions stuck at $hot_tried"
 	}
 
