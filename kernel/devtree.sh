@@ -6,7 +6,8 @@
 #                       branch "series"; refuses to touch an existing tree
 #   devtree.sh export   write base..series back to kernel/patches with
 #                       `git format-patch --zero-commit`, a cover letter that
-#                       keeps the current subject and text, and the series
+#                       keeps the current subject, text and version prefix
+#                       ("PATCH v2", put on every patch), and the series
 #                       file
 #
 # Run through make (kernel-devtree, kernel-export), which sets the KERNEL_*
@@ -53,8 +54,15 @@ do_export() {
 	git_dev rev-parse -q --verify pristine >/dev/null ||
 		die "no dev tree at $KERNEL_DEVTREE (make kernel-devtree)"
 	tmp=$(mktemp -d)
+	# The posting's version (v2 ...) goes on every patch, as
+	# format-patch -vN would put it, but the file names stay.
+	local prefix=PATCH
+	if [ -f "$KERNEL_PATCHDIR/0000-cover-letter.patch" ]; then
+		prefix=$(sed -n 's/^Subject: \[\(PATCH[^]]*\) [0-9]*\/[0-9]*\].*/\1/p' \
+			"$KERNEL_PATCHDIR/0000-cover-letter.patch")
+	fi
 	git_dev format-patch -q --zero-commit --no-signature --cover-letter \
-		-o "$tmp" pristine..series
+		--subject-prefix="${prefix:-PATCH}" -o "$tmp" pristine..series
 	# Keep the current cover letter's subject and text.
 	python3 - "$tmp/0000-cover-letter.patch" \
 		"$KERNEL_PATCHDIR/0000-cover-letter.patch" <<'EOF'
