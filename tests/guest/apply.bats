@@ -27,7 +27,7 @@ write_conf() {
 	cat > "$CONF" <<-EOF
 	# LRU sorting with DAMOS schemes
 	interface $1
-	attrs sample 5ms aggr 100ms update 1s regions 10 1000
+	attrs sample ${SAMPLE_US}us aggr ${AGGR_US}us update 1s regions 10 1000
 	target paddr region ${range% *} ${range#* }
 	scheme lru_prio
 	scheme lru_deprio age 1s max
@@ -50,7 +50,8 @@ write_conf() {
 	assert_equal "$(cat "$SYSFS_C/schemes/nr_schemes")" 2
 	assert_equal "$(cat "$SYSFS_C/schemes/0/action")" lru_prio
 	assert_equal "$(cat "$SYSFS_C/schemes/1/action")" lru_deprio
-	assert_equal "$(cat "$SYSFS_C/schemes/1/access_pattern/age/min")" 10
+	# 1 s in aggregation intervals
+	assert_equal "$(cat "$SYSFS_C/schemes/1/access_pattern/age/min")" $((1000000 / AGGR_US))
 	applied() {
 		echo update_schemes_stats > "$SYSFS_K/state" &&
 			[ "$(cat "$SYSFS_C/schemes/0/stats/nr_applied")" -gt 0 ]
@@ -85,7 +86,7 @@ write_conf() {
 	run first_fields 18 < "$DBGFS/schemes"
 	assert_equal "${lines[0]}" "4096 $ULONG_MAX 10 $U32_MAX 0 $U32_MAX 6 5 0 1000 0 1 0 0 0 0 0 0"
 	assert_equal "$(field 7 "${lines[1]}")" 7
-	assert_equal "$(field 5 "${lines[1]}")" 10
+	assert_equal "$(field 5 "${lines[1]}")" $((1000000 / AGGR_US))
 	# dbgfs refuses writes while on: apply stops, writes, starts again
 	printf 'interface dbgfs\nscheme lru_prio\n' > "$CONF"
 	run "$DAMOCTL" apply "$CONF"

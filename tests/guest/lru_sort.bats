@@ -79,11 +79,8 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 	echo 5000000 > "$P/cold_min_age"	# cold after 5 s, not 120 s
 	start_workload -h 64 -f 100
 	grep -E '^(MemTotal|MemFree)' /proc/meminfo
-	local us
-	us=$(workload_sample_us)
-	echo "$us" > "$P/sample_interval"
-	echo $((us * 20)) > "$P/aggr_interval"
-	echo "sampling: $us us, aggregation: $((us * 20)) us"
+	echo "$SAMPLE_US" > "$P/sample_interval"
+	echo "$AGGR_US" > "$P/aggr_interval"
 	echo Y > "$P/enabled"
 	wait_for 10 enabled_with_pid
 

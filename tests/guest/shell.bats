@@ -29,7 +29,7 @@ session_script() {	# IFACE: the session both interfaces go through
 	range=$(paddr_range)
 	cat <<-EOF
 	expect damoctl> 
-	send attrs set sample 5ms aggr 100ms update 1s regions 10 1000\r
+	send attrs set sample ${SAMPLE_US}us aggr ${AGGR_US}us update 1s regions 10 1000\r
 	expect damoctl> 
 	send target set pa\t
 	expect paddr 
@@ -40,7 +40,7 @@ session_script() {	# IFACE: the session both interfaces go through
 	send scheme add lru_deprio age 1s max\r
 	expect damoctl> 
 	send scheme list\r
-	expect-re 1: lru_deprio sz 4K max access 0 0 age 10 max
+	expect-re 1: lru_deprio sz 4K max access 0 0 age $((1000000 / AGGR_US)) max
 	expect damoctl> 
 	send monitor start\r
 	expect damoctl> 
@@ -48,7 +48,7 @@ session_script() {	# IFACE: the session both interfaces go through
 	expect-re on \\($1
 	expect damoctl> 
 	# refused by the kernel (dbgfs) or fine (sysfs): the shell goes on
-	send attrs set aggr 200ms\r
+	send attrs set aggr $((AGGR_US * 2))us\r
 	expect damoctl> 
 	send stats --watch 1s\r
 	expect-re lru_prio +[1-9][0-9]* +[1-9][0-9]* +[1-9]

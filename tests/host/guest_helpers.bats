@@ -53,3 +53,26 @@ fail_older() { echo "kernel_at_least $1 took $2 as $1 or later"; return 1; }
 	if kernel_at_least 6.2 6.1.192-damos; then fail_older 6.2 6.1.192-damos; fi
 	if kernel_at_least 6.11 6.1.0-57-amd64; then fail_older 6.11 6.1.0-57-amd64; fi
 }
+
+# sample_for MS: workload_sample_us for a hotcold whose first pass took MS
+sample_for() {
+	mkdir -p "$BATS_TEST_TMPDIR"
+	printf 'ready hot=64M cold=256M\npass %s ms (100 passes in 5.0 s)\npass 99.00 ms (1 passes in 5.0 s)\n' "$1" \
+		>"$BATS_TEST_TMPDIR/hotcold.out"
+	workload_sample_us
+}
+
+@test "workload_sample_us: twice the first pass, rounded up to an interval every age of the suites divides" {
+	source "$BATS_TEST_DIRNAME"/../guest/helpers/common.bash 2>/dev/null || true
+	local ms want got
+	for ms_want in 1.00:5000 2.50:5000 2.51:6250 3.10:6250 6.00:12500 6.25:12500 \
+		6.30:25000 12.00:25000 40.00:25000; do
+		ms=${ms_want%:*} want=${ms_want#*:}
+		got=$(sample_for "$ms")
+		[ "$got" = "$want" ] || { echo "pass $ms ms: $got us, not $want"; return 1; }
+		# 20 samples per aggregation interval; 500 ms, 1 s and 5 s whole
+		for age in 500000 1000000 5000000; do
+			[ $((age % (got * 20))) = 0 ] || { echo "$age us is not whole in $((got * 20)) us"; return 1; }
+		done
+	done
+}

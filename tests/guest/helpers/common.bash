@@ -219,7 +219,11 @@ damon_off() {
 }
 
 # Workload: start_workload ARGS... runs helpers/hotcold in the background
-# until stop_workload; returns once its memory is populated.
+# until stop_workload; returns once its memory is populated and its first
+# pass time is known, with SAMPLE_US and AGGR_US set for it
+# (workload_sample_us).  Without a workload they are DAMON's defaults.
+SAMPLE_US=5000
+AGGR_US=100000
 start_workload() {
 	local out=$BATS_TEST_TMPDIR/hotcold.out
 	"$HELPERS/hotcold" "$@" > "$out" 2>&1 &
@@ -228,6 +232,9 @@ start_workload() {
 		cat "$out"
 		fail "hotcold did not get ready"
 	}
+	SAMPLE_US=$(workload_sample_us) || fail "hotcold reported no pass time"
+	AGGR_US=$((SAMPLE_US * 20))
+	echo "workload: DAMON sampling $SAMPLE_US us, aggregation $AGGR_US us"
 }
 
 stop_workload() {
@@ -241,26 +248,33 @@ stop_workload() {
 	return 0
 }
 
-# workload_sample_us: a DAMON sampling interval (us) for the running hotcold:
-# twice the mean time of its first reported pass over the hot part, and not
-# below DAMON's 5 ms default.  A page counts as accessed in a sample only if
-# a pass reaches it within the sample, so samples shorter than a pass see
-# the hot part as lukewarm.  On the default kernel a pass takes about 6 ms
-# (12 ms samples); on the debug kernel (KASAN) under TCG 20 to 40 ms, where
-# 5 ms samples saw no hot region in 180 s.
+# workload_sample_us: the DAMON sampling interval (us) to monitor the
+# running hotcold with.  A page counts as accessed in a sample only if a
+# pass reaches it within the sample, so samples shorter than a pass see
+# the hot part as lukewarm: at least twice the mean time of hotcold's first
+# reported pass.  On the default kernel a pass takes about 6 ms; on the
+# debug kernel (KASAN) under TCG 15 to 40 ms (twice that beside another
+# guest), where 5 ms samples saw no hot region in 120 s.  Rounded up to
+# 5, 6.25, 12.5 or 25 ms: the aggregation interval (20 samples, so that
+# every access rate in steps of 5% is whole) is then 100, 125, 250 or
+# 500 ms, of which every age the suites give (500 ms, 1 s, 5 s) is a whole
+# number.  25 ms at most: a pass longer than that is still seen in most
+# samples.
 workload_sample_us() {
-	local out=$BATS_TEST_TMPDIR/hotcold.out us
-	wait_for 60 grep -q '^pass ' "$out" || fail "hotcold reported no pass time"
+	local out=$BATS_TEST_TMPDIR/hotcold.out us s
+	wait_for 60 grep -q '^pass ' "$out" || return 1
 	us=$(awk '/^pass / { printf "%d", $2 * 2000; exit }' "$out")
-	[ "$us" -ge 5000 ] || us=5000
-	echo "$us"
+	for s in 5000 6250 12500 25000; do
+		[ "$us" -gt "$s" ] || break
+	done
+	echo "$s"
 }
 
 # dbgfs: monitor the physical address space with the given schemes.
 dbgfs_paddr_setup() {
 	local range
 	range=$(paddr_range)
-	echo "5000 100000 1000000 10 1000" > "$DBGFS/attrs"
+	echo "$SAMPLE_US $AGGR_US 1000000 10 1000" > "$DBGFS/attrs"
 	echo paddr > "$DBGFS/target_ids"
 	echo "0 $range" > "$DBGFS/init_regions"
 }
@@ -275,8 +289,8 @@ sysfs_paddr_setup() {
 	echo 1 > "$SYSFS/kdamonds/nr_kdamonds"
 	echo 1 > "$SYSFS_K/contexts/nr_contexts"
 	echo paddr > "$SYSFS_C/operations"
-	echo 5000 > "$SYSFS_C/monitoring_attrs/intervals/sample_us"
-	echo 100000 > "$SYSFS_C/monitoring_attrs/intervals/aggr_us"
+	echo "$SAMPLE_US" > "$SYSFS_C/monitoring_attrs/intervals/sample_us"
+	echo "$AGGR_US" > "$SYSFS_C/monitoring_attrs/intervals/aggr_us"
 	echo 1000000 > "$SYSFS_C/monitoring_attrs/intervals/update_us"
 	echo 10 > "$SYSFS_C/monitoring_attrs/nr_regions/min"
 	echo 1000 > "$SYSFS_C/monitoring_attrs/nr_regions/max"
@@ -309,11 +323,11 @@ sysfs_scheme_line() {
 		"$(cat "$s/watermarks/high") $(cat "$s/watermarks/mid") $(cat "$s/watermarks/low")"
 }
 
-# damoctl (see damoctl(8)): 5 ms / 100 ms / 1 s attributes, a paddr target
-# over the largest System RAM range.
+# damoctl (see damoctl(8)): SAMPLE_US / AGGR_US / 1 s attributes, a paddr
+# target over the largest System RAM range.
 damoctl_paddr_setup() {
 	local iface=$1 range
 	range=$(paddr_range)
-	"$DAMOCTL" --interface "$iface" attrs set sample 5ms aggr 100ms update 1s regions 10 1000 &&
+	"$DAMOCTL" --interface "$iface" attrs set sample "${SAMPLE_US}us" aggr "${AGGR_US}us" update 1s regions 10 1000 &&
 		"$DAMOCTL" --interface "$iface" target set paddr region "${range% *}" "${range#* }"
 }
