@@ -86,7 +86,11 @@ if [ -n "$initrd" ]; then
 fi
 
 results() {
-	# Read the results back without mounting: e2fsprogs' debugfs.
+	# Read the results back without mounting: e2fsprogs' debugfs, whose
+	# rdump fails ("File exists") over an existing directory: a results
+	# directory of another run there (a run killed while this one ran in
+	# the same tree) must not take this run's place.
+	rm -rf "$out/results"
 	debugfs -R "rdump /results $out" "$out/payload.img" >/dev/null 2>&1
 	[ -d "$out/results" ]
 }
