@@ -21,6 +21,7 @@ setup() {
 	cat > "$T/bin/qemu-system-x86_64" <<'EOF'
 #!/bin/bash
 files=()
+QEMU_ARGS="$*"
 while [ $# -gt 0 ]; do
 	[ "$1" = -serial ] && files+=("${2#file:}")
 	shift
@@ -29,6 +30,26 @@ con=${files[0]} prog=${files[1]}
 echo $$ > "$FAKE_PIDFILE"
 for i in $(seq 1 40); do echo "[    $i.000000] boot message $i" >> "$con"; done
 case $FAKE_GUEST in
+finish)
+	# the suites pass and write their results into the payload disk,
+	# as guest-init does; meanwhile something leaves a results
+	# directory of its own in the output directory (another run,
+	# killed, in the same tree)
+	img=
+	for a in $QEMU_ARGS; do
+		case $a in file=*payload.img*) img=${a#file=}; img=${img%%,*} ;; esac
+	done
+	out=$(dirname "$con")
+	mkdir -p "$out/results"
+	printf '1..9\nok 1 stale\n' > "$out/results/guest.tap"
+	printf 'init: running the in-guest suites\r\n1..2\r\nok 1 fake: a\r\nok 2 fake: b\r\n' >> "$prog"
+	w=$(mktemp -d)
+	printf '1..2\nok 1 fake: a\nok 2 fake: b\n' > "$w/guest.tap"
+	echo 0 > "$w/rc"
+	debugfs -w -R "write $w/guest.tap results/guest.tap" "$img" >/dev/null 2>&1
+	debugfs -w -R "write $w/rc results/rc" "$img" >/dev/null 2>&1
+	rm -rf "$w"
+	exit 0 ;;
 boot-hang)
 	echo "[   41.000000] virtio_blk virtio0: [vda] 1093632 512-byte logical blocks" >> "$con"
 	exec sleep 300 ;;
@@ -89,4 +110,14 @@ run_guest() {
 	assert_failure
 	refute_line --partial "silent for"
 	assert_line --partial "not ok - host: guest finished within 5 s (it hung in kernel boot (guest-init never started); last console lines below)"
+}
+
+@test "a finished guest's results are read back even over a stale results directory" {
+	FAKE_GUEST=finish run_guest
+	assert_success
+	assert_line "ok - host: guest finished within 120 s"
+	refute_line --partial "not ok - host: the guest finished its run and wrote its results"
+	assert_line --regexp '^check-guest: [0-9]+ passed, 0 failed, 0 skipped$'
+	run cat "$T/out/results/guest.tap"
+	assert_output "$(printf '1..2\nok 1 fake: a\nok 2 fake: b')"
 }
