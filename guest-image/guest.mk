@@ -15,7 +15,7 @@
 # DAMOS_GUEST_CPUS (2), DAMOS_GUEST_TIMEOUT (check-guest: 1800 s, 3600 s
 # for a KCONFIG variant), DAMOS_GUEST_SILENCE
 # (check-guest: seconds of console and progress silence before a hung guest
-# is killed; 360, 600 for a KCONFIG variant; 0: never), DAMOS_GUEST_MACHINE
+# is killed; 360, 900 for a KCONFIG variant; 0: never), DAMOS_GUEST_MACHINE
 # (QEMU -machine: pc, q35,sata=off,smbus=off for a KCONFIG variant),
 # DAMOS_GUEST_APPEND
 # (kernel command line), DAMOS_GUEST_RERUN=1 (boot even if these inputs
@@ -92,7 +92,7 @@ guest-stage:
 	else \
 		echo "guest-stage: no kernel config ($(or $(KERNEL_CONFIG),KERNEL_CONFIG not set)): the suites cannot tell what the kernel lacks" >&2; \
 	fi
-	@echo "KVER=$(KVER) KIMAGE=$(KIMAGE) KCONFIG=$(KCONFIG) KPATCHES=$(KPATCHES) SERIES_APPLIED=$(words $(filter-out $(KERNEL_SERIES),$(KERNEL_PATCH_FILES)))" > $(GUEST_STAGE)/tests/kernel.knobs
+	@echo "KVER=$(KVER) KIMAGE=$(KIMAGE) KCONFIG=$(KCONFIG) KPATCHES=$(KPATCHES) TEST_TIMEOUT=$(GUEST_TEST_TIMEOUT) SERIES_APPLIED=$(words $(filter-out $(KERNEL_SERIES),$(KERNEL_PATCH_FILES)))" > $(GUEST_STAGE)/tests/kernel.knobs
 	@if [ -n "$(KERNEL_MODULES)" ]; then \
 		cp -al $(KERNEL_MODULES) $(GUEST_STAGE)/modules 2>/dev/null || \
 		{ rm -rf $(GUEST_STAGE)/modules; cp -a $(KERNEL_MODULES) $(GUEST_STAGE)/modules; } || exit 1; \
@@ -110,7 +110,12 @@ check-guest-prereqs:
 
 # How long the guest may be silent before it counts as hung (run.sh): more
 # for a KCONFIG variant (KASAN and lockdep under TCG: a slow boot and bats).
-GUEST_SILENCE = $(or $(DAMOS_GUEST_SILENCE),$(if $(filter default,$(KCONFIG)),360,600))
+GUEST_SILENCE = $(or $(DAMOS_GUEST_SILENCE),$(if $(filter default,$(KCONFIG)),360,900))
+# The in-guest per-test timeout (bats' BATS_TEST_TIMEOUT), below the
+# silence bound so that a stuck test is named: the kernel's sysfs.sh
+# selftest took 191 s on the 6.12 debug kernel alone and more than 300 s
+# beside another guest.
+GUEST_TEST_TIMEOUT = $(if $(filter default,$(KCONFIG)),300,600)
 # The whole run's bound: the debug kernel's run takes 1,380 s alone on
 # 2 cores and 1,643 s beside another guest, too close to the default
 # kernel's 1800 s; a hang is caught by the silence bound long before.

@@ -31,6 +31,12 @@ mapfile -t progs < <(kmake emit_tests OUTPUT="$build" COLLECTION=damon | sed -n 
 
 load helpers/common
 
+# Each program starts with DAMON off and its files emptied, whatever the
+# one before left behind (one stopped by the per-test timeout mid-way).
+setup() {
+	damon_off
+}
+
 run_selftest() {
 	case $1 in
 	debugfs_*) need dbgfs ;;
