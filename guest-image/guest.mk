@@ -15,7 +15,7 @@
 # DAMOS_GUEST_CPUS (2), DAMOS_GUEST_TIMEOUT (check-guest: 1800 s, 3600 s
 # for a KCONFIG variant), DAMOS_GUEST_SILENCE
 # (check-guest: seconds of console and progress silence before a hung guest
-# is killed; 360, 900 for a KCONFIG variant; 0: never), DAMOS_GUEST_MACHINE
+# is killed; 360, 1200 for a KCONFIG variant; 0: never), DAMOS_GUEST_MACHINE
 # (QEMU -machine: pc, q35,sata=off,smbus=off for a KCONFIG variant),
 # DAMOS_GUEST_APPEND
 # (kernel command line), DAMOS_GUEST_RERUN=1 (boot even if these inputs
@@ -110,12 +110,12 @@ check-guest-prereqs:
 
 # How long the guest may be silent before it counts as hung (run.sh): more
 # for a KCONFIG variant (KASAN and lockdep under TCG: a slow boot and bats).
-GUEST_SILENCE = $(or $(DAMOS_GUEST_SILENCE),$(if $(filter default,$(KCONFIG)),360,900))
+GUEST_SILENCE = $(or $(DAMOS_GUEST_SILENCE),$(if $(filter default,$(KCONFIG)),360,1200))
 # The in-guest per-test timeout (bats' BATS_TEST_TIMEOUT), below the
 # silence bound so that a stuck test is named: the kernel's sysfs.sh
-# selftest took 191 s on the 6.12 debug kernel alone and more than 300 s
-# beside another guest.
-GUEST_TEST_TIMEOUT = $(if $(filter default,$(KCONFIG)),300,600)
+# selftest took 191 s on the 6.12 debug kernel alone, more than 300 s
+# beside another guest, and more than 600 s beside three other loads.
+GUEST_TEST_TIMEOUT = $(if $(filter default,$(KCONFIG)),300,900)
 # The whole run's bound: the debug kernel's run takes 1,380 s alone on
 # 2 cores and 1,643 s beside another guest, too close to the default
 # kernel's 1800 s; a hang is caught by the silence bound long before.

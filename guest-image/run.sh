@@ -188,7 +188,7 @@ guest_stage() {
 # been quiet for $silence s is hung (a boot waiting for an interrupt that
 # never comes, a test stuck in the kernel): QEMU is killed then, not at the
 # timeout, and the judgement below says where it stopped.  The bound must
-# be above the in-guest per-test timeout (BATS_TEST_TIMEOUT: 300 s, 600 s
+# be above the in-guest per-test timeout (BATS_TEST_TIMEOUT: 300 s, 900 s
 # for a KCONFIG variant; guest.mk), so that
 # a stuck test is reported by name first.  Also records the longest silence.
 silence_watch() {
