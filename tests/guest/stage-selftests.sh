@@ -77,7 +77,14 @@ run_selftest() {
 		echo "$1 skipped itself (exit 4): in the guest nothing skips"
 		return 1
 	fi
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 0 ] && return 0
+	# Debian's own 6.12 (no series) under load: the known stock bug that
+	# the series' patch 0012 fixes, reported as such (a skip that names
+	# it); on a patched kernel, or any other failure, the test fails.
+	if stock_tried_regions_failure "$1" "$output"; then
+		skip "known stock kernel bug, fixed by kernel/patches/6.12/0012: an empty tried regions update on $(uname -r) (a kdamond slower than the update's wall clock timeout): $(grep -m 1 -e 'tried regions is not created' -e 'percentile (0)' <<<"$output")"
+	fi
+	return 1
 }
 HEAD
 	for p in "${progs[@]}"; do

@@ -107,6 +107,29 @@ kernel_at_least() {
 	printf '%s\n%s\n' "$1" "${v%%+*}" | sort -CV
 }
 
+# stock_tried_regions_failure PROGRAM OUTPUT [RELEASE]: the failure of the
+# kernel selftest PROGRAM (its OUTPUT) is the stock kernel's empty tried
+# regions update, which the 6.12 series' patch 0012 fixes: the kernel has
+# tried regions updates (6.2 and later) but not the series
+# (SERIES_APPLIED=0: Debian's own image, KPATCHES=none), PROGRAM is one of
+# the three that read those updates, and OUTPUT shows an update that found
+# nothing ("tried regions is not created", or a WSS percentile of 0 bytes).
+# The stock kernel ends an update after two apply intervals of wall clock
+# time: a kdamond slower than that (TCG beside other loads) returns empty
+# ones (tried_regions.bats measures it).  Any other failure, and any failure
+# on a kernel with the series, is not this one.
+stock_tried_regions_failure() {
+	[ "${SERIES_APPLIED:-0}" -eq 0 ] || return 1
+	kernel_at_least 6.2 "${3:-}" || return 1
+	case $1 in
+	damos_tried_regions.py | damon_nr_regions.py)
+		[[ $2 == *"tried regions is not created"* ]] ;;
+	sysfs_update_schemes_tried_regions_wss_estimation.py)
+		[[ $2 == *"-th percentile (0) error"* ]] ;;
+	*) return 1 ;;
+	esac
+}
+
 U32_MAX=4294967295
 ULONG_MAX=18446744073709551615
 

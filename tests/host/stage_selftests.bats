@@ -1,0 +1,76 @@
+#!/usr/bin/env bats
+# tests/guest/stage-selftests.sh on the host: it stages a made-up kernel
+# selftest directory (a Makefile with the install and emit_tests targets
+# the kernel's has, two programs) and writes selftests.bats, which is then
+# run here with the guest helpers, their two DAMON-writing functions
+# replaced by no-ops (nothing here touches a kernel) and uname answering as
+# the guest's kernel would.  It checks how a program's end is reported: a
+# pass, a failure, and the stock kernel's empty tried regions update, which
+# is a skip naming the bug on Debian's own 6.12 and a failure on the
+# patched kernel.
+
+STAGE=$BATS_TEST_DIRNAME/../guest/stage-selftests.sh
+COMMON=$BATS_TEST_DIRNAME/../guest/helpers/common.bash
+WSS=sysfs_update_schemes_tried_regions_wss_estimation.py
+
+setup() {
+	src=$BATS_TEST_TMPDIR/src dest=$BATS_TEST_TMPDIR/suite
+	mkdir -p "$src" "$dest/helpers" "$BATS_TEST_TMPDIR/bin"
+	printf '%s\n' 'install:' \
+		'	mkdir -p $(INSTALL_PATH) && cp -p *.sh *.py $(INSTALL_PATH)/' \
+		'emit_tests:' \
+		'	@for p in sysfs.sh $(WSS); do echo "damon:$$p"; done' |
+		sed "s/\$(WSS)/$WSS/" >"$src/Makefile"
+	printf '#!/bin/sh\necho "sysfs.sh: ${SYSFS_SAYS:-ok}"\nexit ${SYSFS_RC:-0}\n' >"$src/sysfs.sh"
+	# the output of the real program on Debian's 6.12 in the guest under load
+	printf '%s\n' '#!/bin/sh' \
+		'echo "50-th percentile (0) error 1.000000"' \
+		'echo "the error rate is not acceptable (> 0.200000)"' \
+		'exit 1' >"$src/$WSS"
+	chmod +x "$src/sysfs.sh" "$src/$WSS"
+	run "$STAGE" "$src" "$dest"
+	[ "$status" = 0 ] || { echo "$output"; return 1; }
+	{
+		cat "$COMMON"
+		echo 'need() { :; }'
+		echo 'damon_off() { :; }'
+	} >"$dest/helpers/common.bash"
+	# like tests/perf/tlbshake.c: runs until SIGTERM, then exits 0
+	printf '#!/bin/sh\ntrap '"'"'kill $! 2>/dev/null; exit 0'"'"' TERM\nsleep 60 & wait\n' >"$dest/helpers/tlbshake"
+	printf '#!/bin/sh\necho 6.12.118+deb12-amd64\n' >"$BATS_TEST_TMPDIR/bin/uname"
+	chmod +x "$dest/helpers/tlbshake" "$BATS_TEST_TMPDIR/bin/uname"
+}
+
+suite() {	# suite SERIES_APPLIED: run the generated selftests.bats
+	echo "KVER=6.12 SERIES_APPLIED=$1" >"$dest/kernel.knobs"
+	run env PATH="$BATS_TEST_TMPDIR/bin:$PATH" bats --tap "$dest/selftests.bats"
+}
+
+@test "stage-selftests: one test per program the Makefile lists" {
+	run grep -c '^@test "kselftest damon: ' "$dest/selftests.bats"
+	[ "$output" = 2 ]
+	[ -x "$dest/selftests/sysfs.sh" ]
+}
+
+@test "selftests.bats: Debian's 6.12 (no series): the empty tried regions update is a skip that names the bug" {
+	suite 0
+	echo "$output"
+	[[ $output == *"ok 1 kselftest damon: sysfs.sh"* ]]
+	[[ $output == *"ok 2 kselftest damon: $WSS # skip known stock kernel bug, fixed by kernel/patches/6.12/0012"*"50-th percentile (0) error 1.000000"* ]]
+	[ "$status" = 0 ]
+}
+
+@test "selftests.bats: the patched kernel: the same output is a failure" {
+	suite 13
+	echo "$output"
+	[[ $output == *"not ok 2 kselftest damon: $WSS"* ]]
+	[[ $output != *"# skip"* ]]
+	[ "$status" != 0 ]
+}
+
+@test "selftests.bats: another failure on Debian's 6.12 is a failure" {
+	SYSFS_RC=1 SYSFS_SAYS='tried regions is not created' suite 0
+	echo "$output"
+	[[ $output == *"not ok 1 kselftest damon: sysfs.sh"* ]]
+	[[ $output == *"sysfs.sh: tried regions is not created"* ]]
+}
