@@ -82,8 +82,9 @@ run_selftest() {
 	# the series' patch 0012 fixes, reported as such (a skip that names
 	# the missing fix, as tried_regions.bats does, and the line that
 	# shows it); on a patched kernel, or any other failure, it fails.
-	if stock_tried_regions_failure "$1" "$output"; then
-		skip "kernel lacks: the fix of kernel/patches/6.12/0012 (sysfs-schemes: time the tried regions update out in the kdamond's intervals); $1 failed as that bug makes it fail on $(uname -r), an empty update: $(grep -m 1 -e 'tried regions is not created' -e 'percentile (0)' <<<"$output")"
+	local empty
+	if empty=$(stock_tried_regions_failure "$1" "$output"); then
+		skip "kernel lacks: $TRIED_REGIONS_FIX; $1 failed as that bug makes it fail on $(uname -r), an empty update: $empty"
 	fi
 	return 1
 }

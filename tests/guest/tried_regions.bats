@@ -22,7 +22,7 @@ setup() {
 	kernel_at_least 6.2 ||
 		skip "kernel lacks: tried regions updates (DAMON sysfs of 6.2 and later; this is $(uname -r))"
 	[ "${SERIES_APPLIED:-0}" -gt 0 ] ||
-		skip "kernel lacks: the fix of kernel/patches/${KVER:-?}/0012 (sysfs-schemes: time the tried regions update out in the kdamond's intervals); $(uname -r) ends it on a wall clock timeout"
+		skip "kernel lacks: $TRIED_REGIONS_FIX; $(uname -r) ends it on a wall clock timeout"
 	damon_off
 	log_mark
 }

@@ -90,14 +90,16 @@ samples are as below
 3227648
 10493952'
 
-stock_bug() {	# stock_bug SERIES_APPLIED PROGRAM OUTPUT RELEASE
+stock_bug() {	# stock_bug SERIES_APPLIED PROGRAM OUTPUT RELEASE (prints the line)
 	SERIES_APPLIED=$1 stock_tried_regions_failure "$2" "$3" "$4"
 }
 
 @test "stock_tried_regions_failure: only the empty update, only on a 6.2+ kernel without the series" {
 	source "$BATS_TEST_DIRNAME"/../guest/helpers/common.bash 2>/dev/null || true
 	local wss=sysfs_update_schemes_tried_regions_wss_estimation.py
-	stock_bug 0 "$wss" "$WSS_EMPTY" 6.12.118+deb12-amd64
+	run stock_bug 0 "$wss" "$WSS_EMPTY" 6.12.118+deb12-amd64
+	[ "$status" = 0 ] && [ "$output" = "50-th percentile (0) error 1.000000" ] ||
+		{ echo "the line that shows it: '$output'"; return 1; }
 	stock_bug 0 damos_tried_regions.py 'tried regions is not created' 6.12.118+deb12-amd64
 	stock_bug 0 damon_nr_regions.py 'tried regions is not created' 6.12.118+deb12-amd64
 	# a patched kernel: any failure is a failure
