@@ -95,7 +95,8 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 @test "damoctl lru-sort under memory pressure: the stats move, status and --watch show them" {
 	echo 5000000 > "$P/cold_min_age"
 	start_workload -h 64 -f 100
-	"$DAMOCTL" lru-sort enable cold 5s sample "$SAMPLE_US" aggr "$AGGR_US"
+	"$DAMOCTL" lru-sort enable cold 5s sample "$SAMPLE_US" aggr "$AGGR_US" \
+		regions 10 "$LRU_SORT_MAX_REGIONS"
 	wait_for 10 running
 	sorted() { [ "$(cat "$P/nr_lru_sorted_hot_regions")" -gt 0 ]; }
 	wait_for 180 sorted || fail "no hot region sorted"

@@ -81,6 +81,8 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 	grep -E '^(MemTotal|MemFree)' /proc/meminfo
 	echo "$SAMPLE_US" > "$P/sample_interval"
 	echo "$AGGR_US" > "$P/aggr_interval"
+	# at most 100 regions (LRU_SORT_MAX_REGIONS): see there
+	echo "$LRU_SORT_MAX_REGIONS" > "$P/max_nr_regions"
 	echo Y > "$P/enabled"
 	wait_for 10 enabled_with_pid
 

@@ -246,6 +246,21 @@ damon_off() {
 	fi
 }
 
+# The most regions the damon_lru_sort tests under memory pressure let the
+# module use (its own default is 1000).  6.1's kdamond closes an aggregation
+# when aggr_interval has passed on the clock (kdamond_aggregate_interval_passed),
+# while the hot threshold counts samples (hot_thres_access_freq of
+# aggr_interval / sample_interval, 10 of 20): a sample that takes longer than
+# sample_interval leaves fewer than 20 in an aggregation.  A sample's work
+# grows with the number of regions (two rmap walks each), and on the debug
+# kernel under TCG the regions over the paddr space grew to 421 on average
+# (530 at most) in a failed run, where no region was seen accessed in more
+# than 5 samples of an aggregation: the hot part was never hot again.  With
+# at most 100 regions (43 to 50 on average), it was seen in 13 to 16.  (6.12
+# counts an aggregation in samples: next_aggregation_sis.)  100 regions still
+# cut the 1.7 GiB paddr space finely enough to find the 64 MiB hot part.
+LRU_SORT_MAX_REGIONS=100
+
 # Workload: start_workload ARGS... runs helpers/hotcold in the background
 # until stop_workload; returns once its memory is populated and its first
 # pass time is known, with SAMPLE_US and AGGR_US set for it
