@@ -99,7 +99,10 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 		regions 10 "$LRU_SORT_MAX_REGIONS"
 	wait_for 10 running
 	sorted() { [ "$(cat "$P/nr_lru_sorted_hot_regions")" -gt 0 ]; }
-	wait_for 180 sorted || fail "no hot region sorted"
+	wait_for 180 sorted || {
+		damon_regions_summary 3
+		fail "no hot region sorted"
+	}
 	run "$DAMOCTL" --json lru-sort status
 	assert_success
 	assert_output --regexp '"nr_applied":[1-9]'

@@ -114,6 +114,9 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 		local k
 		k=$(cat "$P/kdamond_pid")
 		grep . "/proc/$k/wchan" "/proc/$k/stack" "/proc/$k/stat" 2>/dev/null
+		# the regions, and how often the hottest was seen (of
+		# aggr_interval / sample_interval samples)
+		damon_regions_summary 3
 		fail "nr_lru_sort_tried_hot_regions stuck at $hot_tried"
 	}
 

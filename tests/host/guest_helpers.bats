@@ -121,3 +121,44 @@ stock_bug() {	# stock_bug SERIES_APPLIED PROGRAM OUTPUT RELEASE (prints the line
 		echo "a 6.1 kernel taken as having the 6.2 update"; return 1
 	fi
 }
+
+# damon_aggregated lines as 6.1's debug kernel wrote them (format from
+# include/trace/events/damon.h: "target_id=%lu nr_regions=%u %lu-%lu: %u %u"):
+# an aggregation of 12 regions, then one of 3
+aggregated_fixture() {
+	local k
+	for k in $(seq 0 11); do
+		printf '       kdamond.0-145     [001] .....    79.%03d: damon_aggregated: target_id=0 nr_regions=12 %d-%d: %d 4\n' \
+			"$k" $((4294967296 + k * 4096)) $((4294967296 + k * 4096 + 4096)) $(( k == 7 ? 15 : k % 3 ))
+	done
+	printf '       kdamond.0-145     [000] .....    79.501: damon_aggregated: target_id=0 nr_regions=3 %s: %d 0\n' \
+		4096-8192 9 8192-12288 2 12288-16384 0
+}
+
+@test "damon_regions_summary: a line per aggregation from the trace, and one when nothing was traced" {
+	source "$BATS_TEST_DIRNAME"/../guest/helpers/common.bash 2>/dev/null || true
+	local t=$BATS_TEST_TMPDIR/tracing
+	local ev=$t/events/damon/damon_aggregated
+	mkdir -p "$ev"
+	echo 0 > "$ev/enable"
+	echo 'stale line from before' > "$t/trace"
+	# the kernel's part: trace while the event is enabled
+	( for _ in $(seq 100); do
+		[ "$(cat "$ev/enable")" = 1 ] && { aggregated_fixture >> "$t/trace"; exit; }
+		sleep 0.05
+	  done ) &
+	DAMOS_TRACEFS=$t run damon_regions_summary 1
+	wait
+	[ "$status" = 0 ]
+	[ "$output" = "damon: aggregation of 12 regions, the most accessed seen in 15 samples
+damon: aggregation of 3 regions, the most accessed seen in 9 samples" ] ||
+		{ echo "got: $output"; return 1; }
+	[ "$(cat "$ev/enable")" = 0 ]
+	# nothing traced in the time given
+	DAMOS_TRACEFS=$t run damon_regions_summary 0
+	[ "$output" = "damon: no aggregation traced (no kdamond at work?)" ]
+	# a kernel without the event
+	rm -r "$t/events/damon"
+	DAMOS_TRACEFS=$t run damon_regions_summary 0
+	[ "$output" = "damon: no damon_aggregated trace event in $t" ]
+}

@@ -261,6 +261,38 @@ damon_off() {
 # cut the 1.7 GiB paddr space finely enough to find the 64 MiB hot part.
 LRU_SORT_MAX_REGIONS=100
 
+# damon_regions_summary SECONDS: for a failure's output, the running
+# kdamond's aggregations over SECONDS, from the damon_aggregated trace
+# event (one per region, with the count of its regions): per aggregation,
+# how many regions, and in how many samples the most accessed one was seen.
+# DAMOS_TRACEFS: another tracefs (the host test's made-up one).
+damon_regions_summary() {
+	local t=${DAMOS_TRACEFS:-/sys/kernel/tracing} ev
+	[ -d "$t/events" ] || mount -t tracefs none "$t" 2>/dev/null
+	ev=$t/events/damon/damon_aggregated
+	if [ ! -d "$ev" ]; then
+		echo "damon: no damon_aggregated trace event in $t"
+		return 0
+	fi
+	echo > "$t/trace"
+	echo 1 > "$ev/enable"
+	sleep "$1"
+	echo 0 > "$ev/enable"
+	awk '/damon_aggregated:/ {
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^nr_regions=/) nr = substr($i, 12) + 0
+			else if ($i ~ /^[0-9]+-[0-9]+:$/) acc = $(i + 1) + 0
+		n++
+		if (acc > max) max = acc
+		if (n >= nr) {
+			printf "damon: aggregation of %d regions, the most accessed seen in %d samples\n", n, max
+			n = 0; max = 0; seen = 1
+		}
+	}
+	END { if (!seen) print "damon: no aggregation traced (no kdamond at work?)" }' "$t/trace"
+	echo > "$t/trace"
+}
+
 # Workload: start_workload ARGS... runs helpers/hotcold in the background
 # until stop_workload; returns once its memory is populated and its first
 # pass time is known, with SAMPLE_US and AGGR_US set for it
