@@ -81,7 +81,7 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 	grep -E '^(MemTotal|MemFree)' /proc/meminfo
 	echo "$SAMPLE_US" > "$P/sample_interval"
 	echo "$AGGR_US" > "$P/aggr_interval"
-	# at most 100 regions (LRU_SORT_MAX_REGIONS): see there
+	# fewer regions than the module's default: see LRU_SORT_MAX_REGIONS
 	echo "$LRU_SORT_MAX_REGIONS" > "$P/max_nr_regions"
 	echo Y > "$P/enabled"
 	wait_for 10 enabled_with_pid
@@ -105,8 +105,9 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 	[ "$(cat "$P/bytes_lru_sorted_cold_regions")" -gt 0 ]
 	# and they keep moving while the pressure lasts
 	moved() { [ "$(cat "$P/nr_lru_sort_tried_hot_regions")" -gt "$hot_tried" ]; }
-	# (the schemes work only while free memory is between the watermarks:
-	# on failure, say where it is; the debug kernel failed here twice)
+	# (on failure: where free memory is against the watermarks, between
+	# which alone the schemes work, where the kdamond waits, and how often
+	# its regions were seen accessed)
 	wait_for 60 moved || {
 		grep -E '^(MemTotal|MemFree)' /proc/meminfo
 		grep . "$P"/*lru_sort* "$P"/*sorted* "$P"/*quota* "$P"/wmarks_*

@@ -253,10 +253,11 @@ damon_off() {
 # aggr_interval / sample_interval, 10 of 20): a sample that takes longer than
 # sample_interval leaves fewer than 20 in an aggregation.  A sample's work
 # grows with the number of regions (two rmap walks each), and on the debug
-# kernel under TCG the regions over the paddr space grew to 421 on average
-# (530 at most) in a failed run, where no region was seen accessed in more
-# than 5 samples of an aggregation: the hot part was never hot again.  With
-# at most 100 regions (43 to 50 on average), it was seen in 13 to 16.  (6.12
+# kernel under TCG the regions over the paddr space grew to 417 and 421 on
+# average (534 at most) in two failed runs, where no region was seen accessed
+# in more than 5 samples of most aggregations: the hot part was never hot
+# again.  With at most 100 regions (35 to 50 on average), it was seen in up
+# to 16.  (6.12
 # counts an aggregation in samples: next_aggregation_sis.)  100 regions still
 # cut the 1.7 GiB paddr space finely enough to find the 64 MiB hot part.
 LRU_SORT_MAX_REGIONS=100
