@@ -105,10 +105,8 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 	[ "$(cat "$P/bytes_lru_sorted_cold_regions")" -gt 0 ]
 	# and they keep moving while the pressure lasts
 	moved() { [ "$(cat "$P/nr_lru_sort_tried_hot_regions")" -gt "$hot_tried" ]; }
-	# (on failure: where free memory is against the watermarks, between
-	# which alone the schemes work, where the kdamond waits, and how often
-	# its regions were seen accessed)
 	wait_for 60 moved || {
+		# the schemes work only while free memory is between the watermarks
 		grep -E '^(MemTotal|MemFree)' /proc/meminfo
 		grep . "$P"/*lru_sort* "$P"/*sorted* "$P"/*quota* "$P"/wmarks_*
 		# where the kdamond waits: a watermark sleep, or at work

@@ -257,9 +257,9 @@ damon_off() {
 # average (534 at most) in two failed runs, where no region was seen accessed
 # in more than 5 samples of most aggregations: the hot part was never hot
 # again.  With at most 100 regions (35 to 50 on average), it was seen in up
-# to 16.  (6.12
-# counts an aggregation in samples: next_aggregation_sis.)  100 regions still
-# cut the 1.7 GiB paddr space finely enough to find the 64 MiB hot part.
+# to 16.  (6.12 counts an aggregation in samples: next_aggregation_sis.)
+# 100 regions still cut the 1.7 GiB paddr space finely enough to find the
+# 64 MiB hot part.
 LRU_SORT_MAX_REGIONS=100
 
 # damon_regions_summary SECONDS: for a failure's output, the running
