@@ -17,6 +17,18 @@ damoctl() {
 	"$DAMOCTL" --root "$ROOT" "$@"
 }
 
+# nobody_damoctl: print the path of a copy of $DAMOCTL that user nobody can
+# run (the clone may sit below a 0700 home directory, as CI's may), in a
+# 0755 directory of its own that the test's teardown need not remove: bats
+# removes $BATS_TEST_TMPDIR, and the copy is below a sibling of it.
+nobody_damoctl() {
+	local dir
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/damos-bin.XXXXXX") || return 1
+	chmod 755 "$dir"
+	cp "$DAMOCTL" "$dir/damoctl" && chmod 755 "$dir/damoctl" || return 1
+	echo "$dir/damoctl"
+}
+
 # A debugfs damon directory of plain files, as a stock 6.1 kernel shows it.
 make_dbgfs() {
 	local d="$ROOT/sys/kernel/debug/damon"

@@ -177,13 +177,12 @@ teardown() {
 	echo 42 > "$ROOT/sys/kernel/debug/damon/target_ids"
 	chmod 444 "$ROOT/sys/kernel/debug/damon/init_regions"
 	if [ "$(id -u)" = 0 ]; then
-		command -v setpriv >/dev/null || skip "setpriv is missing"
 		chown -R nobody "$ROOT"
 		chmod 444 "$ROOT/sys/kernel/debug/damon/init_regions"
-		setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$DAMOCTL" ||
-			skip "nobody cannot run $DAMOCTL"
+		nd=$(nobody_damoctl) || fail "cannot copy $DAMOCTL for user nobody"
 		run setpriv --reuid=nobody --regid=nogroup --clear-groups \
-			"$DAMOCTL" --root "$ROOT" target set vaddr pid 7 region 4K 8K
+			"$nd" --root "$ROOT" target set vaddr pid 7 region 4K 8K
+		rm -rf "$(dirname "$nd")"
 	else
 		run damoctl target set vaddr pid 7 region 4K 8K
 	fi
