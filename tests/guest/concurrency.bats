@@ -153,9 +153,16 @@ count_ok() {	# count_ok N: how many of st.1..st.N are 0; failures on stderr
 	for iface in $(interfaces); do
 		dir=$SYSFS
 		[ "$iface" = dbgfs ] && dir=$DBGFS
-		flock "$dir" sleep 4 &
+		# the holder says when it has the lock (no guess of how long
+		# a fork takes under TCG), then keeps it 4 s
+		rm -f "$BATS_TEST_TMPDIR/held"
+		flock "$dir" sh -c ': > "$1"; sleep 4' sh "$BATS_TEST_TMPDIR/held" &
 		holder=$!
-		sleep 1
+		for _ in $(seq 100); do
+			[ -e "$BATS_TEST_TMPDIR/held" ] && break
+			sleep 0.1
+		done
+		[ -e "$BATS_TEST_TMPDIR/held" ] || fail "flock did not take $dir in 10 s"
 		run "$DAMOCTL" --interface "$iface" --wait 1 scheme add stat
 		assert_failure 1
 		assert_output --partial "$dir is locked by pid $holder (flock"

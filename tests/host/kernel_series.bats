@@ -17,9 +17,9 @@ subject() {
 }
 
 @test "kernel series: there is a series for 6.1 and for 6.12" {
-	run versions
-	[[ $output == *6.1* ]]
-	[[ $output == *6.12* ]]
+	# whole lines: "6.12" must not stand for "6.1"
+	versions | grep -qx '6\.1'
+	versions | grep -qx '6\.12'
 }
 
 @test "kernel series: the series file lists exactly the patch files, in order" {
