@@ -63,9 +63,18 @@ check-host: $(CHECK_HOST_TARGETS)
 # Everything: host tests, then the in-guest suites on every kernel of the
 # matrix: patched 6.1 and 6.12, Debian's own 6.12 and 6.1 (check-matrix in
 # guest-image/guest.mk; check-guest runs one kernel).
-check: deps
-	$(MAKE) check-host
-	$(MAKE) check-matrix
+# Each stage's time closes the run (the matrix prints its kernels' own).
+check:
+	@t=$$SECONDS; $(MAKE) --no-print-directory deps || exit; \
+	d=$$((SECONDS - t)); t=$$SECONDS; \
+	$(MAKE) check-host || exit; \
+	h=$$((SECONDS - t)); t=$$SECONDS; \
+	$(MAKE) check-matrix; rc=$$?; \
+	m=$$((SECONDS - t)); \
+	mmss() { printf '%dm%02ds' $$(($$1 / 60)) $$(($$1 % 60)); }; \
+	echo "check: stages: deps $$(mmss $$d), host $$(mmss $$h)," \
+		"matrix $$(mmss $$m); total $$(mmss $$((d + h + m)))"; \
+	exit $$rc
 
 # The main job: set the machine up, then boot the guest (guest-run in
 # guest-image/guest.mk); CMD='...' reaches the sub-make on its command line.

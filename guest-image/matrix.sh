@@ -86,6 +86,14 @@ say "guest root: ready"
 # failures LOG: each "not ok" line of a kernel's run with the first lines of
 # its diagnostics, for the closing summary: the end of the output (all that
 # a CI log may show) then names the failed test and why, not only the count.
+# skips LOG: the runner's "# skipped N: reason" tally of a kernel's run
+# (guest-image/run.sh counts each reason), for the closing summary: every
+# skip is a claim about that kernel, shown beside its counts.
+skips() {
+	sed -E 's/^\[[^]]*\] (guest: \[ *[0-9]+s\] )?//' "$1" |
+		sed -nE 's/^# skipped ([0-9]+): /matrix:   skipped \1: /p' | head -n 40
+}
+
 failures() {
 	sed -E 's/^\[[^]]*\] (guest: \[ *[0-9]+s\] )?//' "$1" | awk '
 		/^not ok / { n = 0; keep = 1; print "matrix:   " $0; next }
@@ -133,10 +141,12 @@ for k in "${order[@]}"; do
 	if [ "$rc" = 0 ] && [ "$f" = 0 ]; then
 		echo "matrix: $n ($rel): $p passed, $f failed, $s skipped (suite $(el "$ts"), kernel and suite $(el "$t0"))" >>"$out/summary"
 		say "$n ($rel): $p passed, $f failed, $s skipped (suite $(el "$ts"))"
+		skips "$log" >>"$out/summary"
 	else
 		[ "$f" = 0 ] && { f=1; total_f=$((total_f + 1)); }
 		echo "matrix: $n ($rel): FAILED: $p passed, $f failed, $s skipped (log: $log)" >>"$out/summary"
 		say "$n ($rel): FAILED: $p passed, $f failed, $s skipped (log: $log)"
+		skips "$log" >>"$out/summary"
 		failures "$log" >>"$out/summary"
 		bad+=("$n")
 	fi
