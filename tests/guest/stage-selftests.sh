@@ -51,6 +51,12 @@ run_selftest() {
 	lru_sort.sh) need lru_sort ;;
 	*) need damon ;;
 	esac
+	# Debian's own 6.12 (no series): the programs that read tried regions
+	# updates meet the stock bug that the series fixes; decided before
+	# they run, from the program, the release and the build
+	if stock_tried_regions_reader "$1"; then
+		skip "kernel lacks: $TRIED_REGIONS_FIX; $1 reads tried regions updates, which $(uname -r) ends on a wall clock timeout"
+	fi
 	cd "$BATS_TEST_DIRNAME/selftests"
 	# The selftests' workloads (access_memory*) cannot flush their own TLB,
 	# and under QEMU's TCG a working set that fits its software TLB looks
@@ -77,16 +83,7 @@ run_selftest() {
 		echo "$1 skipped itself (exit 4): in the guest nothing skips"
 		return 1
 	fi
-	[ "$status" -eq 0 ] && return 0
-	# Debian's own 6.12 (no series) under load: the known stock bug that
-	# the series' patch 0012 fixes, reported as such (a skip that names
-	# the missing fix, as tried_regions.bats does, and the line that
-	# shows it); on a patched kernel, or any other failure, it fails.
-	local empty
-	if empty=$(stock_tried_regions_failure "$1" "$output"); then
-		skip "kernel lacks: $TRIED_REGIONS_FIX; $1 failed as that bug makes it fail on $(uname -r), an empty update: $empty"
-	fi
-	return 1
+	[ "$status" -eq 0 ]
 }
 HEAD
 	for p in "${progs[@]}"; do

@@ -77,48 +77,22 @@ sample_for() {
 	done
 }
 
-# The output of sysfs_update_schemes_tried_regions_wss_estimation.py on
-# Debian's 6.12.118+deb12-amd64 in the guest beside other loads (make
-# check's matrix, 2026-12-04; 20 samples shortened to 6).
-WSS_EMPTY='50-th percentile (0) error 1.000000
-the error rate is not acceptable (> 0.200000)
-samples are as below
-0
-0
-0
-4096
-3227648
-10493952'
-
-stock_bug() {	# stock_bug SERIES_APPLIED PROGRAM OUTPUT RELEASE (prints the line)
-	SERIES_APPLIED=$1 stock_tried_regions_failure "$2" "$3" "$4"
-}
-
-@test "stock_tried_regions_failure: only the empty update, only on a 6.2+ kernel without the series" {
+@test "stock_tried_regions_reader: the three tried regions readers, only on a 6.2+ kernel without the series" {
 	source "$BATS_TEST_DIRNAME"/../guest/helpers/common.bash 2>/dev/null || true
-	local wss=sysfs_update_schemes_tried_regions_wss_estimation.py
-	run stock_bug 0 "$wss" "$WSS_EMPTY" 6.12.118+deb12-amd64
-	[ "$status" = 0 ] && [ "$output" = "50-th percentile (0) error 1.000000" ] ||
-		{ echo "the line that shows it: '$output'"; return 1; }
-	stock_bug 0 damos_tried_regions.py 'tried regions is not created' 6.12.118+deb12-amd64
-	stock_bug 0 damon_nr_regions.py 'tried regions is not created' 6.12.118+deb12-amd64
-	# a patched kernel: any failure is a failure
-	if stock_bug 13 "$wss" "$WSS_EMPTY" 6.12.118-damos; then
-		echo "taken as the stock bug on a patched kernel"; return 1
-	fi
-	# another failure of the same programs
-	if stock_bug 0 "$wss" '50-th percentile (7340032) error 0.300000' 6.12.118+deb12-amd64; then
-		echo "a wrong but non-empty estimate taken as the stock bug"; return 1
-	fi
-	if stock_bug 0 damos_tried_regions.py 'kdamond start failed: -16' 6.12.118+deb12-amd64; then
-		echo "a start failure taken as the stock bug"; return 1
-	fi
-	# another program, and a kernel without tried regions updates
-	if stock_bug 0 sysfs.sh 'tried regions is not created' 6.12.118+deb12-amd64; then
-		echo "another program taken as the stock bug"; return 1
-	fi
-	if stock_bug 0 damos_tried_regions.py 'tried regions is not created' 6.1.0-57-amd64; then
-		echo "a 6.1 kernel taken as having the 6.2 update"; return 1
+	local p
+	for p in sysfs_update_schemes_tried_regions_wss_estimation.py \
+		 damos_tried_regions.py damon_nr_regions.py; do
+		SERIES_APPLIED=0 stock_tried_regions_reader "$p" 6.12.118+deb12-amd64 ||
+			{ echo "$p on Debian's 6.12 not taken as a reader"; return 1; }
+		if SERIES_APPLIED=13 stock_tried_regions_reader "$p" 6.12.118-damos; then
+			echo "$p skipped on a patched kernel"; return 1
+		fi
+		if SERIES_APPLIED=0 stock_tried_regions_reader "$p" 6.1.0-57-amd64; then
+			echo "$p skipped on 6.1, which has no tried regions updates"; return 1
+		fi
+	done
+	if SERIES_APPLIED=0 stock_tried_regions_reader sysfs.sh 6.12.118+deb12-amd64; then
+		echo "another program taken as a reader"; return 1
 	fi
 }
 
