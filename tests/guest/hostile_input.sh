@@ -14,6 +14,10 @@
 #   cmdrace     (not in the default set) 'commit' to a kdamond that stops,
 #               raced by nr_kdamonds: a deadlock of the stock 6.1 sysfs code
 #
+# On a kernel without DAMON's debugfs (Debian's own 6.12) every class runs
+# on sysfs alone: each dbgfs step is left out (no_dbgfs), and the table has
+# sysfs rows only.
+#
 # Before each class a baseline is set (dbgfs: damon_lru_sort's two schemes
 # over the physical address space; sysfs: the same in kdamond 0).  After it:
 #   - the kernel log has no Oops, BUG, WARNING, KASAN, UBSAN or lockdep
@@ -29,7 +33,8 @@
 # /tmp/hostile.tsv).  Exit status 1 if a class broke a rule above.  A stock
 # kernel (uname -r without "-damos") accepts malformed dbgfs input by design
 # of its parser: there lost schemes and accepted invalid writes are
-# reported but not fatal, unless HOSTILE_STRICT=1.
+# reported but not fatal, unless HOSTILE_STRICT=1.  Without dbgfs there is
+# no such parser, and every rule is fatal.
 #
 # Knobs: HOSTILE_N (inputs per file in random/numbers, 200), HOSTILE_SECONDS
 # (duration of concurrent, 20), HOSTILE_SYSFS_MANY (sysfs schemes in many,
@@ -79,7 +84,13 @@ say() { printf 'hostile: %s\n' "$*" >&2; }
 # put FILE CONTENT: one write() of CONTENT (C-escaped).  bash's printf and
 # echo write a multi-line string line by line, which dbgfs takes as several
 # writes.
-put() { "$HW" "$1" "$2" | grep -q ' failed=0 '; }
+put() {
+	[[ $1 != "$DBGFS"/* ]] || ! no_dbgfs || return 0
+	"$HW" "$1" "$2" | grep -q ' failed=0 '
+}
+
+# no_dbgfs: the kernel has no DAMON debugfs; dbgfs steps are left out.
+no_dbgfs() { [ "$HAVE_DBGFS" = 0 ]; }
 
 # --- DAMON state -------------------------------------------------------------
 
@@ -243,6 +254,7 @@ BG=()
 bg() {
 	local iface=$1 f
 	shift
+	[ "$iface" != dbgfs ] || ! no_dbgfs || return 0
 	f=$TMPD/bg.${#BG[@]}
 	echo "$iface" > "$f.iface"
 	"$HW" -S "$SEED" "$@" > "$f" 2>>"$LOG" &
@@ -284,7 +296,11 @@ hang_report() {
 
 # dhw ARGS...: a dbgfs write checked against the schemes file ($JOIN: the
 # kernel joins the writes to one open file, see below).
-dhw() { hw dbgfs -k "$DBGFS/schemes" -F 18 $JOIN "$@"; }
+dhw() {
+	# a producer piped in ends on SIGPIPE when this returns
+	no_dbgfs && return 0
+	hw dbgfs -k "$DBGFS/schemes" -F 18 $JOIN "$@"
+}
 # shw FILE [OPTION...] [-- CONTENT...]: a sysfs write checked against FILE.
 shw() {
 	local f=$1 opts=()
@@ -414,12 +430,12 @@ class_many() {
 	# the limit itself is valid: accepted, then the baseline again
 	{ for _ in $(seq 256); do echo "$DOC"; done; } | dhw -V "$ORACLE" "$DBGFS/schemes"
 	# cat: wc reads with a buffer the dbgfs read handler cannot kmalloc
-	[ "$(cat "$DBGFS/schemes" | wc -l)" = 256 ] || say "dbgfs: 256 schemes written, $(cat "$DBGFS/schemes" | wc -l) read back"
+	no_dbgfs || [ "$(cat "$DBGFS/schemes" | wc -l)" = 256 ] || say "dbgfs: 256 schemes written, $(cat "$DBGFS/schemes" | wc -l) read back"
 	# 256 schemes of the widest numbers: reading them back takes more
 	# than 64 KiB, and dbgfs fails a read() that cannot hold it all
 	local wide="$ULONG_MAX $ULONG_MAX $U32_MAX $U32_MAX $U32_MAX $U32_MAX ${ORACLE#*:} $ULONG_MAX $ULONG_MAX $ULONG_MAX $U32_MAX $U32_MAX $U32_MAX 1 $ULONG_MAX $ULONG_MAX $ULONG_MAX $ULONG_MAX"
 	{ for _ in $(seq 256); do echo "$wide"; done; } | dhw -V "$ORACLE" "$DBGFS/schemes"
-	if command -v damoctl >/dev/null; then
+	if ! no_dbgfs && command -v damoctl >/dev/null; then
 		if ! damoctl --interface dbgfs scheme list > "$TMPD/list" 2>&1; then
 			say "damoctl cannot list 256 wide dbgfs schemes: $(tail -n 1 "$TMPD/list")"
 			TOOL_FAIL=1
@@ -459,7 +475,7 @@ class_numbers() {
 	# a leading zero is no octal prefix: 010 is ten or an error, never 8
 	line=("${w[@]}")
 	line[0]=010
-	if put "$DBGFS/schemes" "${line[*]}\n"; then
+	if ! no_dbgfs && put "$DBGFS/schemes" "${line[*]}\n"; then
 		v=$(awk '{ print $1 }' "$DBGFS/schemes")
 		if [ "$v" != 10 ]; then
 			say "dbgfs: min_sz 010 read back as $v"
@@ -472,7 +488,7 @@ class_numbers() {
 		 "5000 100000 1000000 4294967296 1000" "0 0 0 0 0"; do
 		dhw "$DBGFS/attrs" "$v\n"
 	done
-	echo "5000 100000 1000000 10 1000" > "$DBGFS/attrs"
+	no_dbgfs || echo "5000 100000 1000000 10 1000" > "$DBGFS/attrs"
 	dhw "$DBGFS/init_regions" "0 -1 4096\n" "0 18446744073709551616 1\n" \
 		"-1 0 4096\n" "0 18446744073709551615 0\n"
 	dhw "$DBGFS/target_ids" "-1\n" "4294967296\n" "99999999999999999999\n"
@@ -539,6 +555,7 @@ class_concurrent() {
 	damon_off
 	# whatever valid content won last, it must be one of the valid ones
 	st=$(dbgfs_state)
+	no_dbgfs && st=$DOC
 	case $st in
 	"$(printf '%s\n%s' "$BASE_A" "$BASE_B")"|"$DOC") ;;
 	*) say "dbgfs: schemes after the race are none of the valid contents written:"
@@ -598,8 +615,10 @@ CLASSES="random long split offset many numbers nul concurrent"
 
 # cmdrace needs sysfs only (a kernel without dbgfs: Debian's 6.12)
 HAVE_DBGFS=1
-[ -d "$DBGFS" ] || [ "${*:-}" != cmdrace ] || HAVE_DBGFS=0
-[ -d "$SYSFS" ] && { [ -d "$DBGFS" ] || [ "$HAVE_DBGFS" = 0 ]; } || { echo "hostile_input: needs DAMON dbgfs ($DBGFS) and sysfs ($SYSFS) (cmdrace: sysfs only): run it in the damos guest" >&2; exit 2; }
+[ -d "$DBGFS" ] || HAVE_DBGFS=0
+# strict where no stock dbgfs parser is in the way
+[ "$HAVE_DBGFS" = 1 ] || STRICT=${HOSTILE_STRICT:-1}
+[ -d "$SYSFS" ] || { echo "hostile_input: needs DAMON sysfs ($SYSFS), and dbgfs ($DBGFS) where the kernel has it: run it in the damos guest" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "hostile_input: needs root" >&2; exit 2; }
 [ -n "$RANGE" ] || { echo "hostile_input: no System RAM range in /proc/iomem" >&2; exit 2; }
 
@@ -608,7 +627,8 @@ HAVE_DBGFS=1
 # scheme, so that every class measures the parser and not the action table.
 damon_off
 if [ "$HAVE_DBGFS" = 0 ]; then
-	ORACLE=none:0
+	# the classes' dbgfs steps are left out; their arguments still expand
+	ORACLE=none:0 BASE_A=$DOC BASE_B=$STAT
 elif put "$DBGFS/schemes" "$PRIO\n"; then
 	BASE_A=$PRIO BASE_B=$DEPRIO ORACLE=dbgfs:7
 else
