@@ -60,8 +60,8 @@ static bool run_one(struct cli *c, struct batch *b, const char *cmd,
 	char where[512];
 	int st;
 
-	if (is_quit(cmd))
-		return false;
+	if (!*p || *p == '#')
+		return true;
 	if (*p && *p != '#')
 		b->nr_cmds++;
 	snprintf(where, sizeof(where), "%s:%lu", b->name, line);
@@ -76,46 +76,93 @@ static bool run_one(struct cli *c, struct batch *b, const char *cmd,
 	return c->force;
 }
 
+#define NUL_LINE "\x01"
+#define NUL_MSG "a NUL byte in the line (is this a text file?)"
+
+/* The commands of a file, read whole before any runs. */
+struct cmds {
+	char **cmd;
+	unsigned long *line;
+	size_t n;
+};
+
+static int cmds_add(struct cmds *v, const char *cmd, unsigned long line)
+{
+	char **c = realloc(v->cmd, (v->n + 1) * sizeof(*c));
+	unsigned long *l;
+
+	if (c)
+		v->cmd = c;
+	l = c ? realloc(v->line, (v->n + 1) * sizeof(*l)) : NULL;
+	if (l)
+		v->line = l;
+	if (!l || !(c[v->n] = strdup(cmd)))
+		return -ENOMEM;
+	l[v->n++] = line;
+	return 0;
+}
+
+static void cmds_free(struct cmds *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		free(v->cmd[i]);
+	free(v->cmd);
+	free(v->line);
+}
+
+/* An error of line @line before any command runs. */
+static int line_error(struct cli *c, struct batch *b, unsigned long line,
+		      int status, const char *msg)
+{
+	char where[512];
+	int st;
+
+	snprintf(where, sizeof(where), "%s:%lu", b->name, line);
+	c->where = where;
+	st = cli_error(c, status, "%s", msg);
+	c->where = NULL;
+	b->nr_failed++;
+	if (!b->status)
+		b->status = st;
+	return st;
+}
+
 /*
  * A line ending in a backslash goes on on the next one; errors name the
- * first line of the command.  Without --force the first failure stops the
- * batch; with it, every failure is reported and the status is that of the
- * first one.
+ * first line of the command.  The whole file is read and its lines split
+ * first: a NUL byte or an unterminated quote anywhere runs nothing.
+ * Without --force the batch is one transaction (damos_txn_begin()): the
+ * first failure stops it and puts the files back as they were before its
+ * first line; with it, every command is its own, every failure is
+ * reported and the status is that of the first one.
  */
 int cli_batch(struct cli *c, const char *file)
 {
 	struct batch b = { .name = strcmp(file, "-") ? file : "<stdin>" };
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	struct cmds v = { 0 };
 	char *line = NULL, *cmd = NULL;
 	size_t cap = 0, cmd_len = 0;
 	unsigned long nr = 0, first = 0;
-	bool go = true;
-	int read_err;
+	bool go = true, quit = false, txn;
+	int read_err, err;
 	ssize_t n;
 
 	if (!f)
 		return cli_error(c, EXIT_FAIL, "%s: %s", file, strerror(errno));
-	while (go && (n = getline(&line, &cap, f)) >= 0) {
+	while (!quit && (n = getline(&line, &cap, f)) >= 0) {
 		bool more;
 		char *nc;
 
 		nr++;
 		/* as apply: a NUL would cut the command short, silently */
 		if (memchr(line, '\0', n)) {
-			char where[512];
-			int st;
-
-			snprintf(where, sizeof(where), "%s:%lu", b.name, nr);
-			c->where = where;
-			st = cli_error(c, EXIT_USAGE, "a NUL byte in the line (is this a text file?)");
-			c->where = NULL;
-			b.nr_failed++;
-			if (!b.status)
-				b.status = st;
 			cmd_len = 0;
-			if (!c->force)
-				break;
-			continue;
+			/* --force: reported in its turn */
+			if (c->force && !cmds_add(&v, NUL_LINE, nr))
+				continue;
+			line_error(c, &b, nr, EXIT_USAGE, NUL_MSG);
+			break;
 		}
 		if (n && line[n - 1] == '\n')
 			line[--n] = '\0';
@@ -137,18 +184,60 @@ int cli_batch(struct cli *c, const char *file)
 		if (more)
 			continue;
 		cmd_len = 0;
-		go = run_one(c, &b, cmd, first);
+		quit = is_quit(cmd);
+		if (!quit && cmds_add(&v, cmd, first))
+			b.status = cli_error(c, EXIT_FAIL, "out of memory");
 	}
 	read_err = ferror(f) ? (errno ? errno : EIO) : 0;
-	if (go && cmd_len)	/* a backslash on the last line */
-		run_one(c, &b, cmd, first);
+	if (!quit && cmd_len && cmds_add(&v, cmd, first))	/* a backslash on the last line */
+		b.status = cli_error(c, EXIT_FAIL, "out of memory");
 	/* a directory, an I/O error: not the end of the file */
 	if (read_err && !b.status)
 		b.status = cli_error(c, EXIT_FAIL, "%s: %s", file,
 				     strerror(read_err));
+	/* every line splits into words before any runs */
+	for (size_t i = 0; i < v.n && !c->force && !b.status; i++) {
+		char **argv;
+		int argc;
+
+		err = damos_words_split(v.cmd[i], &argc, &argv);
+		if (err == -EINVAL) {
+			line_error(c, &b, v.line[i], EXIT_USAGE, "unterminated quote");
+		} else if (err) {
+			b.status = cli_error(c, EXIT_FAIL, "out of memory");
+		} else {
+			damos_words_free(argc, argv);
+		}
+	}
+	if (b.status && !c->force)
+		go = false;
+	txn = go && !c->force;
+	if (txn && (err = damos_txn_begin(NULL))) {
+		txn = go = false;
+		b.status = cli_lib_error(c, err);
+	}
+	for (size_t i = 0; go && i < v.n; i++)
+		if (!strcmp(v.cmd[i], NUL_LINE))
+			line_error(c, &b, v.line[i], EXIT_USAGE, NUL_MSG);
+		else
+			go = run_one(c, &b, v.cmd[i], v.line[i]);
+	if (txn && !b.status) {
+		/* a running kdamond's commit, once the files read back */
+		err = damos_txn_end(NULL, 0);
+		if (err)
+			b.status = cli_lib_error(c, err);
+	} else if (txn) {
+		err = damos_txn_end(NULL, -ECANCELED);
+		if (err == -ENOTRECOVERABLE)
+			b.status = cli_lib_error(c, err);
+		else if (b.nr_cmds > 1 && !c->json)
+			cli_error(c, b.status, "%s: nothing of it was applied: the files are as before line %lu",
+				  b.name, v.line[0]);
+	}
 	if (c->force && b.nr_failed)
 		cli_error(c, b.status, "%s: %lu of %lu commands failed", b.name,
 			  b.nr_failed, b.nr_cmds);
+	cmds_free(&v);
 	free(line);
 	free(cmd);
 	if (f != stdin)

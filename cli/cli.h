@@ -24,7 +24,8 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+/* EXIT_RESTORE: a write failed and the files could not be put back */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_RESTORE = 3 };
 
 struct cli {
 	/* global options */

@@ -368,7 +368,8 @@ int cli_lib_error(struct cli *c, int err)
 
 	if (!*msg)
 		msg = strerror(-err);
-	return cli_error(c, EXIT_FAIL, "%s", msg);
+	return cli_error(c, err == -ENOTRECOVERABLE ? EXIT_RESTORE : EXIT_FAIL,
+			 "%s", msg);
 }
 
 /* A grammar the library parses: bad words are the user's, ENOMEM is not. */

@@ -60,6 +60,10 @@ void damos_close(struct damos_ctx *d)
 {
 	if (!d)
 		return;
+	if (d->refs > 0) {
+		d->refs--;	/* a transaction frees it at its end */
+		return;
+	}
 	free(d->root);
 	free(d->real_root);
 	free(d->dbgfs);
@@ -398,7 +402,7 @@ int damos_schemes_read(struct damos_ctx *d, struct damos_scheme ***out, size_t *
 int damos_schemes_write(struct damos_ctx *d, struct damos_scheme *const *s,
 			size_t n)
 {
-	return d->ops->schemes_write(d, s, n);
+	return DAMOS_TXN(d, d->ops->schemes_write(d, s, n));
 }
 
 int damos_scheme_add(struct damos_ctx *d, const struct damos_scheme *s)
@@ -546,7 +550,7 @@ int damos_attrs_write(struct damos_ctx *d, const struct damos_attrs *a)
 {
 	int err = damos_attrs_check(a);
 
-	return err ? err : d->ops->attrs_write(d, a);
+	return err ? err : DAMOS_TXN(d, d->ops->attrs_write(d, a));
 }
 
 int damos_targets_read(struct damos_ctx *d, struct damos_targets *t)
@@ -556,7 +560,7 @@ int damos_targets_read(struct damos_ctx *d, struct damos_targets *t)
 
 int damos_targets_write(struct damos_ctx *d, const struct damos_targets *t)
 {
-	return d->ops->targets_write(d, t);
+	return DAMOS_TXN(d, d->ops->targets_write(d, t));
 }
 
 int damos_monitor_status(struct damos_ctx *d, bool *on, int *pid)
@@ -661,7 +665,7 @@ int damos_monitor_start(struct damos_ctx *d)
 		return damos_err_hint(-EINVAL, DAMOS_HINT_SET_TARGET, 0,
 				      "no monitoring target: set one first");
 	err = damos_other_user(d, d->ops, NULL);
-	return err ? err : d->ops->turn(d, true);
+	return err ? err : DAMOS_TXN(d, d->ops->turn(d, true));
 }
 
 int damos_monitor_stop(struct damos_ctx *d)
@@ -671,7 +675,7 @@ int damos_monitor_stop(struct damos_ctx *d)
 
 	if (err || !on)
 		return err;
-	return d->ops->turn(d, false);
+	return DAMOS_TXN(d, d->ops->turn(d, false));
 }
 
 const char *damos_dry_run_script(struct damos_ctx *d)

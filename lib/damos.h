@@ -1100,6 +1100,31 @@ DAMOS_API int damos_monitor_check_start(struct damos_ctx *d);
 DAMOS_API int damos_monitor_stop(struct damos_ctx *d);
 
 /*
+ * damos_txn_begin() / damos_txn_end() - all or nothing.
+ *
+ * Every mutating function of this library runs as a transaction: before
+ * its first write, every file of the interface's directory is read (what
+ * other programs set included); if a write fails, those files are written
+ * back (nr_* counts first, as writing them recreates directories with
+ * defaults) and read again to check.  On a running sysfs kdamond "commit"
+ * is written at the end, only once the staged files read back as written.
+ *
+ * A caller may make several calls one transaction: damos_txn_begin(@d)
+ * (@d may be NULL: each handle used before the end joins with its
+ * interface's directory when it first writes), the calls, then
+ * damos_txn_end(@d, err) with the first error of the calls (0: none).
+ * Transactions nest; only the outermost end restores or commits.  Handles
+ * may be closed before the end.  A dry run has none.
+ *
+ * Return: damos_txn_begin(): 0, or the error of reading the files.
+ * damos_txn_end(): 0; @err when the files are as before the transaction;
+ * -ENOTRECOVERABLE when they could not be put back (damos_errmsg() names
+ * the files left otherwise, after the first error's message).
+ */
+DAMOS_API int damos_txn_begin(struct damos_ctx *d);
+DAMOS_API int damos_txn_end(struct damos_ctx *d, int err);
+
+/*
  * damos_dbgfs_contexts() - the names of the dbgfs contexts made through
  * mk_contexts (directories of the damon directory that hold a "schemes"
  * file), sorted; the first context, the damon directory itself, is not

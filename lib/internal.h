@@ -211,6 +211,7 @@ struct damos_ctx {
 	unsigned int feat;	/* 1 << enum damos_feature */
 	char kdesc[64];		/* damos_kernel_desc() */
 	struct damos_buf script;
+	int refs;		/* holders besides the caller (a transaction) */
 };
 
 /*
@@ -296,5 +297,30 @@ void damos_dry_turned_off(struct damos_ctx *d, const char *path);
 int damos_check_writable(struct damos_ctx *d, const char *const *rel);
 /* Whether @path holds @want, and was not turned off in this dry run. */
 bool damos_word_is(struct damos_ctx *d, const char *path, const char *want);
+
+/*
+ * txn.c: transactions (damos_txn_begin()).  damos_write() tells each
+ * successful write, for the check before a commit; a sysfs backend asks
+ * whether "commit" waits for the end of the transaction (true: it does,
+ * and is written there once the staged files read back as written).
+ */
+void damos_txn_note_write(struct damos_ctx *d, const char *path,
+			  const char *content);
+bool damos_txn_defer_commit(struct damos_ctx *d, const char *state_path);
+/* The public mutators run @op(@d, @arg) as one transaction. */
+#define DAMOS_TXN(d, call) \
+	({ int _e = damos_txn_begin(d); \
+	   _e ? _e : damos_txn_end((d), (call)); })
+
+#ifdef DAMOS_FAULT_INJECTION
+/*
+ * Test builds only (build/tests/damoctl-fault): the N-th write below a
+ * --root fails, before the file is opened (so it is left as it was).
+ * DAMOS_FAULT="N[+][:ERRNO]": N counts from 1, "+" fails every write from
+ * the N-th on (a restore that fails too), ERRNO a number (default EIO).
+ * DAMOS_FAULT_LOG=FILE: each write's path is appended to FILE.
+ */
+int damos_fault_write(struct damos_ctx *d, const char *path);
+#endif
 
 #endif /* DAMOS_INTERNAL_H */

@@ -728,6 +728,42 @@ static int fake_post_write(struct damos_ctx *d, const char *path,
 	return err;
 }
 
+#ifdef DAMOS_FAULT_INJECTION
+int damos_fault_write(struct damos_ctx *d, const char *path)
+{
+	static unsigned long nr;
+	const char *spec = getenv("DAMOS_FAULT"), *log = getenv("DAMOS_FAULT_LOG");
+	unsigned long nth = 0;
+	char *end = NULL;
+	int e = EIO;
+
+	if (!below_root(d, path))
+		return 0;	/* never a real file's */
+	nr++;
+	if (log && *log) {
+		FILE *f = fopen(log, "a");
+
+		if (f) {
+			fprintf(f, "%lu %s\n", nr, path);
+			fclose(f);
+		}
+	}
+	if (spec && *spec)
+		nth = strtoul(spec, &end, 10);
+	if (!nth)
+		return 0;
+	if (end && *end == '+')
+		end++;
+	else if (nr != nth)
+		return 0;
+	if (nr < nth)
+		return 0;
+	if (end && *end == ':')
+		e = atoi(end + 1);
+	return -(e > 0 ? e : EIO);
+}
+#endif
+
 int damos_write(struct damos_ctx *d, const char *path, const char *content)
 {
 	size_t len = strlen(content);
@@ -749,6 +785,13 @@ int damos_write(struct damos_ctx *d, const char *path, const char *content)
 		if (!strcmp(strrchr(path, '/'), "/state"))
 			damos_read(d, path, &old);
 	}
+#ifdef DAMOS_FAULT_INJECTION
+	err = damos_fault_write(d, path);
+	if (err) {
+		free(old);
+		return io_err(d, err, "write", path);
+	}
+#endif
 	/* O_TRUNC: a no-op on kernel files, needed for plain fake files */
 	fd = open_file(d, path, O_WRONLY | O_TRUNC, 0);
 	if (fd < 0) {
@@ -764,6 +807,7 @@ int damos_write(struct damos_ctx *d, const char *path, const char *content)
 	free(old);
 	if (err)
 		return io_err(d, err, "write", path);
+	damos_txn_note_write(d, path, content);
 	return 0;
 }
 
@@ -782,10 +826,30 @@ int damos_write_u64(struct damos_ctx *d, const char *path, uint64_t v)
  * values but never written back; tried regions' own directories (one per
  * region, thousands on a big machine) are not read at all.
  */
+/* @rel has the directory @comp as one of its components */
+static bool has_dir(const char *rel, const char *comp)
+{
+	size_t n = strlen(comp);
+
+	for (const char *c = rel; c; c = strchr(c, '/') ? strchr(c, '/') + 1 : NULL)
+		if (!strncmp(c, comp, n) && c[n] == '/')
+			return true;
+	return false;
+}
+
+/* A snapshot may be of a scheme directory or of a whole interface's. */
 static bool read_only_rel(const char *rel)
 {
-	return !strncmp(rel, "stats/", 6) || !strncmp(rel, "tried_regions/", 14) ||
-	       !strcmp(rel, "quotas/effective_bytes");
+	return has_dir(rel, "stats") || has_dir(rel, "tried_regions") ||
+	       ends_with(rel, "quotas/effective_bytes");
+}
+
+/* Files a snapshot leaves alone: dbgfs' write-only commands. */
+static bool skipped_rel(const char *rel)
+{
+	const char *b = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+
+	return !strcmp(b, "mk_contexts") || !strcmp(b, "rm_contexts");
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -832,7 +896,7 @@ static int snap_walk(struct damos_ctx *d, const char *top, const char *rel,
 
 	if (!dir)
 		return damos_err(-ENOMEM, "out of memory");
-	if (depth > 8) {
+	if (depth > 16) {
 		free(dir);
 		return damos_err(-ELOOP, "%s: too deep", top);
 	}
@@ -880,8 +944,12 @@ static int snap_walk(struct damos_ctx *d, const char *top, const char *rel,
 				break;
 			}
 			if (pass) {
-				if (strncmp(r, "tried_regions/", 14))
+				if (!has_dir(r, "tried_regions"))
 					err = snap_walk(d, top, r, sn, depth + 1);
+				free(r);
+				continue;
+			}
+			if (skipped_rel(r)) {
 				free(r);
 				continue;
 			}

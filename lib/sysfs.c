@@ -109,12 +109,21 @@ static int ensure_ctx(struct damos_ctx *d)
 
 static int commit_if_on(struct damos_ctx *d)
 {
+	char *p;
 	bool on = false;
 	int err = sysfs_status(d, &on, NULL);
 
 	if (err || !on)
 		return err;
-	return write_at(d, damos_path("%s/state", d->kdamond), "commit\n");
+	p = damos_path("%s/state", d->kdamond);
+	if (!p)
+		return damos_err(-ENOMEM, "out of memory");
+	/* in a transaction: at its end, once the staged files read back */
+	if (damos_txn_defer_commit(d, p)) {
+		free(p);
+		return 0;
+	}
+	return write_at(d, p, "commit\n");
 }
 
 /* The value of @rel in @sn: its first line; NULL if the file is absent. */

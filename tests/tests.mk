@@ -48,6 +48,28 @@ update-abi: $(LIB_SO)
 	tests/abi/abi.sh lib/damos.h $(LIB_SO) $(CC) > $(BUILD)/abi.raw
 	LC_ALL=C sort $(BUILD)/abi.raw > $(ABI_BASELINE)
 
+# damoctl with the fault layer of lib/io.c (DAMOS_FAULT, DAMOS_FAULT_LOG:
+# lib/internal.h): its own objects, so that the shipped damoctl and
+# libdamos have no such code at all, and no environment variable makes a
+# root tool fail on purpose.  tests/host/transactions.bats sweeps it.
+FAULT_OBJS := $(LIB_SRCS:lib/%.c=$(BUILD)/fault/lib/%.o) \
+	$(CLI_SRCS:cli/%.c=$(BUILD)/fault/cli/%.o)
+DAMOCTL_FAULT := $(BUILD)/tests/damoctl-fault
+
+$(BUILD)/fault/lib/%.o: lib/%.c lib/damos.h lib/internal.h lib/lib.mk
+	@mkdir -p $(@D)
+	$(CC) $(DAMOS_CFLAGS) -DDAMOS_FAULT_INJECTION \
+		-DDAMOS_VERSION='"$(VERSION)"' -Ilib -c -o $@ $<
+
+$(BUILD)/fault/cli/%.o: cli/%.c cli/cli.h lib/damos.h cli/cli.mk
+	@mkdir -p $(@D)
+	$(CC) $(DAMOS_CFLAGS) $(CLI_CFLAGS) -DDAMOS_FAULT_INJECTION \
+		-DDAMOS_VERSION='"$(VERSION)"' -Ilib -c -o $@ $<
+
+$(DAMOCTL_FAULT): $(FAULT_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $(FAULT_OBJS) $(DAMOS_LDFLAGS) $(CLI_LIBS)
+
 check-unit: $(UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do \
 		DAMOS_SRCDIR=$(CURDIR) $$t || fail=1; \
@@ -56,8 +78,9 @@ check-unit: $(UNIT_BINS)
 # The suite tests the shared library too (abi.bats, docs.bats): it is a
 # prerequisite, so a fresh clone runs those tests instead of skipping them.
 # A skip fails the run unless tests/host/allowed-skips gives its reason.
-check-bats: $(BUILD)/damoctl $(LIB_SO)
-	DAMOCTL=$(abspath $(BUILD)/damoctl) tests/host/run-suite.sh \
+check-bats: $(BUILD)/damoctl $(LIB_SO) $(DAMOCTL_FAULT)
+	DAMOCTL=$(abspath $(BUILD)/damoctl) \
+	DAMOCTL_FAULT=$(abspath $(DAMOCTL_FAULT)) tests/host/run-suite.sh \
 		tests/host/allowed-skips $(BUILD)/host.tap -- tests/host
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \

@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Transactions (damos.h, damos_txn_begin()): a snapshot of every file of
+ * the interfaces a transaction writes to, taken before its first write;
+ * on a failure, the files written back and read again.  SQLite's rollback
+ * journal is the model, with the kernel's files as the database: no write
+ * of ours is left behind a failed one.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct txn_dir {
+	struct damos_ctx *d;	/* held (d->refs) until the end */
+	char *dir;		/* d->top when it joined */
+	struct damos_snap snap;
+};
+
+struct txn_write {
+	char *path, *content;
+};
+
+static __thread struct {
+	int depth;
+	bool restoring;
+	struct txn_dir *dirs;
+	size_t nr_dirs;
+	struct txn_write *w;		/* what was written, for the check */
+	size_t nr_w;
+	struct damos_ctx **commit_d;	/* kdamonds to commit at the end */
+	char **commit;
+	size_t nr_commit;
+} txn;
+
+/* damos_snap_free() of a snapshot not malloc()ed itself */
+static void snap_clear(struct damos_snap *sn)
+{
+	for (size_t i = 0; i < sn->n; i++) {
+		free(sn->f[i].rel);
+		free(sn->f[i].content);
+	}
+	free(sn->f);
+	memset(sn, 0, sizeof(*sn));
+}
+
+static const char *base_of(const char *p)
+{
+	const char *b = strrchr(p, '/');
+
+	return b ? b + 1 : p;
+}
+
+/* The files a restore does not write: the kernel's, or commands. */
+static bool restore_skips(const char *rel)
+{
+	static const char *const names[] = {
+		"state", "pid", "kdamond_pid", "monitor_on",
+		"monitor_on_DEPRECATED", "avail_operations",
+	};
+	const char *b = base_of(rel);
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(b, names[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A file's value for comparing and writing back: without the trailing
+ * newlines; dbgfs "schemes" without the statistics a read adds to each
+ * line (the fields after DBGFS_NR_INPUTS).
+ */
+static char *norm(const char *rel, const char *c)
+{
+	size_t len = strlen(c);
+	struct damos_buf b = { 0 };
+
+	while (len && c[len - 1] == '\n')
+		len--;
+	if (strcmp(base_of(rel), "schemes"))
+		return strndup(c, len);
+	char *copy = strndup(c, len), *save = NULL;
+
+	if (!copy)
+		return NULL;
+	for (char *l = strtok_r(copy, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *ws = NULL;
+		int k = 0;
+
+		for (char *w = strtok_r(l, " \t", &ws); w && k < DBGFS_NR_INPUTS;
+		     w = strtok_r(NULL, " \t", &ws), k++)
+			damos_buf_printf(&b, "%s%s", k ? " " : "", w);
+		damos_buf_printf(&b, "\n");
+	}
+	free(copy);
+	if (b.err) {
+		damos_buf_free(&b);
+		return NULL;
+	}
+	if (b.len)
+		b.s[--b.len] = '\0';
+	return b.s ? b.s : strdup("");
+}
+
+/* A fake tree (d->emulate) keeps bytes as written: compare them all. */
+static bool same_in(const struct damos_ctx *d, const char *rel, const char *a,
+		    const char *b);
+
+static bool same(const char *rel, const char *a, const char *b)
+{
+	char *x = norm(rel, a), *y = norm(rel, b);
+	bool eq = x && y && !strcmp(x, y);
+
+	free(x);
+	free(y);
+	return eq;
+}
+
+static bool same_in(const struct damos_ctx *d, const char *rel, const char *a,
+		    const char *b)
+{
+	return d->emulate ? !strcmp(a, b) : same(rel, a, b);
+}
+
+static int join(struct damos_ctx *d)
+{
+	struct txn_dir *t;
+	int err;
+
+	if (!d || d->dry_run || !d->top)
+		return 0;
+	for (size_t i = 0; i < txn.nr_dirs; i++)
+		if (!strcmp(txn.dirs[i].dir, d->top))
+			return 0;
+	t = realloc(txn.dirs, (txn.nr_dirs + 1) * sizeof(*t));
+	if (!t)
+		return damos_err(-ENOMEM, "out of memory");
+	txn.dirs = t;
+	t = &txn.dirs[txn.nr_dirs];
+	memset(t, 0, sizeof(*t));
+	t->dir = strdup(d->top);
+	if (!t->dir)
+		return damos_err(-ENOMEM, "out of memory");
+	if (!damos_exists(t->dir)) {
+		/* nothing there to keep (damos_open() would have said) */
+		free(t->dir);
+		return 0;
+	}
+	err = damos_snap_read(d, t->dir, &t->snap);
+	if (err) {
+		snap_clear(&t->snap);
+		free(t->dir);
+		return damos_err_prefix(err, "cannot read what to restore on a failure: ");
+	}
+	t->d = d;
+	d->refs++;
+	txn.nr_dirs++;
+	return 0;
+}
+
+int damos_txn_begin(struct damos_ctx *d)
+{
+	int err = join(d);
+
+	if (!err)
+		txn.depth++;
+	return err;
+}
+
+void damos_txn_note_write(struct damos_ctx *d, const char *path,
+			  const char *content)
+{
+	struct txn_write *w;
+	size_t n;
+
+	if (!txn.depth || txn.restoring || d->dry_run)
+		return;
+	/* an nr_* file recreates what is below its directory */
+	if (!strncmp(base_of(path), "nr_", 3)) {
+		n = base_of(path) - path;
+		for (size_t i = 0; i < txn.nr_w; )
+			if (!strncmp(txn.w[i].path, path, n) &&
+			    strcmp(txn.w[i].path, path)) {
+				free(txn.w[i].path);
+				free(txn.w[i].content);
+				txn.w[i] = txn.w[--txn.nr_w];
+			} else {
+				i++;
+			}
+	}
+	for (size_t i = 0; i < txn.nr_w; i++)
+		if (!strcmp(txn.w[i].path, path)) {
+			char *c = strdup(content);
+
+			if (c) {
+				free(txn.w[i].content);
+				txn.w[i].content = c;
+			}
+			return;
+		}
+	w = realloc(txn.w, (txn.nr_w + 1) * sizeof(*w));
+	if (!w)
+		return;
+	txn.w = w;
+	w[txn.nr_w].path = strdup(path);
+	w[txn.nr_w].content = strdup(content);
+	if (w[txn.nr_w].path && w[txn.nr_w].content)
+		txn.nr_w++;
+	else {
+		free(w[txn.nr_w].path);
+		free(w[txn.nr_w].content);
+	}
+}
+
+bool damos_txn_defer_commit(struct damos_ctx *d, const char *state_path)
+{
+	struct damos_ctx **cd;
+	char **c;
+
+	if (!txn.depth || d->dry_run)
+		return false;
+	for (size_t i = 0; i < txn.nr_commit; i++)
+		if (!strcmp(txn.commit[i], state_path))
+			return true;
+	cd = realloc(txn.commit_d, (txn.nr_commit + 1) * sizeof(*cd));
+	if (cd)
+		txn.commit_d = cd;
+	c = cd ? realloc(txn.commit, (txn.nr_commit + 1) * sizeof(*c)) : NULL;
+	if (c)
+		txn.commit = c;
+	if (!c || !(c[txn.nr_commit] = strdup(state_path)))
+		return false;	/* commit now, as without a transaction */
+	cd[txn.nr_commit++] = d;
+	d->refs++;
+	return true;
+}
+
+/* The staged files read back as written: -EIO with a message if not. */
+static int check_written(void)
+{
+	for (size_t i = 0; i < txn.nr_w; i++) {
+		const struct txn_write *w = &txn.w[i];
+		char *now = NULL;
+		int err;
+
+		if (!strcmp(base_of(w->path), "state"))
+			continue;
+		err = damos_read(txn.commit_d[0], w->path, &now);
+		if (err)
+			return err;
+		if (!same(w->path, now, w->content)) {
+			char *x = norm(w->path, now), *y = norm(w->path, w->content);
+
+			err = damos_err(-EIO, "%s reads '%s' after '%s' was written: not committed",
+					w->path, x ? x : "?", y ? y : "?");
+			free(x);
+			free(y);
+			free(now);
+			return err;
+		}
+		free(now);
+	}
+	return 0;
+}
+
+static int commit_all(void)
+{
+	int err = txn.nr_commit ? check_written() : 0;
+
+	for (size_t i = 0; i < txn.nr_commit && !err; i++) {
+		char word[16] = "";
+
+		/* only a kdamond that still runs takes a commit */
+		if (damos_read_word(txn.commit_d[i], txn.commit[i], word,
+				    sizeof(word)) || strcmp(word, "on"))
+			continue;
+		err = damos_write(txn.commit_d[i], txn.commit[i], "commit\n");
+	}
+	return err;
+}
+
+/* Write back what differs from @t's snapshot; then whether all is back. */
+static int restore_dir(struct txn_dir *t, struct damos_buf *left)
+{
+	struct damos_snap now = { 0 };
+	int err = 0;
+
+	for (int pass = 0; pass < 3; pass++) {
+		for (size_t i = 0; i < t->snap.n; i++) {
+			const struct damos_snap_file *f = &t->snap.f[i];
+			char *p, *cur = NULL, *c;
+
+			if (!f->writable || restore_skips(f->rel))
+				continue;
+			p = damos_path("%s/%s", t->dir, f->rel);
+			if (!p)
+				return damos_err(-ENOMEM, "out of memory");
+			if (damos_exists(p) && !damos_read(t->d, p, &cur) &&
+			    same_in(t->d, f->rel, cur, f->content)) {
+				free(cur);
+				free(p);
+				continue;
+			}
+			free(cur);
+			if (t->d->emulate) {
+				damos_write(t->d, p, f->content);
+				free(p);
+				continue;
+			}
+			c = norm(f->rel, f->content);
+			if (c) {
+				/* memcg_path keeps what it is given, newline included */
+				char *line = damos_path("%s%s", c,
+							!strcmp(base_of(f->rel), "memcg_path") ? "" : "\n");
+
+				if (line)
+					damos_write(t->d, p, line);
+				free(line);
+			}
+			free(c);
+			free(p);
+		}
+		snap_clear(&now);
+		err = damos_snap_read(t->d, t->dir, &now);
+		if (err)
+			continue;
+		/* the same writable files, with the same values */
+		size_t nr_left = 0;
+		bool ok = true;
+
+		for (size_t i = 0; i < t->snap.n; i++) {
+			const struct damos_snap_file *f = &t->snap.f[i];
+			const char *c;
+
+			if (!f->writable || restore_skips(f->rel))
+				continue;
+			c = damos_snap_get(&now, f->rel);
+			if (c && same_in(t->d, f->rel, c, f->content))
+				continue;
+			ok = false;
+			if (pass == 2 && nr_left++ < 8) {
+				char *x = c ? norm(f->rel, c) : NULL,
+				     *y = norm(f->rel, f->content);
+
+				damos_buf_printf(left, "; %s/%s is %s%s%s, was '%s'",
+						 t->dir, f->rel, c ? "'" : "",
+						 c ? (x ? x : "?") : "missing",
+						 c ? "'" : "", y ? y : "?");
+				free(x);
+				free(y);
+			}
+		}
+		for (size_t i = 0; i < now.n; i++) {
+			const struct damos_snap_file *f = &now.f[i];
+
+			if (!f->writable || restore_skips(f->rel) ||
+			    damos_snap_get(&t->snap, f->rel))
+				continue;
+			ok = false;
+			if (pass == 2 && nr_left++ < 8)
+				damos_buf_printf(left, "; %s/%s is new", t->dir,
+						 f->rel);
+		}
+		if (pass == 2 && nr_left > 8)
+			damos_buf_printf(left, "; and %zu more", nr_left - 8);
+		if (ok) {
+			snap_clear(&now);
+			return 0;
+		}
+	}
+	snap_clear(&now);
+	if (err && !left->len)
+		damos_buf_printf(left, "; %s cannot be read back", t->dir);
+	return -ENOTRECOVERABLE;
+}
+
+static void txn_reset(void)
+{
+	for (size_t i = 0; i < txn.nr_dirs; i++) {
+		snap_clear(&txn.dirs[i].snap);
+		free(txn.dirs[i].dir);
+		damos_close(txn.dirs[i].d);
+	}
+	free(txn.dirs);
+	for (size_t i = 0; i < txn.nr_w; i++) {
+		free(txn.w[i].path);
+		free(txn.w[i].content);
+	}
+	free(txn.w);
+	for (size_t i = 0; i < txn.nr_commit; i++) {
+		free(txn.commit[i]);
+		damos_close(txn.commit_d[i]);
+	}
+	free(txn.commit);
+	free(txn.commit_d);
+	memset(&txn, 0, sizeof(txn));
+}
+
+int damos_txn_end(struct damos_ctx *d, int err)
+{
+	(void)d;
+	if (txn.depth <= 0)
+		return err;
+	if (--txn.depth)
+		return err;
+	if (!err)
+		err = commit_all();
+	if (err && txn.nr_dirs) {
+		char first[512];
+		struct damos_buf left = { 0 };
+		int bad = 0;
+
+		snprintf(first, sizeof(first), "%s", damos_errmsg());
+		txn.restoring = true;
+		for (size_t i = txn.nr_dirs; i-- > 0; )
+			if (restore_dir(&txn.dirs[i], &left))
+				bad = -ENOTRECOVERABLE;
+		txn.restoring = false;
+		if (bad) {
+			err = damos_err(bad, "%s; and the files could not be put back as they were%s",
+					first[0] ? first : strerror(-err),
+					left.s ? left.s : "");
+		} else if (strcmp(damos_errmsg(), first)) {
+			/* a failure of the restore's that it got past */
+			damos_err(err, "%s", first);
+		}
+		damos_buf_free(&left);
+	}
+	txn_reset();
+	return err;
+}

@@ -1,0 +1,130 @@
+# The fault sweep of tests/host/transactions.bats: every mutating command
+# run once per write it makes, with that write failing (DAMOS_FAULT, in
+# the test build $DAMOCTL_FAULT only), must leave the whole tree exactly
+# as before (and fail) or exactly as its unfaulted run leaves it (and
+# succeed).  SQLite's I/O-error tests are the model.
+
+: "${DAMOCTL_FAULT:=$BATS_TEST_DIRNAME/../../build/tests/damoctl-fault}"
+
+TXN_CTX=sys/kernel/mm/damon/admin/kdamonds/0/contexts/0
+
+# A digest of every directory and file below $1 (names, contents, modes).
+txn_digest() {
+	tar -C "$1" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
+		-cf - . | md5sum | cut -d' ' -f1
+}
+
+# $1: root.  Linux 6.12's sysfs layout, kdamond 0 $2 (off/on), two
+# schemes as another tool leaves them: a pageout and a migrate_cold, each
+# with target_nid 0, apply_interval_us 1000000, a some_mem_psi_us quota
+# goal, an anon filter and a memcg filter.
+txn_make_sysfs612() {
+	local ROOT=$1 c s i f
+	make_sysfs "$2" 2
+	put "$ROOT/proc/sys/kernel/osrelease" 6.12.118-amd64
+	c="$ROOT/$TXN_CTX"
+	for i in 0 1; do
+		s="$c/schemes/$i"
+		put "$s/apply_interval_us" 0
+		put "$s/target_nid" -1
+		put "$s/quotas/goals/nr_goals" 0
+		put "$s/quotas/effective_bytes" 0
+		put "$s/filters/nr_filters" 0
+		put "$s/tried_regions/total_bytes" 0
+	done
+	for i in 0 1; do
+		s="$c/schemes/$i"
+		put "$s/target_nid" 0
+		put "$s/apply_interval_us" 1000000
+		put "$s/quotas/goals/nr_goals" 1
+		put "$s/quotas/goals/0/target_metric" some_mem_psi_us
+		put "$s/quotas/goals/0/target_value" 1000
+		put "$s/quotas/goals/0/current_value" 0
+		put "$s/filters/nr_filters" 2
+		for f in 0 1; do
+			put "$s/filters/$f/type" anon
+			put "$s/filters/$f/matching" Y
+			put "$s/filters/$f/memcg_path" ""
+			put "$s/filters/$f/addr_start" 0
+			put "$s/filters/$f/addr_end" 0
+			put "$s/filters/$f/damon_target_idx" 0
+		done
+		put "$s/filters/1/type" memcg
+		put "$s/filters/1/matching" N
+		put "$s/filters/1/memcg_path" /workload
+	done
+	put "$c/schemes/1/action" migrate_cold
+}
+
+# $1: root.  A 6.1 dbgfs with two schemes of another tool and a target.
+txn_make_dbgfs() {
+	local ROOT=$1 d="$1/sys/kernel/debug/damon"
+	make_dbgfs
+	printf '%s\n' "4096 8192 0 5 10 20 2 10 1073741824 1000 0 0 100 1 5000000 600 500 300" \
+		"4096 18446744073709551615 0 0 1200 4294967295 7 5 0 1000 0 0 1 0 0 0 0 0" > "$d/schemes"
+	echo 42 > "$d/target_ids"
+	echo "5000 100000 1000000 10 1000" > "$d/attrs"
+}
+
+# One faulted run (a child of xargs): "ok" or what it left, for write $1.
+txn_one() {
+	local n=$1 w=$TXN_WORK/w.$1 rc=0 got
+	shift
+	rm -rf "$w" && cp -a "$TXN_PRISTINE" "$w"
+	DAMOS_FAULT=$n "$DAMOCTL_FAULT" --root "$w" "$@" > /dev/null 2>&1 \
+		< /dev/null || rc=$?
+	got=$(txn_digest "$w")
+	if { [ "$got" = "$TXN_BEFORE" ] && [ $rc -ne 0 ]; } ||
+	   { [ "$got" = "$TXN_AFTER" ] && [ $rc -eq 0 ]; }; then
+		echo ok
+	else
+		echo "write $n: exit $rc, the tree $( [ "$got" = "$TXN_BEFORE" ] && echo "as before" || { [ "$got" = "$TXN_AFTER" ] && echo "as after" || echo "neither as before nor as after"; })"
+		mv "$w" "$TXN_WORK/half.$n"
+		return 0
+	fi
+	rm -rf "$w"
+}
+
+# txn_sweep NAME PRISTINE_ROOT ARGS...: the unfaulted run, then one run a
+# write with that write failing (three at a time).  Adds to TXN_CMDS,
+# TXN_RUNS and TXN_HALF, and each half-applied run to $TXN_WORK/half.
+txn_sweep() {
+	local name=$1 w nw out
+	export TXN_PRISTINE=$2 TXN_BEFORE TXN_AFTER
+	shift 2
+	w=$TXN_WORK/w.0
+	rm -rf "$w" && cp -a "$TXN_PRISTINE" "$w"
+	TXN_BEFORE=$(txn_digest "$w")
+	: > "$TXN_WORK/log"
+	if ! DAMOS_FAULT_LOG=$TXN_WORK/log "$DAMOCTL_FAULT" --root "$w" "$@" \
+		> "$TXN_WORK/out" 2>&1 < /dev/null; then
+		echo "$name: the unfaulted run failed: $(cat "$TXN_WORK/out")" >> "$TXN_WORK/half"
+		TXN_HALF=$((TXN_HALF + 1))
+		return 0
+	fi
+	TXN_AFTER=$(txn_digest "$w")
+	nw=$(wc -l < "$TXN_WORK/log")
+	if [ "$TXN_BEFORE" = "$TXN_AFTER" ] || [ "$nw" -eq 0 ]; then
+		echo "$name: the unfaulted run changed nothing" >> "$TXN_WORK/half"
+		TXN_HALF=$((TXN_HALF + 1))
+		return 0
+	fi
+	TXN_CMDS=$((TXN_CMDS + 1))
+	out=$(seq 1 "$nw" | xargs -P 3 -I{} bash -c \
+		'. "$TXN_LIB"; txn_one "$@"' txn {} "$@")
+	TXN_RUNS=$((TXN_RUNS + nw))
+	while read -r line; do
+		[ "$line" = ok ] && continue
+		TXN_HALF=$((TXN_HALF + 1))
+		echo "$name: $line (of $nw writes)" >> "$TXN_WORK/half"
+	done <<< "$out"
+}
+
+# The work directory: on tmpfs when there is one (a run copies the tree).
+txn_setup() {
+	TXN_WORK=$(mktemp -d /dev/shm/damos-txn.XXXXXX 2>/dev/null) ||
+		TXN_WORK=$(mktemp -d "$BATS_TEST_TMPDIR/txn.XXXXXX")
+	export TXN_WORK DAMOCTL_FAULT TXN_LIB=$BATS_TEST_DIRNAME/transactions.bash
+	TXN_CMDS=0 TXN_RUNS=0 TXN_HALF=0
+	: > "$TXN_WORK/half"
+}
