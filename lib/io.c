@@ -411,6 +411,18 @@ static int mkdirs(const struct damos_ctx *d, char *path)
 		}
 		return 0;
 	}
+	/* mostly the parent is there: one resolution beneath the root */
+	char *slash = strrchr(path, '/');
+
+	if (slash && slash > path) {
+		*slash = '\0';
+		fd = open_below(d, path, O_PATH | O_DIRECTORY, 0);
+		*slash = '/';
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+	}
 	copy = strdup(rel);
 	fd = open(d->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (!copy || fd < 0) {

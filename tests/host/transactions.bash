@@ -66,27 +66,33 @@ txn_make_dbgfs() {
 	echo "5000 100000 1000000 10 1000" > "$d/attrs"
 }
 
-# One faulted run (a child of xargs): "ok" or what it left, for write $1.
-txn_one() {
-	local n=$1 w=$TXN_WORK/w.$1 rc=0 got
-	shift
+# Worker $1 of $2: the faulted runs of writes $1, $1 + $2, ... up to $3,
+# in a tree of its own, copied again only when a run left it changed.
+# Prints "ok" or what a run left, a line a run.
+txn_worker() {
+	local k=$1 step=$2 nw=$3 w=$TXN_WORK/w.$1 n rc got
+	shift 3
 	rm -rf "$w" && cp -a "$TXN_PRISTINE" "$w"
-	DAMOS_FAULT=$n "$DAMOCTL_FAULT" --root "$w" "$@" > /dev/null 2>&1 \
-		< /dev/null || rc=$?
-	got=$(txn_digest "$w")
-	if { [ "$got" = "$TXN_BEFORE" ] && [ $rc -ne 0 ]; } ||
-	   { [ "$got" = "$TXN_AFTER" ] && [ $rc -eq 0 ]; }; then
-		echo ok
-	else
-		echo "write $n: exit $rc, the tree $( [ "$got" = "$TXN_BEFORE" ] && echo "as before" || { [ "$got" = "$TXN_AFTER" ] && echo "as after" || echo "neither as before nor as after"; })"
-		mv "$w" "$TXN_WORK/half.$n"
-		return 0
-	fi
+	for ((n = k; n <= nw; n += step)); do
+		rc=0
+		DAMOS_FAULT=$n "$DAMOCTL_FAULT" --root "$w" "$@" > /dev/null 2>&1 \
+			< /dev/null || rc=$?
+		got=$(txn_digest "$w")
+		if [ "$got" = "$TXN_BEFORE" ] && [ $rc -ne 0 ]; then
+			echo ok
+			continue
+		elif [ "$got" = "$TXN_AFTER" ] && [ $rc -eq 0 ]; then
+			echo ok
+		else
+			echo "write $n: exit $rc, the tree $( [ "$got" = "$TXN_BEFORE" ] && echo "as before" || { [ "$got" = "$TXN_AFTER" ] && echo "as after" || echo "neither as before nor as after"; })"
+		fi
+		rm -rf "$w" && cp -a "$TXN_PRISTINE" "$w"
+	done
 	rm -rf "$w"
 }
 
 # txn_sweep NAME PRISTINE_ROOT ARGS...: the unfaulted run, then one run a
-# write with that write failing (three at a time).  Adds to TXN_CMDS,
+# write with that write failing (three workers).  Adds to TXN_CMDS,
 # TXN_RUNS and TXN_HALF, and each half-applied run to $TXN_WORK/half.
 txn_sweep() {
 	local name=$1 w nw out
@@ -110,8 +116,7 @@ txn_sweep() {
 		return 0
 	fi
 	TXN_CMDS=$((TXN_CMDS + 1))
-	out=$(seq 1 "$nw" | xargs -P 3 -I{} bash -c \
-		'. "$TXN_LIB"; txn_one "$@"' txn {} "$@")
+	out=$(for k in 1 2 3; do txn_worker $k 3 "$nw" "$@" & done; wait)
 	TXN_RUNS=$((TXN_RUNS + nw))
 	while read -r line; do
 		[ "$line" = ok ] && continue
@@ -124,7 +129,7 @@ txn_sweep() {
 txn_setup() {
 	TXN_WORK=$(mktemp -d /dev/shm/damos-txn.XXXXXX 2>/dev/null) ||
 		TXN_WORK=$(mktemp -d "$BATS_TEST_TMPDIR/txn.XXXXXX")
-	export TXN_WORK DAMOCTL_FAULT TXN_LIB=$BATS_TEST_DIRNAME/transactions.bash
+	export TXN_WORK DAMOCTL_FAULT
 	TXN_CMDS=0 TXN_RUNS=0 TXN_HALF=0
 	: > "$TXN_WORK/half"
 }
