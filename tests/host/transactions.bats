@@ -56,3 +56,38 @@ make_trees() {
 	[ "$TXN_HALF" -eq 0 ] || fail "$(head -40 "$TXN_WORK/half")"
 	[ "$TXN_CMDS" -eq 18 ]
 }
+
+@test "a restore that fails too: exit 3, and the error names the files left otherwise" {
+	txn_make_sysfs612 "$ROOT" off
+	# write 5 of scheme add fails, and every write after it: the restore's
+	run env DAMOS_FAULT=5+ "$DAMOCTL_FAULT" --root "$ROOT" scheme add lru_prio
+	assert_failure 3
+	assert_output --partial "damoctl: scheme add: cannot write $ROOT/$TXN_CTX/schemes/"
+	assert_output --partial "; and the files could not be put back as they were; $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/"
+	assert_output --regexp "is '[^']*', was '[^']*'"
+}
+
+@test "-f: a write failing in line 3 puts back what lines 1 and 2 did, and names FILE:LINE; --force keeps lines 1 and 2" {
+	txn_make_sysfs612 "$ROOT" off
+	printf '%s\n' "attrs set sample 10ms" "scheme rm 1" "scheme add stat" > b
+	local before after nw
+	before=$(txn_digest "$ROOT")
+	: > log
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/copy"
+	DAMOS_FAULT_LOG=$PWD/log "$DAMOCTL_FAULT" --root "$BATS_TEST_TMPDIR/copy" -f b
+	# the last write is line 3's
+	nw=$(wc -l < log)
+	run env DAMOS_FAULT=$nw "$DAMOCTL_FAULT" --root "$ROOT" -f b
+	assert_failure 1
+	assert_line --index 0 --regexp "^damoctl: b:3: scheme add: cannot write "
+	assert_line --index 1 "damoctl: b: nothing of it was applied: the files are as before line 1"
+	[ "$(txn_digest "$ROOT")" = "$before" ]
+	run env DAMOS_FAULT=$nw "$DAMOCTL_FAULT" --root "$ROOT" --force -f b
+	assert_failure 1
+	assert_line --index 1 "damoctl: b: 1 of 3 commands failed"
+	run damoctl scheme list
+	assert_output --partial "0: pageout"
+	refute_output --partial "migrate_cold"
+	run damoctl attrs show
+	assert_output --partial "10ms"
+}

@@ -1,0 +1,3 @@
+attrs set sample 10ms
+scheme rm 1
+scheme add stat
