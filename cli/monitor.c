@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+
 #include "cli.h"
 
 static int turn(struct cli *c, bool on)
@@ -9,6 +11,9 @@ static int turn(struct cli *c, bool on)
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
+	/* start: the paddr region it fills in and the start are one */
+	if (on && (err = damos_txn_begin(d)))
+		return cli_close(c, d, cli_lib_error(c, err));
 	if (on) {
 		struct damos_targets t;
 		bool filled = false, was_on = false;
@@ -27,13 +32,19 @@ static int turn(struct cli *c, bool on)
 			if (!status && filled)
 				status = cli_verify_targets(c, d, &t);
 			damos_targets_free(&t);
-			if (status)
+			if (status) {
+				err = damos_txn_end(d, -ECANCELED);
+				if (err == -ENOTRECOVERABLE)
+					status = cli_lib_error(c, err);
 				return cli_close(c, d, status);
+			}
 		}
 		if (err)
-			return cli_close(c, d, cli_lib_error(c, err));
+			return cli_close(c, d, cli_lib_error(c, damos_txn_end(d, err)));
 	}
 	err = on ? damos_monitor_start(d) : damos_monitor_stop(d);
+	if (on)
+		err = damos_txn_end(d, err);
 	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
 }
 

@@ -52,9 +52,12 @@ make_trees() {
 		txn_sweep "$t: target set" "$p" target set paddr region 1G 2G
 		txn_sweep "$t: -f three adds" "$p" -f "$BATS_TEST_TMPDIR/three"
 	done
+	txn_sweep "sysfs-off: monitor start" "$BATS_TEST_TMPDIR/sysfs-off" monitor start
+	txn_sweep "sysfs-on: monitor stop" "$BATS_TEST_TMPDIR/sysfs-on" monitor stop
+	txn_sweep "dbgfs: monitor start" "$BATS_TEST_TMPDIR/dbgfs" monitor start
 	echo "transactions: $TXN_CMDS commands, $TXN_RUNS faulted runs, $TXN_HALF half-applied" >&3
 	[ "$TXN_HALF" -eq 0 ] || fail "$(head -40 "$TXN_WORK/half")"
-	[ "$TXN_CMDS" -eq 18 ]
+	[ "$TXN_CMDS" -eq 21 ]
 }
 
 @test "a restore that fails too: exit 3, and the error names the files left otherwise" {
