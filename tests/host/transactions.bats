@@ -72,6 +72,7 @@ make_trees() {
 
 @test "-f: a write failing in line 3 puts back what lines 1 and 2 did, and names FILE:LINE; --force keeps lines 1 and 2" {
 	txn_make_sysfs612 "$ROOT" off
+	cd "$BATS_TEST_TMPDIR"
 	printf '%s\n' "attrs set sample 10ms" "scheme rm 1" "scheme add stat" > b
 	local before after nw
 	before=$(txn_digest "$ROOT")

@@ -1,3 +1,0 @@
-attrs set sample 10ms
-scheme rm 1
-scheme add stat
