@@ -192,3 +192,14 @@ print(" ".join("%d-%d:%d:%d" % (x["start"], x["end"], x["nr_accesses"], x["age"]
 	run damoctl report access duration 5x
 	assert_failure 2
 }
+
+@test "report access reads tried regions whose directory numbers have gaps (the kernel counts them across schemes)" {
+	make_612 on 1
+	stat_all 0 <<<"$REGIONS"
+	# 6.2 to 6.12 name them by one counter for all schemes: 0, 2, 10
+	mv "$(CTX)/schemes/0/tried_regions/2" "$(CTX)/schemes/0/tried_regions/10"
+	mv "$(CTX)/schemes/0/tried_regions/1" "$(CTX)/schemes/0/tried_regions/2"
+	run damoctl report access
+	assert_success
+	assert_line --index 4 "total: 3 regions, 1.0M; accessed: 2 regions, 8K; from tried, 100ms per aggregation"
+}
