@@ -189,6 +189,18 @@ int cli_attrs(struct cli *c, struct damos_ctx *d, struct damos_attrs *a);
 void cli_print_attrs(struct cli *c, const struct damos_attrs *a);
 void cli_print_targets(struct cli *c, const struct damos_targets *t);
 
+/* cli/metrics.c: --format openmetrics|prometheus [--output FILE] */
+enum { CLI_FORMAT_TEXT, CLI_FORMAT_OPENMETRICS, CLI_FORMAT_PROMETHEUS };
+struct cli_metrics {
+	int format;
+	const char *output;		/* replaced whole (rename), or stdout */
+};
+#define CLI_METRICS_ARGS "[--format text|openmetrics|prometheus [--output FILE]]"
+int cli_metrics_args(struct cli *c, int *argc, char **argv,
+		     struct cli_metrics *m);
+/* @status: monitor status's state and attributes too, not only schemes' */
+int cli_metrics_print(struct cli *c, const struct cli_metrics *m, bool status);
+
 /* JSON output, bpftool style: one document per command on c->out */
 void json_str(FILE *f, const char *s);
 void json_begin(struct cli *c, FILE **saved, char **buf, size_t *len);

@@ -5,11 +5,13 @@ static int do_show(struct cli *c, int argc, char **argv)
 {
 	struct damos_scheme **arr;
 	struct damos_ctx *d;
+	struct cli_metrics m;
 	size_t n;
 	int status;
 
-	(void)argc;
-	(void)argv;
+	status = cli_metrics_args(c, &argc, argv, &m);
+	if (status || m.format != CLI_FORMAT_TEXT)
+		return status ? status : cli_metrics_print(c, &m, false);
 	d = cli_schemes_open(c, &arr, &n, &status);
 	if (!d)
 		return status;
@@ -54,6 +56,7 @@ static int do_show(struct cli *c, int argc, char **argv)
 }
 
 const struct cli_cmd stats_cmds[] = {
-	{ "show", do_show, "", "print each scheme's statistics", NULL, CLI_WATCH },
+	{ "show", do_show, CLI_METRICS_ARGS, "print each scheme's statistics", NULL,
+	  CLI_WATCH },
 	{ NULL },
 };
