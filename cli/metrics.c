@@ -63,6 +63,10 @@ int cli_metrics_args(struct cli *c, int *argc, char **argv,
 		m->format = (int)f;
 		i++;
 	}
+	/* the commands take nothing else */
+	if (!status && nk)
+		status = cli_error(c, EXIT_USAGE, "no arguments expected, got '%s'",
+				   argv[0]);
 	if (!status && m->output && m->format == CLI_FORMAT_TEXT)
 		status = cli_error(c, EXIT_USAGE,
 				   "--output needs --format openmetrics or prometheus");
