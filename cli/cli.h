@@ -54,6 +54,7 @@ struct cli {
 	bool force;			/* --force: a batch goes on after failures */
 	const char *where;		/* "FILE:LINE" prefixed to errors, or NULL */
 	bool interactive;		/* the readline shell runs the commands */
+	long watch_frame;		/* --watch: this frame's number (1, 2, ...), else 0 */
 };
 
 /*
@@ -200,6 +201,16 @@ int cli_metrics_args(struct cli *c, int *argc, char **argv,
 		     struct cli_metrics *m);
 /* @status: monitor status's state and attributes too, not only schemes' */
 int cli_metrics_print(struct cli *c, const struct cli_metrics *m, bool status);
+
+/* cli/rates.c: each scheme's rates since the last --watch frame */
+struct cli_rate {
+	bool valid;			/* false: no last frame to compare with */
+	uint64_t interval_us;
+	uint64_t tried_bps, applied_bps;	/* bytes per second */
+	uint64_t qt_exceeds;		/* in the interval */
+};
+void cli_rates_update(struct cli *c, struct damos_scheme *const *arr, size_t n,
+		      struct cli_rate *out);
 
 /* JSON output, bpftool style: one document per command on c->out */
 void json_str(FILE *f, const char *s);

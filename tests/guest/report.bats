@@ -84,6 +84,7 @@ PY
 	assert_success
 	run check_snapshot "$output"
 	echo "$output"
+	echo "# $output" >&3	# what DAMON saw, in the TAP output
 	assert_success
 	assert_output --partial "source tried"
 	run state_now
@@ -107,6 +108,7 @@ PY
 	assert_success
 	run check_snapshot "$output"
 	echo "$output"
+	echo "# $output" >&3	# what DAMON saw, in the TAP output
 	assert_success
 	assert_output --partial "source trace"
 	run state_now
