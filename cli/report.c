@@ -2,6 +2,8 @@
 /* report access: what DAMON sees, one aggregation interval of it. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -195,6 +197,121 @@ static int do_access(struct cli *c, int argc, char **argv)
 	return cli_close(c, d, EXIT_OK);
 }
 
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The working set of each snapshot over @duration: the bytes of the regions
+ * accessed in it (nr_accesses > 0), as damo report wss counts them; then
+ * their distribution.  One snapshot an aggregation interval at most.
+ */
+static int do_wss(struct cli *c, int argc, char **argv)
+{
+	static const unsigned int pct[] = { 0, 25, 50, 75, 90, 99, 100 };
+	struct damos_snapshot_opts o = { .sz = sizeof(o) };
+	uint64_t duration = 5000000, t0, *wss = NULL;
+	bool progress = isatty(fileno(c->err)) && !c->json;
+	struct damos_attrs a;
+	struct damos_ctx *d;
+	size_t n = 0;
+	char s1[32];
+	int err = 0;
+
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "duration") && strcmp(argv[i], "source"))
+			return cli_error(c, EXIT_USAGE,
+					 "unknown keyword '%s' (expected duration or source)",
+					 argv[i]);
+		if (i + 1 >= argc)
+			return cli_error(c, EXIT_USAGE, "%s: expected a value", argv[i]);
+		if (!strcmp(argv[i++], "duration")) {
+			if (damos_parse_time_us(argv[i], 1000000, &duration))
+				return cli_error(c, EXIT_USAGE,
+						 "duration: '%s' is not a time (units: us ms s m h; bare: s)",
+						 argv[i]);
+			continue;
+		}
+		err = word_index(source_words, argv[i]);
+		if (err < 0)
+			return cli_error(c, EXIT_USAGE, "source: '%s' is not one of auto, tried, trace",
+					 argv[i]);
+		o.source = err;
+		err = 0;
+	}
+	d = cli_open(c);
+	if (!d)
+		return EXIT_FAIL;
+	err = damos_attrs_read(d, &a);
+	t0 = mono_us();
+	while (!err && (!n || mono_us() - t0 < duration)) {
+		struct damos_tried_regions *tr = NULL;
+		struct damos_tried_region r = { .sz = sizeof(r) };
+		uint64_t t1 = mono_us(), sum = 0, *more;
+
+		err = damos_access_snapshot(d, &o, &tr);
+		for (size_t i = 0; !err && i < damos_tried_regions_nr(tr); i++)
+			if (!damos_tried_regions_get(tr, i, &r) && r.nr_accesses)
+				sum += r.end - r.start;
+		damos_tried_regions_free(tr);
+		if (err)
+			break;
+		more = realloc(wss, (n + 1) * sizeof(*wss));
+		if (!more) {
+			free(wss);
+			return cli_close(c, d, cli_error(c, EXIT_FAIL, "out of memory"));
+		}
+		wss = more;
+		wss[n++] = sum;
+		if (progress && mono_us() - t0 >= 1000000)
+			fprintf(c->err, "\rreport wss: %zu snapshots, %llu s of %llu s",
+				n, (unsigned long long)((mono_us() - t0) / 1000000),
+				(unsigned long long)(duration / 1000000));
+		if (mono_us() - t1 < a.aggr_us)
+			usleep(a.aggr_us - (mono_us() - t1));
+	}
+	if (progress && mono_us() - t0 >= 1000000)
+		fprintf(c->err, "\r\033[K");
+	if (err) {
+		free(wss);
+		return cli_close(c, d, cli_lib_error(c, err));
+	}
+	qsort(wss, n, sizeof(*wss), u64_cmp);
+	if (c->json)
+		fprintf(c->out, "{\"nr_snapshots\":%zu,\"aggr_us\":%llu,\"percentiles\":[",
+			n, (unsigned long long)a.aggr_us);
+	else
+		fprintf(c->out, "working set of %zu snapshots over %s (bytes of the regions accessed in an aggregation)\n%-10s %10s\n",
+			n, damos_format_time_us(duration, s1, sizeof(s1)),
+			"percentile", "wss");
+	for (size_t i = 0; i < ARRAY_SIZE(pct); i++) {
+		/* nearest rank */
+		size_t k = pct[i] ? (pct[i] * n + 99) / 100 - 1 : 0;
+
+		if (c->json)
+			fprintf(c->out, "%s{\"percentile\":%u,\"wss_bytes\":%llu}",
+				i ? "," : "", pct[i], (unsigned long long)wss[k]);
+		else
+			fprintf(c->out, "%-10u %10s\n", pct[i],
+				human_size(wss[k], s1, sizeof(s1)));
+	}
+	if (c->json)
+		fprintf(c->out, "]}\n");
+	free(wss);
+	return cli_close(c, d, EXIT_OK);
+}
+
 #define REPORT_ACCESS_ARGS "[sort address|access|age] [source auto|tried|trace] " \
 	"[duration TIME]"
 
@@ -210,9 +327,22 @@ static const struct cli_grammar access_grammar = {
 	},
 };
 
+static const struct cli_grammar wss_grammar = {
+	.kws = (const struct kw_spec[]){
+		{ "duration", 1, .args = "TIME",
+		  .help = "how long to take snapshots (bare: s; default 5s), one an aggregation interval at most" },
+		{ "source", 1, source_words, .args = "auto|tried|trace",
+		  .help = "as for report access" },
+		{ NULL },
+	},
+};
+
 const struct cli_cmd report_cmds[] = {
 	{ "access", do_access, REPORT_ACCESS_ARGS,
 	  "the monitored regions of a running kdamond: size, access rate and age, and totals",
 	  &access_grammar, CLI_WRITE },
+	{ "wss", do_wss, "[duration TIME] [source auto|tried|trace]",
+	  "the working set size (bytes of the regions accessed) over a time: its percentiles",
+	  &wss_grammar, CLI_WRITE },
 	{ NULL },
 };

@@ -203,3 +203,45 @@ print(" ".join("%d-%d:%d:%d" % (x["start"], x["end"], x["nr_accesses"], x["age"]
 	assert_success
 	assert_line --index 4 "total: 3 regions, 1.0M; accessed: 2 regions, 8K; from tried, 100ms per aggregation"
 }
+
+@test "report wss: percentiles of the accessed bytes over the snapshots of a duration" {
+	make_612 on 1
+	stat_all 0 <<<"$REGIONS"
+	run damoctl report wss duration 300ms
+	assert_success
+	assert_line --index 0 --regexp '^working set of [0-9]+ snapshots over 300ms'
+	assert_line --index 1 --regexp '^percentile +wss$'
+	assert_line --index 4 --regexp '^50 +8K$'
+	run damoctl --json report wss duration 250ms
+	assert_success
+	run /usr/bin/python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+# one snapshot an aggregation interval (100 ms) at most
+assert 1 <= d["nr_snapshots"] <= 3, d
+print(" ".join("%d:%d" % (p["percentile"], p["wss_bytes"]) for p in d["percentiles"]))
+' "$output"
+	assert_output "0:8192 25:8192 50:8192 75:8192 90:8192 99:8192 100:8192"
+	run damoctl report wss duration 5x
+	assert_failure 2
+	assert_output "damoctl: report wss: duration: '5x' is not a time (units: us ms s m h; bare: s)"
+}
+
+@test "report wss: the distribution of changing working sets, nearest rank" {
+	make_612 on 1
+	stat_all 0 <<<"$REGIONS"
+	# the accessed bytes change while it runs: 8K, then 1M + 8K
+	( sleep 0.35; echo 3 > "$(CTX)/schemes/0/tried_regions/1/nr_accesses" ) &
+	run damoctl --json report wss duration 700ms
+	wait
+	assert_success
+	run /usr/bin/python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+p = {x["percentile"]: x["wss_bytes"] for x in d["percentiles"]}
+assert p[0] == 8192 and p[100] == 1048576 + 8192, p
+assert sorted(p.values()) == [p[k] for k in sorted(p)], p
+print("ok")
+' "$output"
+	assert_output ok
+}
