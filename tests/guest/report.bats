@@ -92,6 +92,17 @@ PY
 	run "$DAMOCTL" report access sort access
 	assert_success
 	assert_line --regexp '^total: [0-9]+ regions, .*from tried'
+	# the working set: the hot buffer, not the cold one
+	run "$DAMOCTL" --json report wss duration 3s source tried
+	assert_success
+	echo "# wss: $output" >&3
+	run python3 -c '
+import json, sys
+p = {x["percentile"]: x["wss_bytes"] for x in json.loads(sys.argv[1])["percentiles"]}
+sys.exit(0 if 16 << 20 <= p[50] < 256 << 20 else 1)' "$output"
+	assert_success
+	run state_now
+	assert_output "$before"
 }
 
 @test "report access from the damon_aggregated tracepoint: the same, and no tracing instance left" {
