@@ -18,6 +18,7 @@ const struct cli_object cli_objects[] = {
 	{ "monitor", monitor_cmds, "status", "turn monitoring on and off" },
 	{ "stats", stats_cmds, "show", "statistics of the schemes" },
 	{ "lru-sort", lru_sort_cmds, "status", "the damon_lru_sort module" },
+	{ "report", report_cmds, "access", "what DAMON sees: the monitored regions" },
 	{ "apply", help_cmds, NULL, "make a damoctl.conf(5) file the live setup, or check it",
 	  apply_run, APPLY_ARGS },
 	{ "help", help_cmds, NULL, "this help, help OBJECT or help OBJECT COMMAND" },
