@@ -22,7 +22,10 @@ rise_after() {
 		[ "$(wc -l < "$1")" -ge "$2" ] && break
 		sleep 0.05
 	done
-	echo "$LINE 11 1052672 7 532480 8" > "$ROOT/sys/kernel/debug/damon/schemes"
+	# whole at once, as the kernel's file is read: "echo >" truncates
+	# first, and a frame read in between saw no scheme (a failed run)
+	echo "$LINE 11 1052672 7 532480 8" > "$ROOT/sys/kernel/debug/damon/schemes.new"
+	mv "$ROOT/sys/kernel/debug/damon/schemes.new" "$ROOT/sys/kernel/debug/damon/schemes"
 }
 
 @test "stats show --json --watch: rates from the second frame on; quota exceeds add up to the rise" {
