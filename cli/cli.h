@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <json-c/json.h>
+
 #include "damos.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -188,11 +190,23 @@ int cli_attrs(struct cli *c, struct damos_ctx *d, struct damos_attrs *a);
 void cli_print_attrs(struct cli *c, const struct damos_attrs *a);
 void cli_print_targets(struct cli *c, const struct damos_targets *t);
 
-/* JSON output, bpftool style: one document per command on c->out */
-void json_str(FILE *f, const char *s);
+/*
+ * JSON output through json-c (cli/json.c): one document per command on
+ * c->out.  json_str() makes a string of valid UTF-8 (U+FFFD for an invalid
+ * byte); json_write() prints a value and releases it, json_print() adds
+ * a newline (one document a line).
+ */
+struct json_object *json_str(const char *s);
+struct json_object *json_u64(uint64_t v);
+void json_write(FILE *f, struct json_object *o);
+void json_print(FILE *f, struct json_object *o);
+void json_print_str(FILE *f, const char *key, const char *value);
+void json_print_version(FILE *f, const char *version, const char *lib);
 void json_begin(struct cli *c, FILE **saved, char **buf, size_t *len);
 void json_end(struct cli *c, FILE *saved, char **bufp, size_t *lenp, int status);
 void json_add(char ***arr, size_t *n, const char *s);
-void json_scheme(FILE *f, const struct damos_scheme *s, int idx);
+struct json_object *json_scheme(const struct damos_scheme *s, int idx);
+struct json_object *json_attrs(const struct damos_attrs *a);
+struct json_object *json_targets(const struct damos_targets *t);
 
 #endif /* DAMOCTL_CLI_H */

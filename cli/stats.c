@@ -13,9 +13,9 @@ static int do_show(struct cli *c, int argc, char **argv)
 	d = cli_schemes_open(c, &arr, &n, &status);
 	if (!d)
 		return status;
-	if (c->json)
-		fprintf(c->out, "[");
-	else
+	struct json_object *list = c->json ? json_object_new_array() : NULL;
+
+	if (!c->json)
 		fprintf(c->out, "%-3s %-11s %12s %14s %12s %14s %10s\n", "#",
 			"action", "nr_tried", "sz_tried", "nr_applied",
 			"sz_applied", "qt_exceeds");
@@ -23,19 +23,22 @@ static int do_show(struct cli *c, int argc, char **argv)
 		const struct damos_scheme *s = arr[i];
 
 		if (c->json) {
-			fprintf(c->out, "%s{\"index\":%zu,\"action\":\"%s\"", i ? "," : "",
-				i, damos_scheme_action_name(s));
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "index", json_u64(i));
+			json_object_object_add(o, "action",
+					       json_str(damos_scheme_action_name(s)));
 			for (int f = DAMOS_F_NR_TRIED; f <= DAMOS_F_QT_EXCEEDS; f++)
-				fprintf(c->out, ",\"%s\":%llu", damos_field_name(f),
-					(unsigned long long)damos_scheme_get(s, f));
+				json_object_object_add(o, damos_field_name(f),
+						       json_u64(damos_scheme_get(s, f)));
 			/* later kernels' values, where this one has them */
 			if (damos_has(d, DAMOS_FEAT_EFFECTIVE_BYTES) == 1)
-				fprintf(c->out, ",\"effective_bytes\":%llu",
-					(unsigned long long)damos_scheme_get(s, DAMOS_F_EFFECTIVE_BYTES));
+				json_object_object_add(o, "effective_bytes",
+						       json_u64(damos_scheme_get(s, DAMOS_F_EFFECTIVE_BYTES)));
 			if (damos_has(d, DAMOS_FEAT_TRIED_BYTES) == 1)
-				fprintf(c->out, ",\"tried_bytes\":%llu",
-					(unsigned long long)damos_scheme_get(s, DAMOS_F_TRIED_BYTES));
-			fprintf(c->out, "}");
+				json_object_object_add(o, "tried_bytes",
+						       json_u64(damos_scheme_get(s, DAMOS_F_TRIED_BYTES)));
+			json_object_array_add(list, o);
 			continue;
 		}
 		fprintf(c->out, "%-3zu %-11s %12llu %14llu %12llu %14llu %10llu\n",
@@ -47,7 +50,7 @@ static int do_show(struct cli *c, int argc, char **argv)
 			(unsigned long long)damos_scheme_get(s, DAMOS_F_QT_EXCEEDS));
 	}
 	if (c->json)
-		fprintf(c->out, "]\n");
+		json_print(c->out, list);
 	cli_no_schemes(c, n);
 	damos_schemes_free(arr, n);
 	return cli_close(c, d, EXIT_OK);
