@@ -122,6 +122,11 @@ extern const struct cli_cmd stats_cmds[];
 extern const struct cli_cmd lru_sort_cmds[];
 int apply_run(struct cli *c, int argc, char **argv);
 #define APPLY_ARGS "[check] FILE"
+/* damo's kdamonds spec (cli/damo_spec.c) */
+extern const struct cli_cmd export_cmds[];
+bool damo_spec_detect(const char *buf, size_t len);
+int damo_spec_to_conf(struct cli *c, const char *name, const char *buf,
+		      size_t len, char **conf);
 
 void cli_init(struct cli *c);
 void cli_fini(struct cli *c);
