@@ -139,7 +139,8 @@ static int value(struct spec *sp, const char *path, struct json_object *v,
 			scale *= 10;
 		}
 	}
-	if (!digits)
+	/* times a unit's factor (< 2^47) stays within 128 bits */
+	if (!digits || n >> 80)
 		goto not_value;
 	while (*p == ' ')
 		p++;
@@ -237,12 +238,17 @@ static void range(struct spec *sp, const char *parent, struct json_object *o,
 	for (int i = 0; i < 2; i++) {
 		struct json_object *x = get(r, mm[i]);
 
+		/* access rates without "%": samples, as export writes an inexact rate */
+		bool samples = kind == K_PERCENT && x &&
+			       (!json_object_is_type(x, json_type_string) ||
+				!strchr(json_object_get_string(x), '%'));
+
 		path_of(p2, sizeof(p2), path, mm[i]);
 		if (x)
-			m[i] = value(sp, p2, x, kind, &v[i]);
+			m[i] = value(sp, p2, x, samples ? K_COUNT : kind, &v[i]);
 		if (m[i] < 0)
 			return;
-		if (kind == K_PERCENT && m[i] == 0) {
+		if (kind == K_PERCENT && m[i] == 0 && !samples) {
 			uint64_t max_nr = sp->aggr_us / (sp->sample_us ? sp->sample_us : 1);
 			u128 x100 = (u128)v[i] * max_nr;
 
@@ -373,12 +379,11 @@ static void targets(struct spec *sp, const char *cpath, struct json_object *ctx)
 		    ops ? str_of(ops) : "null");
 		return;
 	}
-	fprintf(sp->out, "target %s", o);
 	path_of(path, sizeof(path), cpath, "targets");
-	if (!ts || !is_array(sp, path, ts)) {
-		fputc('\n', sp->out);
+	/* no target: damoctl.conf has no line for that; the live ones stay */
+	if (!ts || !is_array(sp, path, ts) || !json_object_array_length(ts))
 		return;
-	}
+	fprintf(sp->out, "target %s", o);
 	for (size_t i = 0; i < json_object_array_length(ts); i++) {
 		struct json_object *t = json_object_array_get_idx(ts, i), *pid, *rs;
 

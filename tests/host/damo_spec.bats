@@ -95,6 +95,23 @@ print(t.replace("\"matching\": true,\n                                    \"allo
 	[ "$(cat "$(CTX)/targets/0/pid_target")" = 4242 ]
 }
 
+@test "an access rate that is no whole percentage exports as samples and reads back" {
+	make_sysfs
+	put "$ROOT/proc/sys/kernel/osrelease" 6.12.118-amd64
+	# 7 of 20 samples is 35 %; 7 of 30 (3 ms, 90 ms) is not a whole 1/1000 %
+	put "$(CTX)/monitoring_attrs/intervals/sample_us" 3000
+	put "$(CTX)/monitoring_attrs/intervals/aggr_us" 90000
+	damoctl scheme add stat access 7 max
+	damoctl export damo > e.json
+	grep -q '"min": "7"' e.json || fail "$(cat e.json)"
+	damoctl --json scheme list > a
+	damoctl scheme clear
+	run damoctl apply e.json
+	assert_success
+	damoctl --json scheme list > b
+	diff a b
+}
+
 @test "apply check takes a spec and writes nothing" {
 	make_612
 	before=$(tree_sum)
