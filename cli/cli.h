@@ -56,6 +56,7 @@ struct cli {
 	bool force;			/* --force: a batch goes on after failures */
 	const char *where;		/* "FILE:LINE" prefixed to errors, or NULL */
 	bool interactive;		/* the readline shell runs the commands */
+	long watch_frame;		/* --watch: this frame's number (1, 2, ...), else 0 */
 };
 
 /*
@@ -120,6 +121,7 @@ extern const struct cli_cmd target_cmds[];
 extern const struct cli_cmd monitor_cmds[];
 extern const struct cli_cmd stats_cmds[];
 extern const struct cli_cmd lru_sort_cmds[];
+extern const struct cli_cmd report_cmds[];
 int apply_run(struct cli *c, int argc, char **argv);
 #define APPLY_ARGS "[check] FILE"
 /* damo's kdamonds spec (cli/damo_spec.c) */
@@ -194,6 +196,28 @@ int cli_attrs(struct cli *c, struct damos_ctx *d, struct damos_attrs *a);
 /* attrs and targets in the grammar of "set" (text) or as a JSON object */
 void cli_print_attrs(struct cli *c, const struct damos_attrs *a);
 void cli_print_targets(struct cli *c, const struct damos_targets *t);
+
+/* cli/metrics.c: --format openmetrics|prometheus [--output FILE] */
+enum { CLI_FORMAT_TEXT, CLI_FORMAT_OPENMETRICS, CLI_FORMAT_PROMETHEUS };
+struct cli_metrics {
+	int format;
+	const char *output;		/* replaced whole (rename), or stdout */
+};
+#define CLI_METRICS_ARGS "[--format text|openmetrics|prometheus [--output FILE]]"
+int cli_metrics_args(struct cli *c, int *argc, char **argv,
+		     struct cli_metrics *m);
+/* @status: monitor status's state and attributes too, not only schemes' */
+int cli_metrics_print(struct cli *c, const struct cli_metrics *m, bool status);
+
+/* cli/rates.c: each scheme's rates since the last --watch frame */
+struct cli_rate {
+	bool valid;			/* false: no last frame to compare with */
+	uint64_t interval_us;
+	uint64_t tried_bps, applied_bps;	/* bytes per second */
+	uint64_t qt_exceeds;		/* in the interval */
+};
+void cli_rates_update(struct cli *c, struct damos_scheme *const *arr, size_t n,
+		      struct cli_rate *out);
 
 /*
  * JSON output through json-c (cli/json.c): one document per command on

@@ -46,3 +46,6 @@ install-cli: $(DAMOCTL)
 	install -m 644 cli/damoctl.bash-completion $(DESTDIR)$(BASHCOMPDIR)/damoctl
 	sed 's|@BINDIR@|$(BINDIR)|g' cli/damoctl.service > $(DESTDIR)$(SYSTEMDUNITDIR)/damoctl.service
 	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/damoctl.service
+	sed 's|@BINDIR@|$(BINDIR)|g' cli/damoctl-metrics.service > $(DESTDIR)$(SYSTEMDUNITDIR)/damoctl-metrics.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/damoctl-metrics.service
+	install -m 644 cli/damoctl-metrics.timer $(DESTDIR)$(SYSTEMDUNITDIR)/

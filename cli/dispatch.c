@@ -18,6 +18,7 @@ const struct cli_object cli_objects[] = {
 	{ "monitor", monitor_cmds, "status", "turn monitoring on and off" },
 	{ "stats", stats_cmds, "show", "statistics of the schemes" },
 	{ "lru-sort", lru_sort_cmds, "status", "the damon_lru_sort module" },
+	{ "report", report_cmds, "access", "what DAMON sees: the monitored regions" },
 	{ "export", export_cmds, NULL, "the setup in another tool's format (damo)" },
 	{ "apply", help_cmds, NULL, "make a damoctl.conf(5) file or a damo kdamonds spec the live setup, or check it",
 	  apply_run, APPLY_ARGS },

@@ -136,12 +136,14 @@ static void status_setup(struct cli *c, struct damos_ctx *d,
 
 static int do_status(struct cli *c, int argc, char **argv)
 {
+	struct cli_metrics m;
 	struct damos_ctx *d;
 	bool on = false;
 	int pid = -1, err;
 
-	(void)argc;
-	(void)argv;
+	err = cli_metrics_args(c, &argc, argv, &m);
+	if (err || m.format != CLI_FORMAT_TEXT)
+		return err ? err : cli_metrics_print(c, &m, true);
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
@@ -173,7 +175,7 @@ const struct cli_cmd monitor_cmds[] = {
 	{ "start", do_start, "", "start monitoring (needs a target)", NULL,
 	  CLI_WRITE },
 	{ "stop", do_stop, "", "stop monitoring", NULL, CLI_WRITE },
-	{ "status", do_status, "",
+	{ "status", do_status, CLI_METRICS_ARGS,
 	  "print whether monitoring runs, and the attrs, targets and schemes it runs with",
 	  NULL, CLI_WATCH },
 	{ NULL },

@@ -120,7 +120,9 @@ int cli_watch(struct cli *c, const struct cli_cmd *k, int argc, char **argv,
 			header(c, us);
 		else if (i && !c->json)
 			fputc('\n', c->out);
+		c->watch_frame = i + 1;
 		status = cli_call(c, k, argc, argv);
+		c->watch_frame = 0;
 		fflush(c->out);
 		if (status || (count && i + 1 == count))
 			break;

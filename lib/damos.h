@@ -1043,6 +1043,58 @@ damos_tried_regions_total_bytes(const struct damos_tried_regions *r);
 DAMOS_API void damos_tried_regions_free(struct damos_tried_regions *r);
 
 /*
+ * Access snapshots: the regions a running context monitors, with their
+ * access counts and ages, as one aggregation interval left them.  The
+ * result is a struct damos_tried_regions (read it with the functions
+ * above).  Sources:
+ *
+ * - DAMOS_SNAPSHOT_TRIED_REGIONS (sysfs, Linux 6.2+): the tried regions of
+ *   a stat scheme that every region passes (no filters, quotas or
+ *   watermarks).  The context's own such scheme if it has one; else one is
+ *   appended for the snapshot and the schemes are written back as they
+ *   were afterwards (a running kdamond gets both changes by "commit").
+ * - DAMOS_SNAPSHOT_TRACE (any interface): the damon:damon_aggregated
+ *   tracepoint, in a tracefs instance of its own (<tracefs>/instances/
+ *   damos-<pid>, removed afterwards) so that the user's trace buffer is
+ *   left alone; lines of other kdamonds are skipped by pid.  It records
+ *   for .trace_us (0: two aggregation intervals), then for up to 20 more
+ *   aggregation intervals until each target has a complete aggregation.
+ *   On a fake tree the "trace" file below <root>/sys/kernel/tracing (or
+ *   <root>/sys/kernel/debug/tracing) is read as it is, without waiting.
+ * - DAMOS_SNAPSHOT_AUTO: tried regions where the kernel has them, else the
+ *   tracepoint.
+ */
+enum damos_snapshot_source {
+	DAMOS_SNAPSHOT_AUTO = 0,
+	DAMOS_SNAPSHOT_TRIED_REGIONS = 1,
+	DAMOS_SNAPSHOT_TRACE = 2,
+};
+
+/*
+ * struct damos_snapshot_opts - .sz = sizeof(struct damos_snapshot_opts);
+ * fields are only appended.
+ */
+struct damos_snapshot_opts {
+	size_t sz;
+	enum damos_snapshot_source source;
+	uint64_t trace_us;	/* DAMOS_SNAPSHOT_TRACE: record this long */
+};
+
+/*
+ * damos_access_snapshot() - the monitored regions of @d's context.
+ * @opts: NULL for the defaults (AUTO).
+ *
+ * Return: 0 with *@out (free with damos_tried_regions_free()); -ENODATA
+ * (monitoring is off: a snapshot needs a running kdamond), -EOPNOTSUPP
+ * (a dry run; the source asked for is missing: no tried regions, no
+ * tracepoint), -EAGAIN (the kernel listed no region in time), or the
+ * errno of a read or write.
+ */
+DAMOS_API int damos_access_snapshot(struct damos_ctx *d,
+				    const struct damos_snapshot_opts *opts,
+				    struct damos_tried_regions **out);
+
+/*
  * damos_schemes_clear() - remove every scheme.
  */
 DAMOS_API int damos_schemes_clear(struct damos_ctx *d);

@@ -742,6 +742,47 @@ static void sysfs_probe(struct damos_ctx *d)
 	free(own);
 }
 
+static int ulong_cmp(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The numbered directories below @dir, in numeric order. */
+static int region_dirs(const char *dir, unsigned long **out, size_t *n)
+{
+	char *pat = damos_path("%s/[0-9]*", dir);
+	glob_t g = { 0 };
+	int err = 0, r;
+
+	*out = NULL;
+	*n = 0;
+	if (!pat)
+		return damos_err(-ENOMEM, "out of memory");
+	r = glob(pat, GLOB_ONLYDIR | GLOB_NOSORT, NULL, &g);
+	free(pat);
+	if (r == GLOB_NOMATCH)
+		return 0;
+	if (r)
+		return damos_err(-EIO, "%s: cannot list the regions", dir);
+	*out = calloc(g.gl_pathc ? g.gl_pathc : 1, sizeof(**out));
+	if (!*out)
+		err = damos_err(-ENOMEM, "out of memory");
+	for (size_t i = 0; !err && i < g.gl_pathc; i++) {
+		const char *name = strrchr(g.gl_pathv[i], '/') + 1;
+		char *end;
+		unsigned long v = strtoul(name, &end, 10);
+
+		if (!*end)
+			(*out)[(*n)++] = v;
+	}
+	globfree(&g);
+	if (!err)
+		qsort(*out, *n, sizeof(**out), ulong_cmp);
+	return err;
+}
+
 /*
  * tried_regions/{total_bytes,<M>/{start,end,nr_accesses,age}}, files only
  * root reads (0400).  The kernel lists them on update_schemes_tried_regions
@@ -754,6 +795,8 @@ static int sysfs_tried_regions(struct damos_ctx *d, size_t idx,
 		"start", "end", "nr_accesses", "age",
 	};
 	char *dir = cpath(d, "schemes/%zu/tried_regions", idx), *p;
+	unsigned long *idx_arr = NULL;
+	size_t nr_idx = 0;
 	bool on = false;
 	int err = dir ? 0 : damos_err(-ENOMEM, "out of memory");
 
@@ -773,14 +816,20 @@ static int sysfs_tried_regions(struct damos_ctx *d, size_t idx,
 		r->has_total = !err;
 	}
 	free(p);
-	for (size_t i = 0; !err; i++) {
+	/*
+	 * The kernel names a region's directory by a counter it shares among
+	 * all schemes (6.2 to 6.12: damon_sysfs_schemes_region_idx), so a
+	 * scheme's directories have gaps where another scheme's regions were.
+	 */
+	if (!err)
+		err = region_dirs(dir, &idx_arr, &nr_idx);
+	for (size_t i = 0; !err && i < nr_idx; i++) {
 		struct damos_tried_region *t;
 		uint64_t v[ARRAY_SIZE(files)];
 
-		p = damos_path("%s/%zu", dir, i);
-		if (!p || !damos_exists(p)) {
-			err = p ? 0 : damos_err(-ENOMEM, "out of memory");
-			free(p);
+		p = damos_path("%s/%lu", dir, idx_arr[i]);
+		if (!p) {
+			err = damos_err(-ENOMEM, "out of memory");
 			break;
 		}
 		for (size_t f = 0; f < ARRAY_SIZE(files) && !err; f++)
@@ -797,6 +846,7 @@ static int sysfs_tried_regions(struct damos_ctx *d, size_t idx,
 			.nr_accesses = v[2], .age = v[3],
 		};
 	}
+	free(idx_arr);
 	free(dir);
 	return err;
 }

@@ -16,6 +16,8 @@ DEPS += expect
 DEPS += stress-ng
 # dry-run scripts are run by both shells (tests/host/dry_layer.bats)
 DEPS += dash bash
+# tests/host/metrics.bats: Prometheus' own text parsers
+DEPS += python3-prometheus-client
 CHECK_HOST_TARGETS += check-unit check-bats check-install check-abi
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

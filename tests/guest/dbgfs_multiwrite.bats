@@ -2,8 +2,11 @@
 # Scripts that echo schemes into DAMON's debugfs under bash: bash's echo and
 # printf write a multi-line string one line per write(2).  The writes to one
 # open file are one input (kernel patch "join the writes to one open
-# 'schemes' or 'init_regions'"): the whole content is set, and a bad line
-# anywhere fails the write and keeps the schemes from before the open.
+# 'schemes' or 'init_regions'"), and each write is applied as if it ended
+# the input: the whole content is set; a write that makes the input bad
+# (a bad line, or a write that ends inside a line) fails, changes nothing,
+# and so do the later writes to that open file.  With or without a last
+# newline, the same bytes give the same result.
 
 load helpers/common
 
@@ -52,7 +55,7 @@ $(line 2 7)"
 	assert_equal "$(schemes_now)" "$(printf '%s\n' "${want[@]}")"
 }
 
-@test "bash: a bad line in the middle fails the echo and keeps the schemes from before it" {
+@test "bash: a bad line in the middle fails the echo; the lines before it stay, the write changes nothing" {
 	local old
 	old=$(line 9 5)
 	echo "$old" > "$DBGFS/schemes"
@@ -61,36 +64,66 @@ garbage
 $2" > "$3"' _ "$(line 1 6)" "$(line 2 7)" "$DBGFS/schemes"
 	assert_failure
 	assert_output --partial "Invalid argument"
+	assert_equal "$(schemes_now)" "$(line 1 6)"
+	# in one write (dash, dd): nothing of it is applied
+	echo "$old" > "$DBGFS/schemes"
+	run write_once "$DBGFS/schemes" "$(line 1 6)
+garbage
+$(line 2 7)"
+	assert_failure
 	assert_equal "$(schemes_now)" "$old"
 	# a line too large for its field, in the last line
 	run bash -c 'echo "$1
 4096 8192 0 5 4294967296 4294967296 2 0 0 0 0 0 0 0 0 0 0 0" > "$2"' _ "$(line 1 6)" "$DBGFS/schemes"
 	assert_failure
-	assert_equal "$(schemes_now)" "$old"
+	assert_equal "$(schemes_now)" "$(line 1 6)"
 }
 
-@test "a line split across writes (7-byte pieces, one open file) is one input" {
-	local two
+@test "a write that ends inside a line fails and changes nothing, nor do the later writes" {
+	local old two
+	old=$(line 9 5)
+	echo "$old" > "$DBGFS/schemes"
 	two="$(line 3 6)
 $(line 4 7)"
 	run "$HELPERS/hostile_write" -c 7 "$DBGFS/schemes" "$two\n"
-	assert_success
-	assert_output --partial " failed=0 "
-	assert_equal "$(schemes_now)" "$two"
+	assert_output --partial " ok=0 "
+	assert_equal "$(schemes_now)" "$old"
 }
 
-@test "an unfinished last line is not applied, and the lines before it are" {
-	local old
+@test "newline-less bad input (as damo 1.x writes) fails with EINVAL and keeps the old content" {
+	local old input regions
 	old=$(line 9 5)
 	echo "$old" > "$DBGFS/schemes"
-	# only the beginning of a scheme: nothing changes
-	run bash -c 'printf "%s" "4096 8192 0" > "$1"' _ "$DBGFS/schemes"
-	assert_success
-	assert_equal "$(schemes_now)" "$old"
-	# a complete line, then an unfinished one
+	for input in "4096 8192 0 5 10 20 2" "1 2 3 4 5 6 7 8 9" "4096 8192 0"; do
+		run bash -c 'printf "%s" "$1" > "$2"' _ "$input" "$DBGFS/schemes"
+		assert_failure
+		assert_output --partial "Invalid argument"
+		assert_equal "$(schemes_now)" "$old"
+	done
+	# a complete line, then an unfinished one: the first stays
 	run bash -c 'printf "%s\n%s" "$1" "4096 8192 0" > "$2"' _ "$(line 1 6)" "$DBGFS/schemes"
-	assert_success
+	assert_failure
 	assert_equal "$(schemes_now)" "$(line 1 6)"
+	# a good newline-less line is applied
+	run bash -c 'printf "%s" "$1" > "$2"' _ "$(line 2 7)" "$DBGFS/schemes"
+	assert_success
+	assert_equal "$(schemes_now)" "$(line 2 7)"
+
+	echo $$ > "$DBGFS/target_ids"
+	echo "0 100 200" > "$DBGFS/init_regions"
+	for input in "0 300 200" "0 100 200 0 150 300"; do
+		run bash -c 'printf "%s" "$1" > "$2"' _ "$input" "$DBGFS/init_regions"
+		assert_failure
+		assert_output --partial "Invalid argument"
+		regions=$(< "$DBGFS/init_regions")
+		assert_equal "$regions" "0 100 200"
+	done
+	run bash -c 'printf "%s" "0 100 200 0 300 400" > "$1"' _ "$DBGFS/init_regions"
+	assert_success
+	regions=$(< "$DBGFS/init_regions")
+	assert_equal "$regions" "0 100 200
+0 300 400"
+	echo > "$DBGFS/target_ids"
 }
 
 @test "two bash writers on their own opens at once: the schemes are always one whole content" {

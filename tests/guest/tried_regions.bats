@@ -7,7 +7,7 @@
 # it applied the scheme once, and the update shows nothing, for a scheme
 # that matches every region.  This is how the kernel's selftests
 # damos_tried_regions.py and damon_nr_regions.py failed under load ("tried
-# regions is not created").  Patch 0012 of the 6.12 series counts the
+# regions is not created").  The 6.12 series' tried regions timeout fix (patch 0003) counts the
 # timeout in the kdamond's own sampling intervals.  The helper
 # (helpers/tried_updates.bash) says what it sets up; the pass condition
 # does not depend on timing: with the fix, the update of a scheme that

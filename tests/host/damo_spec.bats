@@ -7,6 +7,14 @@
 load helper
 
 FIX="$BATS_TEST_DIRNAME/fixtures/damo-3.3.0"
+
+# the helper's root, and the scratch files the tests write (a.schemes,
+# one.json, ...) in the test's own directory, never in the clone
+setup() {
+	ROOT="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$ROOT"
+	cd "$BATS_TEST_TMPDIR" || return 1
+}
 CTX() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0"; }
 
 # make_sysfs with no target and no scheme, in 6.12's layout (the probe

@@ -27,7 +27,9 @@ setup() {
 	run damoctl --json stats --watch 10ms --count 2
 	assert_success
 	[ "${#lines[@]}" = 2 ]
-	assert_line --index 1 '[{"index":0,"action":"pageout","nr_tried":1,"sz_tried":4096,"nr_applied":2,"sz_applied":8192,"qt_exceeds":3}]'
+	assert_line --index 0 '[{"index":0,"action":"pageout","nr_tried":1,"sz_tried":4096,"nr_applied":2,"sz_applied":8192,"qt_exceeds":3}]'
+	# from the second frame on, the rates since the last one
+	assert_line --index 1 --regexp '^\[\{"index":0,"action":"pageout","nr_tried":1,"sz_tried":4096,"nr_applied":2,"sz_applied":8192,"qt_exceeds":3,"rates":\{"interval_us":[0-9]+,"tried_bytes_per_second":0,"applied_bytes_per_second":0,"qt_exceeds":0\}\}\]$'
 }
 
 @test "monitor status --watch" {

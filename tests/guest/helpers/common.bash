@@ -22,8 +22,8 @@ DAMOS_PREFIX=${DAMOS_PREFIX:-/usr/local}
 DAMOS_UNITDIR=${DAMOS_UNITDIR:-$DAMOS_PREFIX/lib/systemd/system}
 HELPERS=$BATS_TEST_DIRNAME/helpers
 # dbgfs's switch: monitor_on, renamed monitor_on_DEPRECATED in 6.9 (the
-# series provides monitor_on again beside it; the renamed one is the
-# kernel's own, so it is preferred where it exists)
+# 6.12 series keeps the rename; series v2 had given monitor_on back beside
+# it)
 if [ -e "$DBGFS/monitor_on_DEPRECATED" ]; then
 	DBGFS_ON=$DBGFS/monitor_on_DEPRECATED
 else

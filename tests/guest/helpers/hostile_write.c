@@ -41,9 +41,10 @@
  *                 accepted_invalid.
  *   -J            the kernel joins the writes to one open file into one input
  *                 (kernel patch "join the writes to one open 'schemes' or
- *                 'init_regions'"): -V judges the whole content of a -c
- *                 write, and a last line without a newline that could still
- *                 become a scheme makes a write unknown (it waits)
+ *                 'init_regions'"), each write applied as if it ended the
+ *                 input: a -c write in pieces is unknown (each piece that
+ *                 makes a valid input so far is taken, the first that does
+ *                 not fails), and what it leaves is the new state
  *   -v            print each write's result to stderr
  *
  * Output, one line on stdout:
@@ -288,64 +289,12 @@ static int classify_lines(const char *b, size_t len)
 }
 
 /*
- * Whether number @i (0-based) of a line, @x (@over: above 64 bits), is out of
- * its field's range for good: more digits only make it larger.  Upper bounds
- * of the access pattern (1, 3, 5) take any number.
+ * A last line without a newline is judged as any other: the kernel applies
+ * each write as if it ended the input (with -J, the joined input so far).
  */
-static int out_of_range_for_good(int i, uint64_t x, int over)
-{
-	static const int u32_field[18] = {
-		[2] = 1, [3] = 1, [4] = 1, [5] = 1, [6] = 1, [10] = 1, [11] = 1,
-		[12] = 1, [13] = 1,
-	};
-
-	if (i >= 18)
-		return over;
-	if (i == 1 || i == 3 || i == 5)
-		return 0;
-	return over || (u32_field[i] && x > 4294967295ULL);
-}
-
 static int classify_dbgfs(const char *b, size_t len)
 {
-	const char *tail = b + len;
-	int n = 0, in_number = 0, over = 0, r;
-	uint64_t x = 0;
-
-	if (!joined || !len || b[len - 1] == '\n' || memchr(b, '\0', len))
-		return classify_lines(b, len);
-	/*
-	 * A last line without a newline that has only numbers, fewer than a
-	 * scheme has (or 19..22), none out of range for good, may be the
-	 * beginning of a line the next write completes: the kernel applies
-	 * the lines before it and lets it wait.  Whether such a write is
-	 * taken is not judged.
-	 */
-	while (tail > b && tail[-1] != '\n')
-		tail--;
-	for (const char *p = tail; p <= b + len; p++) {
-		if (p == b + len || *p == ' ' || *p == '\t') {
-			if (in_number && out_of_range_for_good(n - 1, x, over))
-				return classify_lines(b, len);
-			in_number = 0;
-			continue;
-		}
-		if (*p < '0' || *p > '9')
-			return classify_lines(b, len);
-		if (!in_number) {
-			n++;
-			x = 0;
-			over = 0;
-		}
-		in_number = 1;
-		if (__builtin_mul_overflow(x, 10, &x) ||
-		    __builtin_add_overflow(x, (uint64_t)(*p - '0'), &x))
-			over = 1;
-	}
-	if (!n || n == 18 || n >= 23)
-		return classify_lines(b, len);
-	r = classify_lines(b, (size_t)(tail - b));
-	return r == INVALID ? INVALID : UNKNOWN;
+	return classify_lines(b, len);
 }
 
 static uint64_t next_rand(uint64_t *s)
@@ -478,9 +427,9 @@ static void worker(int idx, long count, double seconds)
 				cls = classify_dbgfs(c->buf, chunk && !joined &&
 						     chunk < c->len ?
 						     chunk : c->len);
-			if (oracle && chunk && chunk < c->len && !joined &&
-			    cls == VALID)
-				cls = UNKNOWN;	/* the rest fails: ppos != 0 */
+			if (oracle && chunk && chunk < c->len &&
+			    (joined || cls == VALID))
+				cls = UNKNOWN;	/* taken up to a piece */
 			if (oracle)
 				__atomic_fetch_add(cls == VALID ? &total->valid :
 						   cls == INVALID ? &total->invalid :
@@ -515,7 +464,7 @@ static void worker(int idx, long count, double seconds)
 			 * was taken by the kernel up to there: a new state,
 			 * not a lost one.
 			 */
-			if (oracle && chunk && chunk < c->len && !joined &&
+			if (oracle && chunk && chunk < c->len &&
 			    cls != INVALID) {
 				free(ref);
 				ref = snapshot();

@@ -104,7 +104,7 @@ int main(int argc, char *argv[])
 	time_t end;
 	double t0, last;
 	unsigned long passes = 0;
-	char *h, *fl;
+	char *h, *fl, *c;
 	int opt, noflush = 0;
 
 	while ((opt = getopt(argc, argv, "h:c:f:t:n")) != -1) {
@@ -137,8 +137,10 @@ int main(int argc, char *argv[])
 
 		cold = want > 0 ? (size_t)want << 10 : 0;
 	}
-	populate(cold);
-	printf("ready hot=%zuM cold=%zuM\n", hot >> 20, cold >> 20);
+	c = populate(cold);
+	/* where they are, for tests that look at what DAMON saw there */
+	printf("ready hot=%zuM cold=%zuM at %p %p\n", hot >> 20, cold >> 20,
+	       (void *)h, (void *)c);
 	fflush(stdout);
 
 	end = time(NULL) + secs;

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --format openmetrics|prometheus [--output FILE] on stats show and
+ * monitor status: the state and each scheme's statistics as a metrics
+ * exposition, for node_exporter's textfile collector and the like.  The
+ * file is replaced whole (a temporary file in its directory, renamed), so
+ * that a reader never sees half of it.
+ *
+ * The two formats differ only where the specifications do: OpenMetrics
+ * names a counter's family without "_total" in HELP and TYPE and ends with
+ * "# EOF"; the Prometheus text format (0.0.4, what node_exporter's textfile
+ * collector parses) names it with "_total" and has no end marker.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char *const format_words[] = {
+	[CLI_FORMAT_TEXT] = "text",
+	[CLI_FORMAT_OPENMETRICS] = "openmetrics",
+	[CLI_FORMAT_PROMETHEUS] = "prometheus",
+};
+
+int cli_metrics_args(struct cli *c, int *argc, char **argv,
+		     struct cli_metrics *m)
+{
+	int nk = 0, no = 0, status = EXIT_OK;
+	char **opts = calloc(*argc + 1, sizeof(*opts));
+
+	memset(m, 0, sizeof(*m));
+	if (!opts)
+		return cli_error(c, EXIT_FAIL, "out of memory");
+	for (int i = 0; !status && i < *argc; i++) {
+		const char *a = argv[i];
+		size_t f;
+
+		if (strcmp(a, "--format") && strcmp(a, "--output")) {
+			argv[nk++] = argv[i];
+			continue;
+		}
+		if (i + 1 >= *argc) {
+			status = cli_error(c, EXIT_USAGE, "%s: expected a value", a);
+			break;
+		}
+		opts[no++] = argv[i];
+		opts[no++] = argv[i + 1];
+		if (!strcmp(a, "--output")) {
+			m->output = argv[++i];
+			continue;
+		}
+		for (f = 0; f < ARRAY_SIZE(format_words); f++)
+			if (!strcmp(argv[i + 1], format_words[f]))
+				break;
+		if (f == ARRAY_SIZE(format_words))
+			status = cli_error(c, EXIT_USAGE,
+					   "--format: '%s' is not one of text, openmetrics, prometheus",
+					   argv[i + 1]);
+		m->format = (int)f;
+		i++;
+	}
+	/* the commands take nothing else */
+	if (!status && nk)
+		status = cli_error(c, EXIT_USAGE, "no arguments expected, got '%s'",
+				   argv[0]);
+	if (!status && m->output && m->format == CLI_FORMAT_TEXT)
+		status = cli_error(c, EXIT_USAGE,
+				   "--output needs --format openmetrics or prometheus");
+	if (!status && m->format != CLI_FORMAT_TEXT && c->json)
+		status = cli_error(c, EXIT_USAGE, "--format %s and --json: pick one",
+				   format_words[m->format]);
+	if (!status) {
+		memcpy(argv + nk, opts, no * sizeof(*argv));
+		*argc = nk;
+	}
+	free(opts);
+	return status;
+}
+
+struct family {
+	const char *name;	/* without _total */
+	const char *type;	/* gauge, counter, info */
+	const char *help;
+};
+
+static void family(FILE *f, const struct cli_metrics *m, const struct family *fa)
+{
+	const char *suffix = m->format == CLI_FORMAT_PROMETHEUS &&
+			     !strcmp(fa->type, "counter") ? "_total" : "";
+	/* the Prometheus text format has no info type: a gauge of 1 */
+	const char *type = m->format == CLI_FORMAT_PROMETHEUS &&
+			   !strcmp(fa->type, "info") ? "gauge" : fa->type;
+
+	fprintf(f, "# HELP %s%s %s\n", fa->name, suffix, fa->help);
+	fprintf(f, "# TYPE %s%s %s\n", fa->name, suffix, type);
+}
+
+/* A label value: \, " and newline escaped, as both formats want. */
+static void label_value(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+struct labels {
+	char kdamond[32];
+	const char *context;
+};
+
+static void sample(FILE *f, const struct family *fa, const char *suffix,
+		   const struct labels *l, long scheme, const char *action,
+		   const char *value)
+{
+	fprintf(f, "%s%s{kdamond=\"%s\",context=\"", fa->name, suffix, l->kdamond);
+	label_value(f, l->context);
+	fputc('"', f);
+	if (scheme >= 0) {
+		fprintf(f, ",scheme=\"%ld\",action=\"", scheme);
+		label_value(f, action);
+		fputc('"', f);
+	}
+	fprintf(f, "} %s\n", value);
+}
+
+static const struct family f_info = {
+	"damon_context", "info",
+	"The DAMON context: its interface and kernel (value 1).",
+};
+static const struct family f_running = {
+	"damon_kdamond_running", "gauge",
+	"Whether the context's kdamond runs (1) or not (0).",
+};
+static const struct family f_attrs[] = {
+	{ "damon_sample_interval_seconds", "gauge", "The sampling interval." },
+	{ "damon_aggregation_interval_seconds", "gauge", "The aggregation interval." },
+	{ "damon_update_interval_seconds", "gauge", "The operations update interval." },
+	{ "damon_min_regions", "gauge", "The least number of monitoring regions." },
+	{ "damon_max_regions", "gauge", "The most number of monitoring regions." },
+};
+static const struct family f_nr_schemes = {
+	"damon_schemes", "gauge", "The number of schemes of the context.",
+};
+static const struct {
+	struct family fa;
+	enum damos_field field;
+} f_stats[] = {
+	{ { "damon_scheme_tried_regions", "counter",
+	    "Regions the scheme's action was tried on." }, DAMOS_F_NR_TRIED },
+	{ { "damon_scheme_tried_bytes", "counter",
+	    "Bytes of the regions the scheme's action was tried on." }, DAMOS_F_SZ_TRIED },
+	{ { "damon_scheme_applied_regions", "counter",
+	    "Regions the scheme's action was applied to." }, DAMOS_F_NR_APPLIED },
+	{ { "damon_scheme_applied_bytes", "counter",
+	    "Bytes of the regions the scheme's action was applied to." }, DAMOS_F_SZ_APPLIED },
+	{ { "damon_scheme_quota_exceeds", "counter",
+	    "Times the scheme's quota was exceeded." }, DAMOS_F_QT_EXCEEDS },
+};
+
+static void exposition(struct cli *c, struct damos_ctx *d, FILE *f,
+		       const struct cli_metrics *m, bool status)
+{
+	struct labels l = { .context = "0" };
+	struct damos_scheme **arr = NULL;
+	struct damos_attrs a;
+	size_t n = 0;
+	bool on = false;
+	char v[64];
+
+	snprintf(l.kdamond, sizeof(l.kdamond), "%d", c->kdamond);
+	if (damos_get_iface(d) == DAMOS_IFACE_DBGFS) {
+		snprintf(l.kdamond, sizeof(l.kdamond), "dbgfs");
+		l.context = c->dbgfs_ctx ? c->dbgfs_ctx : "0";
+	}
+	if (status) {
+		family(f, m, &f_info);
+		fprintf(f, "%s%s{kdamond=\"%s\",context=\"", f_info.name,
+			m->format == CLI_FORMAT_PROMETHEUS ? "" : "_info", l.kdamond);
+		label_value(f, l.context);
+		fprintf(f, "\",interface=\"%s\",kernel=\"",
+			damos_iface_name(damos_get_iface(d)));
+		label_value(f, damos_kernel_desc(d));
+		fprintf(f, "\"} 1\n");
+	}
+	if (!damos_monitor_status(d, &on, NULL)) {
+		family(f, m, &f_running);
+		sample(f, &f_running, "", &l, -1, NULL, on ? "1" : "0");
+	}
+	if (status && !damos_attrs_read(d, &a)) {
+		uint64_t us[] = { a.sample_us, a.aggr_us, a.update_us };
+		uint64_t nr[] = { a.min_nr_regions, a.max_nr_regions };
+
+		for (size_t i = 0; i < ARRAY_SIZE(f_attrs); i++) {
+			if (i < 3)
+				snprintf(v, sizeof(v), "%llu.%06llu",
+					 (unsigned long long)(us[i] / 1000000),
+					 (unsigned long long)(us[i] % 1000000));
+			else
+				snprintf(v, sizeof(v), "%llu",
+					 (unsigned long long)nr[i - 3]);
+			family(f, m, &f_attrs[i]);
+			sample(f, &f_attrs[i], "", &l, -1, NULL, v);
+		}
+	}
+	if (!damos_schemes_read(d, &arr, &n)) {
+		if (status) {
+			snprintf(v, sizeof(v), "%zu", n);
+			family(f, m, &f_nr_schemes);
+			sample(f, &f_nr_schemes, "", &l, -1, NULL, v);
+		}
+		for (size_t k = 0; k < ARRAY_SIZE(f_stats) && n; k++) {
+			family(f, m, &f_stats[k].fa);
+			for (size_t i = 0; i < n; i++) {
+				snprintf(v, sizeof(v), "%llu", (unsigned long long)
+					 damos_scheme_get(arr[i], f_stats[k].field));
+				sample(f, &f_stats[k].fa, "_total", &l, (long)i,
+				       damos_scheme_action_name(arr[i]), v);
+			}
+		}
+		damos_schemes_free(arr, n);
+	}
+	if (m->format == CLI_FORMAT_OPENMETRICS)
+		fputs("# EOF\n", f);
+}
+
+/* @path replaced whole: a temporary file beside it, then rename(2). */
+static int write_atomic(struct cli *c, const char *path, const char *text,
+			size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char *tmp = NULL;
+	int fd, err = 0;
+
+	if (asprintf(&tmp, "%.*s.%s.XXXXXX", slash ? (int)(slash - path + 1) : 0,
+		     path, slash ? slash + 1 : path) < 0)
+		return cli_error(c, EXIT_FAIL, "out of memory");
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = errno;
+		cli_error(c, EXIT_FAIL, "--output %s: cannot make %s: %s", path,
+			  tmp, strerror(err));
+		free(tmp);
+		return EXIT_FAIL;
+	}
+	if (fchmod(fd, 0644) || write(fd, text, len) != (ssize_t)len ||
+	    fsync(fd))
+		err = errno ? errno : EIO;
+	if (close(fd) && !err)
+		err = errno;
+	if (!err && rename(tmp, path))
+		err = errno;
+	if (err) {
+		unlink(tmp);
+		cli_error(c, EXIT_FAIL, "--output %s: %s", path, strerror(err));
+	}
+	free(tmp);
+	return err ? EXIT_FAIL : EXIT_OK;
+}
+
+int cli_metrics_print(struct cli *c, const struct cli_metrics *m, bool status)
+{
+	struct damos_ctx *d = cli_open(c);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int st;
+
+	if (!d)
+		return EXIT_FAIL;
+	f = m->output ? open_memstream(&text, &len) : c->out;
+	if (!f)
+		return cli_close(c, d, cli_error(c, EXIT_FAIL, "out of memory"));
+	exposition(c, d, f, m, status);
+	if (!m->output)
+		return cli_close(c, d, EXIT_OK);
+	fclose(f);
+	st = write_atomic(c, m->output, text, len);
+	free(text);
+	return cli_close(c, d, st);
+}
