@@ -29,18 +29,24 @@ static const char *const format_words[] = {
 int cli_metrics_args(struct cli *c, int *argc, char **argv,
 		     struct cli_metrics *m)
 {
-	int nk = 0, no = 0, status = EXIT_OK;
+	int nk = 0, no = 0, i, status = EXIT_OK;
+	/* the other words, then the options: argv stays a permutation of
+	 * itself on every path, so that its owner frees each word once */
+	char **keep = calloc(*argc + 1, sizeof(*keep));
 	char **opts = calloc(*argc + 1, sizeof(*opts));
 
 	memset(m, 0, sizeof(*m));
-	if (!opts)
+	if (!keep || !opts) {
+		free(keep);
+		free(opts);
 		return cli_error(c, EXIT_FAIL, "out of memory");
-	for (int i = 0; !status && i < *argc; i++) {
+	}
+	for (i = 0; !status && i < *argc; i++) {
 		const char *a = argv[i];
 		size_t f;
 
 		if (strcmp(a, "--format") && strcmp(a, "--output")) {
-			argv[nk++] = argv[i];
+			keep[nk++] = argv[i];
 			continue;
 		}
 		if (i + 1 >= *argc) {
@@ -63,6 +69,10 @@ int cli_metrics_args(struct cli *c, int *argc, char **argv,
 		m->format = (int)f;
 		i++;
 	}
+	/* the words the loop did not reach stay where they are, at the end */
+	memmove(argv + nk + no, argv + i, (*argc - i) * sizeof(*argv));
+	memcpy(argv, keep, nk * sizeof(*argv));
+	memcpy(argv + nk, opts, no * sizeof(*argv));
 	/* the commands take nothing else */
 	if (!status && nk)
 		status = cli_error(c, EXIT_USAGE, "no arguments expected, got '%s'",
@@ -73,10 +83,9 @@ int cli_metrics_args(struct cli *c, int *argc, char **argv,
 	if (!status && m->format != CLI_FORMAT_TEXT && c->json)
 		status = cli_error(c, EXIT_USAGE, "--format %s and --json: pick one",
 				   format_words[m->format]);
-	if (!status) {
-		memcpy(argv + nk, opts, no * sizeof(*argv));
+	if (!status)
 		*argc = nk;
-	}
+	free(keep);
 	free(opts);
 	return status;
 }
