@@ -396,6 +396,16 @@ int apply_run(struct cli *c, int argc, char **argv)
 		fclose(f);
 	if (!buf)
 		return cli_error(c, EXIT_FAIL, "%s: %s", file, strerror(err));
+	if (damo_spec_detect(buf, len)) {
+		char *conf;
+
+		status = damo_spec_to_conf(c, a.name, buf, len, &conf);
+		free(buf);
+		if (status)
+			return status;
+		buf = conf;
+		len = strlen(conf);
+	}
 	err = damos_config_parse(buf, len, &a.cfg);
 	free(buf);
 	if (!a.cfg)

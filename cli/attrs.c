@@ -9,13 +9,7 @@ void cli_print_attrs(struct cli *c, const struct damos_attrs *a)
 	char s[32], g[32], u[32];
 
 	if (c->json)
-		fprintf(c->out,
-			"{\"sample_us\":%llu,\"aggr_us\":%llu,\"update_us\":%llu,\"min_nr_regions\":%llu,\"max_nr_regions\":%llu}",
-			(unsigned long long)a->sample_us,
-			(unsigned long long)a->aggr_us,
-			(unsigned long long)a->update_us,
-			(unsigned long long)a->min_nr_regions,
-			(unsigned long long)a->max_nr_regions);
+		json_write(c->out, json_attrs(a));
 	else
 		fprintf(c->out, "sample %s aggr %s update %s regions %llu %llu",
 			damos_format_time_us(a->sample_us, s, sizeof(s)),

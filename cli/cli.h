@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <json-c/json.h>
+
 #include "damos.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -123,6 +125,11 @@ extern const struct cli_cmd lru_sort_cmds[];
 extern const struct cli_cmd report_cmds[];
 int apply_run(struct cli *c, int argc, char **argv);
 #define APPLY_ARGS "[check] FILE"
+/* damo's kdamonds spec (cli/damo_spec.c) */
+extern const struct cli_cmd export_cmds[];
+bool damo_spec_detect(const char *buf, size_t len);
+int damo_spec_to_conf(struct cli *c, const char *name, const char *buf,
+		      size_t len, char **conf);
 
 void cli_init(struct cli *c);
 void cli_fini(struct cli *c);
@@ -213,11 +220,23 @@ struct cli_rate {
 void cli_rates_update(struct cli *c, struct damos_scheme *const *arr, size_t n,
 		      struct cli_rate *out);
 
-/* JSON output, bpftool style: one document per command on c->out */
-void json_str(FILE *f, const char *s);
+/*
+ * JSON output through json-c (cli/json.c): one document per command on
+ * c->out.  json_str() makes a string of valid UTF-8 (U+FFFD for an invalid
+ * byte); json_write() prints a value and releases it, json_print() adds
+ * a newline (one document a line).
+ */
+struct json_object *json_str(const char *s);
+struct json_object *json_u64(uint64_t v);
+void json_write(FILE *f, struct json_object *o);
+void json_print(FILE *f, struct json_object *o);
+void json_print_str(FILE *f, const char *key, const char *value);
+void json_print_version(FILE *f, const char *version, const char *lib);
 void json_begin(struct cli *c, FILE **saved, char **buf, size_t *len);
 void json_end(struct cli *c, FILE *saved, char **bufp, size_t *lenp, int status);
 void json_add(char ***arr, size_t *n, const char *s);
-void json_scheme(FILE *f, const struct damos_scheme *s, int idx);
+struct json_object *json_scheme(const struct damos_scheme *s, int idx);
+struct json_object *json_attrs(const struct damos_attrs *a);
+struct json_object *json_targets(const struct damos_targets *t);
 
 #endif /* DAMOCTL_CLI_H */

@@ -17,6 +17,10 @@ $(BUILD)/cli/%.o: cli/%.c cli/cli.h lib/damos.h cli/cli.mk
 # GNU readline for the interactive shell (cli/shell.c).
 DEPS += libreadline-dev
 CLI_LIBS := -lreadline
+# json-c for every --json document and for reading damo's specs: unlike
+# jansson (signed json_int_t), it writes and parses a u64 exactly.
+DEPS += libjson-c-dev
+CLI_LIBS += -ljson-c
 
 # DAMOCTL_LINK=shared links libdamos.so instead (the Debian package does:
 # damoctl then depends on libdamos0, through the symbols file); such a

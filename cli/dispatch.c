@@ -19,7 +19,8 @@ const struct cli_object cli_objects[] = {
 	{ "stats", stats_cmds, "show", "statistics of the schemes" },
 	{ "lru-sort", lru_sort_cmds, "status", "the damon_lru_sort module" },
 	{ "report", report_cmds, "access", "what DAMON sees: the monitored regions" },
-	{ "apply", help_cmds, NULL, "make a damoctl.conf(5) file the live setup, or check it",
+	{ "export", export_cmds, NULL, "the setup in another tool's format (damo)" },
+	{ "apply", help_cmds, NULL, "make a damoctl.conf(5) file or a damo kdamonds spec the live setup, or check it",
 	  apply_run, APPLY_ARGS },
 	{ "help", help_cmds, NULL, "this help, help OBJECT or help OBJECT COMMAND" },
 	{ NULL },
@@ -214,9 +215,7 @@ void cli_help(struct cli *c, const struct cli_object *o,
 		help_command(f, o, k);
 	if (c->json) {
 		fclose(f);
-		fprintf(c->out, "{\"help\":");
-		json_str(c->out, text);
-		fprintf(c->out, "}\n");
+		json_print_str(c->out, "help", text);
 		free(text);
 	}
 }
@@ -250,9 +249,7 @@ static void vreport(struct cli *c, const char *fmt, va_list ap)
 		char full[4800];
 
 		snprintf(full, sizeof(full), "%s%s", where, msg);
-		fprintf(c->out, "{\"error\":");
-		json_str(c->out, full);
-		fprintf(c->out, "}\n");
+		json_print_str(c->out, "error", full);
 	} else {
 		fprintf(c->err, "damoctl: %s%s\n", where, msg);
 	}
@@ -459,9 +456,7 @@ void cli_print_script(struct cli *c, const char *what, const char *script)
 			c->json_script = s;
 		}
 	} else if (c->json) {
-		fprintf(c->out, "{\"dry_run\":");
-		json_str(c->out, script);
-		fprintf(c->out, "}\n");
+		json_print_str(c->out, "dry_run", script);
 	} else {
 		if (!c->script_started)
 			fprintf(c->out,
@@ -592,10 +587,11 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 				return cli_error(c, EXIT_USAGE,
 						 "--version: nothing goes after it, got '%s'",
 						 argv[optind]);
-			fprintf(c->out, c->json ?
-				"{\"version\":\"%s\",\"libdamos\":\"%s\"}\n" :
-				"damoctl %s (libdamos %s)\n",
-				DAMOS_VERSION, damos_version());
+			if (c->json)
+				json_print_version(c->out, DAMOS_VERSION, damos_version());
+			else
+				fprintf(c->out, "damoctl %s (libdamos %s)\n",
+					DAMOS_VERSION, damos_version());
 			*next = argc;
 			return -1;
 		case 'h':
@@ -688,10 +684,11 @@ static int run(struct cli *c, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[0], "version") && argc == 1) {
-		fprintf(c->out, c->json ?
-			"{\"version\":\"%s\",\"libdamos\":\"%s\"}\n" :
-			"damoctl %s (libdamos %s)\n",
-			DAMOS_VERSION, damos_version());
+		if (c->json)
+			json_print_version(c->out, DAMOS_VERSION, damos_version());
+		else
+			fprintf(c->out, "damoctl %s (libdamos %s)\n",
+				DAMOS_VERSION, damos_version());
 		return EXIT_OK;
 	}
 	o = cli_object_find(argv[0]);
@@ -888,57 +885,4 @@ const char **cli_complete_words(struct cli *c, int argc, char **argv)
 		}
 	}
 	return out;
-}
-
-void json_scheme(FILE *f, const struct damos_scheme *s, int idx)
-{
-	struct damos_filter_info fi = { .sz = sizeof(fi) };
-	struct damos_goal_info gi = { .sz = sizeof(gi) };
-	char line[4096];
-
-	fprintf(f, "{\"index\":%d", idx);
-	for (int fl = 0; fl < DAMOS_NR_FIELDS; fl++) {
-		uint64_t v = damos_scheme_get(s, fl);
-
-		fprintf(f, ",\"%s\":", damos_field_name(fl));
-		if (fl == DAMOS_F_ACTION)
-			json_str(f, damos_scheme_action_name(s));
-		else if (fl == DAMOS_F_WMARKS_METRIC)
-			json_str(f, damos_metric_name(v));
-		else if (fl == DAMOS_F_TARGET_NID && v == DAMOS_NID_NONE)
-			fprintf(f, "null");
-		else
-			fprintf(f, "%llu", (unsigned long long)v);
-	}
-	fprintf(f, ",\"filters\":[");
-	for (size_t i = 0; !damos_scheme_filter(s, i, &fi); i++) {
-		fprintf(f, "%s{\"type\":", i ? "," : "");
-		json_str(f, fi.type_name);
-		fprintf(f, ",\"matching\":%s", fi.matching ? "true" : "false");
-		if (fi.type == DAMOS_FILTER_MEMCG) {
-			fprintf(f, ",\"memcg_path\":");
-			json_str(f, fi.memcg_path ? fi.memcg_path : "");
-		} else if (fi.type == DAMOS_FILTER_ADDR) {
-			fprintf(f, ",\"addr_start\":%llu,\"addr_end\":%llu",
-				(unsigned long long)fi.addr_start,
-				(unsigned long long)fi.addr_end);
-		} else if (fi.type == DAMOS_FILTER_TARGET) {
-			fprintf(f, ",\"target_idx\":%d", fi.target_idx);
-		}
-		fprintf(f, "}");
-	}
-	fprintf(f, "],\"goals\":[");
-	for (size_t i = 0; !damos_scheme_goal(s, i, &gi); i++) {
-		fprintf(f, "%s{\"metric\":", i ? "," : "");
-		json_str(f, gi.metric_name);
-		fprintf(f, ",\"target\":%llu,\"current\":%llu}",
-			(unsigned long long)gi.target,
-			(unsigned long long)gi.current);
-	}
-	fprintf(f, "]");
-	if (damos_scheme_format(s, line, sizeof(line)) > 0) {
-		fprintf(f, ",\"keywords\":");
-		json_str(f, line);
-	}
-	fprintf(f, "}");
 }

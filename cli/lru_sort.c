@@ -180,30 +180,27 @@ static void print_json(struct cli *c, const struct damos_lru_sort *l,
 	char kw[512], why[512];
 	const char *state = module_state(c, l, why, sizeof(why));
 
-	fprintf(c->out, "{\"enabled\":%s,\"kdamond_pid\":%d,\"state\":\"%s\",",
-		damos_lru_sort_enabled(l) ? "true" : "false",
-		damos_lru_sort_kdamond_pid(l), state);
-	if (*why) {
-		fprintf(c->out, "\"why\":");
-		json_str(c->out, why);
-		fputc(',', c->out);
-	}
-	fprintf(c->out, "\"parameters\":{");
+	struct json_object *o = json_object_new_object(), *j;
+
+	json_object_object_add(o, "enabled",
+			       json_object_new_boolean(damos_lru_sort_enabled(l)));
+	json_object_object_add(o, "kdamond_pid",
+			       json_object_new_int(damos_lru_sort_kdamond_pid(l)));
+	json_object_object_add(o, "state", json_str(state));
+	if (*why)
+		json_object_object_add(o, "why", json_str(why));
+	j = json_object_new_object();
 	for (int p = 0; p < DAMOS_LRU_NR_PARAMS; p++)
-		fprintf(c->out, "%s\"%s\":%llu", p ? "," : "",
-			damos_lru_sort_param_name(p),
-			(unsigned long long)damos_lru_sort_get(l, p));
-	fprintf(c->out, "}");
-	if (damos_lru_sort_format(l, kw, sizeof(kw)) > 0) {
-		fprintf(c->out, ",\"keywords\":");
-		json_str(c->out, kw);
-	}
-	fprintf(c->out, ",\"schemes\":[");
-	for (int i = 0; i < 2; i++) {
-		fprintf(c->out, "%s", i ? "," : "");
-		json_scheme(c->out, s[i], i);
-	}
-	fprintf(c->out, "]}\n");
+		json_object_object_add(j, damos_lru_sort_param_name(p),
+				       json_u64(damos_lru_sort_get(l, p)));
+	json_object_object_add(o, "parameters", j);
+	if (damos_lru_sort_format(l, kw, sizeof(kw)) > 0)
+		json_object_object_add(o, "keywords", json_str(kw));
+	j = json_object_new_array();
+	for (int i = 0; i < 2; i++)
+		json_object_array_add(j, json_scheme(s[i], i));
+	json_object_object_add(o, "schemes", j);
+	json_print(c->out, o);
 }
 
 static int do_status(struct cli *c, int argc, char **argv)

@@ -64,40 +64,46 @@ static int do_stop(struct cli *c, int argc, char **argv)
 
 /*
  * The context's setup after the state: what cannot be read is left out.
- * Text: one labelled line each; JSON: members of the status object.
+ * Text: one labelled line each; JSON: members of the status object @o.
  */
-static void status_setup(struct cli *c, struct damos_ctx *d)
+static void status_setup(struct cli *c, struct damos_ctx *d,
+			 struct json_object *o)
 {
-	struct damos_opts o;
+	struct damos_opts opts;
 	struct damos_lru_sort *l = NULL;
 	struct damos_scheme **arr;
 	struct damos_targets t;
 	struct damos_attrs a;
-	const char *fmt = c->json ? ",\"%s\":" : "%-9s ";
-	const char *end = c->json ? "" : "\n";
+	struct json_object *j;
 	size_t n;
 
 	if (!damos_attrs_read(d, &a)) {
-		fprintf(c->out, fmt, "attrs");
-		cli_print_attrs(c, &a);
-		fputs(end, c->out);
+		if (o) {
+			json_object_object_add(o, "attrs", json_attrs(&a));
+		} else {
+			fprintf(c->out, "%-9s ", "attrs");
+			cli_print_attrs(c, &a);
+			fputc('\n', c->out);
+		}
 	}
 	if (!damos_targets_read(d, &t)) {
-		fprintf(c->out, fmt, "targets");
-		cli_print_targets(c, &t);
-		fputs(end, c->out);
+		if (o) {
+			json_object_object_add(o, "targets", json_targets(&t));
+		} else {
+			fprintf(c->out, "%-9s ", "targets");
+			cli_print_targets(c, &t);
+			fputc('\n', c->out);
+		}
 	}
 	damos_targets_free(&t);
 	if (!damos_schemes_read(d, &arr, &n)) {
-		fprintf(c->out, fmt, "schemes");
-		if (c->json) {
-			fputc('[', c->out);
+		if (o) {
+			j = json_object_new_array();
 			for (size_t i = 0; i < n; i++)
-				fprintf(c->out, "%s\"%s\"", i ? "," : "",
-					damos_scheme_action_name(arr[i]));
-			fputc(']', c->out);
+				json_object_array_add(j, json_str(damos_scheme_action_name(arr[i])));
+			json_object_object_add(o, "schemes", j);
 		} else {
-			fprintf(c->out, "%zu", n);
+			fprintf(c->out, "%-9s %zu", "schemes", n);
 			for (size_t i = 0; i < n; i++)
 				fprintf(c->out, "%s%s", i ? ", " : ": ",
 					damos_scheme_action_name(arr[i]));
@@ -105,35 +111,36 @@ static void status_setup(struct cli *c, struct damos_ctx *d)
 		}
 		damos_schemes_free(arr, n);
 	}
-	fprintf(c->out, fmt, c->json ? "kernel" : "features");
-	if (c->json) {
-		json_str(c->out, damos_kernel_desc(d));
-		fprintf(c->out, ",\"features\":[");
+	if (o) {
+		json_object_object_add(o, "kernel", json_str(damos_kernel_desc(d)));
+		j = json_object_new_array();
+		for (int f = 0; f < DAMOS_NR_FEATURES; f++)
+			if (damos_has(d, f) == 1)
+				json_object_array_add(j, json_str(damos_feature_name(f)));
+		json_object_object_add(o, "features", j);
 	} else {
-		fprintf(c->out, "%s:", damos_kernel_desc(d));
+		fprintf(c->out, "%-9s %s:", "features", damos_kernel_desc(d));
+		for (int f = 0; f < DAMOS_NR_FEATURES; f++)
+			if (damos_has(d, f) == 1)
+				fprintf(c->out, " %s", damos_feature_name(f));
+		fputc('\n', c->out);
 	}
-	for (int f = 0, k = 0; f < DAMOS_NR_FEATURES; f++) {
-		if (damos_has(d, f) != 1)
-			continue;
-		if (c->json)
-			fprintf(c->out, "%s\"%s\"", k++ ? "," : "", damos_feature_name(f));
-		else
-			fprintf(c->out, " %s", damos_feature_name(f));
-	}
-	fputs(c->json ? "]" : "\n", c->out);
-	cli_opts(c, &o);
-	if (!damos_lru_sort_read(&o, &l)) {
+	cli_opts(c, &opts);
+	if (!damos_lru_sort_read(&opts, &l)) {
 		bool on = damos_lru_sort_enabled(l);
 
-		fprintf(c->out, fmt, c->json ? "lru_sort" : "lru-sort");
-		if (c->json)
-			fprintf(c->out, "{\"enabled\":%s,\"kdamond_pid\":%d}",
-				on ? "true" : "false", damos_lru_sort_kdamond_pid(l));
-		else if (on)
-			fprintf(c->out, "on, kdamond pid %d\n",
+		if (o) {
+			j = json_object_new_object();
+			json_object_object_add(j, "enabled", json_object_new_boolean(on));
+			json_object_object_add(j, "kdamond_pid",
+					       json_object_new_int(damos_lru_sort_kdamond_pid(l)));
+			json_object_object_add(o, "lru_sort", j);
+		} else if (on) {
+			fprintf(c->out, "%-9s on, kdamond pid %d\n", "lru-sort",
 				damos_lru_sort_kdamond_pid(l));
-		else
-			fprintf(c->out, "off\n");
+		} else {
+			fprintf(c->out, "%-9s off\n", "lru-sort");
+		}
 	}
 	damos_lru_sort_free(l);
 }
@@ -155,11 +162,14 @@ static int do_status(struct cli *c, int argc, char **argv)
 	if (err)
 		return cli_close(c, d, cli_lib_error(c, err));
 	if (c->json) {
-		fprintf(c->out, "{\"interface\":\"%s\",\"on\":%s,\"pid\":%d",
-			damos_iface_name(damos_get_iface(d)),
-			on ? "true" : "false", pid);
-		status_setup(c, d);
-		fprintf(c->out, "}\n");
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "interface",
+				       json_str(damos_iface_name(damos_get_iface(d))));
+		json_object_object_add(o, "on", json_object_new_boolean(on));
+		json_object_object_add(o, "pid", json_object_new_int(pid));
+		status_setup(c, d, o);
+		json_print(c->out, o);
 		return cli_close(c, d, EXIT_OK);
 	}
 	if (on && pid > 0)
@@ -168,7 +178,7 @@ static int do_status(struct cli *c, int argc, char **argv)
 	else
 		fprintf(c->out, "%s (%s)\n", on ? "on" : "off",
 			damos_iface_name(damos_get_iface(d)));
-	status_setup(c, d);
+	status_setup(c, d, NULL);
 	return cli_close(c, d, EXIT_OK);
 }
 

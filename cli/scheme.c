@@ -114,8 +114,12 @@ static int do_add(struct cli *c, int argc, char **argv)
 				arr[n] = NULL;
 			}
 		}
-		if (!status && c->json && !c->dry_run)
-			fprintf(c->out, "{\"index\":%d}\n", idx);
+		if (!status && c->json && !c->dry_run) {
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "index", json_object_new_int(idx));
+			json_print(c->out, o);
+		}
 	}
 	damos_schemes_free(arr, n);
 	damos_scheme_free(s);
@@ -177,12 +181,11 @@ static int do_list(struct cli *c, int argc, char **argv)
 	d = cli_schemes_open(c, &arr, &n, &status);
 	if (!d)
 		return status;
-	if (c->json)
-		fprintf(c->out, "[");
+	struct json_object *list = c->json ? json_object_new_array() : NULL;
+
 	for (size_t i = 0; i < n; i++) {
 		if (c->json) {
-			fprintf(c->out, "%s", i ? "," : "");
-			json_scheme(c->out, arr[i], (int)i);
+			json_object_array_add(list, json_scheme(arr[i], (int)i));
 		} else if (damos_scheme_format(arr[i], line, sizeof(line)) > 0) {
 			fprintf(c->out, "%zu: %s\n", i, line);
 		}
@@ -192,7 +195,7 @@ static int do_list(struct cli *c, int argc, char **argv)
 				cli_errmsg());
 	}
 	if (c->json)
-		fprintf(c->out, "]\n");
+		json_print(c->out, list);
 	cli_no_schemes(c, n);
 	damos_schemes_free(arr, n);
 	return cli_close(c, d, EXIT_OK);
@@ -293,12 +296,12 @@ static int do_encode(struct cli *c, int argc, char **argv)
 		if (n < 0) {
 			status = cli_lib_error(c, n);
 		} else if (c->json) {
+			struct json_object *o = json_object_new_object();
+
 			line[n - 1] = '\0';
-			fprintf(c->out, "{\"dbgfs\":");
-			json_str(c->out, line);
-			fprintf(c->out, ",\"scheme\":");
-			json_scheme(c->out, s, 0);
-			fprintf(c->out, "}\n");
+			json_object_object_add(o, "dbgfs", json_str(line));
+			json_object_object_add(o, "scheme", json_scheme(s, 0));
+			json_print(c->out, o);
 		} else {
 			fputs(line, c->out);
 		}

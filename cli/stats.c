@@ -37,13 +37,13 @@ static int do_show(struct cli *c, int argc, char **argv)
 	d = cli_schemes_open(c, &arr, &n, &status);
 	if (!d)
 		return status;
+	struct json_object *list = c->json ? json_object_new_array() : NULL;
+
 	/* --watch: rates since the last frame beside the totals */
 	rates = c->watch_frame ? calloc(n + 1, sizeof(*rates)) : NULL;
 	if (rates)
 		cli_rates_update(c, arr, n, rates);
-	if (c->json)
-		fprintf(c->out, "[");
-	else
+	if (!c->json)
 		fprintf(c->out, "%-3s %-11s %12s %14s %12s %14s %10s%s\n", "#",
 			"action", "nr_tried", "sz_tried", "nr_applied",
 			"sz_applied", "qt_exceeds",
@@ -52,28 +52,33 @@ static int do_show(struct cli *c, int argc, char **argv)
 		const struct damos_scheme *s = arr[i];
 
 		if (c->json) {
-			fprintf(c->out, "%s{\"index\":%zu,\"action\":\"%s\"", i ? "," : "",
-				i, damos_scheme_action_name(s));
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "index", json_u64(i));
+			json_object_object_add(o, "action",
+					       json_str(damos_scheme_action_name(s)));
 			for (int f = DAMOS_F_NR_TRIED; f <= DAMOS_F_QT_EXCEEDS; f++)
-				fprintf(c->out, ",\"%s\":%llu", damos_field_name(f),
-					(unsigned long long)damos_scheme_get(s, f));
+				json_object_object_add(o, damos_field_name(f),
+						       json_u64(damos_scheme_get(s, f)));
 			/* later kernels' values, where this one has them */
 			if (damos_has(d, DAMOS_FEAT_EFFECTIVE_BYTES) == 1)
-				fprintf(c->out, ",\"effective_bytes\":%llu",
-					(unsigned long long)damos_scheme_get(s, DAMOS_F_EFFECTIVE_BYTES));
+				json_object_object_add(o, "effective_bytes",
+						       json_u64(damos_scheme_get(s, DAMOS_F_EFFECTIVE_BYTES)));
 			if (damos_has(d, DAMOS_FEAT_TRIED_BYTES) == 1)
-				fprintf(c->out, ",\"tried_bytes\":%llu",
-					(unsigned long long)damos_scheme_get(s, DAMOS_F_TRIED_BYTES));
-			if (rates && rates[i].valid)
-				fprintf(c->out, ",\"rates\":{\"interval_us\":%llu,"
-					"\"tried_bytes_per_second\":%llu,"
-					"\"applied_bytes_per_second\":%llu,"
-					"\"qt_exceeds\":%llu}",
-					(unsigned long long)rates[i].interval_us,
-					(unsigned long long)rates[i].tried_bps,
-					(unsigned long long)rates[i].applied_bps,
-					(unsigned long long)rates[i].qt_exceeds);
-			fprintf(c->out, "}");
+				json_object_object_add(o, "tried_bytes",
+						       json_u64(damos_scheme_get(s, DAMOS_F_TRIED_BYTES)));
+			if (rates && rates[i].valid) {
+				struct json_object *r = json_object_new_object();
+
+				json_object_object_add(r, "interval_us", json_u64(rates[i].interval_us));
+				json_object_object_add(r, "tried_bytes_per_second",
+						       json_u64(rates[i].tried_bps));
+				json_object_object_add(r, "applied_bytes_per_second",
+						       json_u64(rates[i].applied_bps));
+				json_object_object_add(r, "qt_exceeds", json_u64(rates[i].qt_exceeds));
+				json_object_object_add(o, "rates", r);
+			}
+			json_object_array_add(list, o);
 			continue;
 		}
 		fprintf(c->out, "%-3zu %-11s %12llu %14llu %12llu %14llu %10llu",
@@ -94,7 +99,7 @@ static int do_show(struct cli *c, int argc, char **argv)
 	}
 	free(rates);
 	if (c->json)
-		fprintf(c->out, "]\n");
+		json_print(c->out, list);
 	cli_no_schemes(c, n);
 	damos_schemes_free(arr, n);
 	return cli_close(c, d, EXIT_OK);

@@ -9,21 +9,7 @@
 void cli_print_targets(struct cli *c, const struct damos_targets *t)
 {
 	if (c->json) {
-		fprintf(c->out, "{\"operations\":\"%s\",\"targets\":[",
-			damos_ops_name(t->ops));
-		for (size_t i = 0; i < t->nr; i++) {
-			const struct damos_target *tg = &t->targets[i];
-
-			fprintf(c->out, "%s{\"pid\":%d,\"regions\":[", i ? "," : "",
-				tg->pid);
-			for (size_t r = 0; r < tg->nr_regions; r++)
-				fprintf(c->out, "%s{\"start\":%llu,\"end\":%llu}",
-					r ? "," : "",
-					(unsigned long long)tg->regions[r].start,
-					(unsigned long long)tg->regions[r].end);
-			fprintf(c->out, "]}");
-		}
-		fprintf(c->out, "]}");
+		json_write(c->out, json_targets(t));
 		return;
 	}
 	fprintf(c->out, "%s", t->nr ? damos_ops_name(t->ops) : "none");
