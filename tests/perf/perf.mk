@@ -71,3 +71,20 @@ bench: $(PERF_BINS) $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_BENCH_IMAGE)
 		echo "after: $$(cat /proc/loadavg)" >> $(BENCH_OUT)/host-load.txt; \
 		[ $$rc = 0 ] || echo "bench: the guest run failed ($$rc); analysing what it left" >&2
 	@$(PERF_DIR)/analyze.sh $(BENCH_OUT) $(PERF_BUILD)
+
+# What transactions cost (tests/perf/txn_bench.sh): scheme add on fake trees
+# of 1, 10 and 100 schemes, by this damoctl and by one built from
+# TXN_BENCH_BASE (default: the last revision of main before transactions)
+# in a copy of its own below $(BUILD).
+TXN_BENCH_BASE ?= 60612db
+TXN_BENCH_DIR := $(BUILD)/bench-txn/$(TXN_BENCH_BASE)
+.PHONY: bench-txn
+bench-txn: $(BUILD)/damoctl
+	@if [ ! -x $(TXN_BENCH_DIR)/build/damoctl ]; then \
+		echo "bench-txn: building damoctl of $(TXN_BENCH_BASE) in $(TXN_BENCH_DIR)" >&2; \
+		rm -rf $(TXN_BENCH_DIR) && mkdir -p $(TXN_BENCH_DIR) && \
+		git archive $(TXN_BENCH_BASE) | tar -x -C $(TXN_BENCH_DIR) && \
+		$(MAKE) --no-print-directory -C $(TXN_BENCH_DIR) build/damoctl > $(TXN_BENCH_DIR).log 2>&1 || \
+		{ echo "bench-txn: the build of $(TXN_BENCH_BASE) failed: $(TXN_BENCH_DIR).log" >&2; exit 1; }; \
+	fi
+	$(PERF_DIR)/txn_bench.sh $(abspath $(BUILD)/damoctl) $(abspath $(TXN_BENCH_DIR)/build/damoctl)
