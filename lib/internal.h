@@ -307,6 +307,14 @@ bool damos_word_is(struct damos_ctx *d, const char *path, const char *want);
 void damos_txn_note_write(struct damos_ctx *d, const char *path,
 			  const char *content);
 bool damos_txn_defer_commit(struct damos_ctx *d, const char *state_path);
+/*
+ * sysfs_commit.c: before a running kdamond's "commit" (its state file
+ * @state_path), what the kernel refuses only when it applies the files
+ * (0, or -EINVAL naming the file and value); after it, whether the kernel
+ * stopped the kdamond instead (a refused commit does, silently).
+ */
+int damos_sysfs_commit_check(struct damos_ctx *d, const char *state_path);
+bool damos_sysfs_commit_stopped(struct damos_ctx *d, const char *state_path);
 /* The public mutators run @op(@d, @arg) as one transaction. */
 #define DAMOS_TXN(d, call) \
 	({ int _e = damos_txn_begin(d); \

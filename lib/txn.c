@@ -32,6 +32,7 @@ static __thread struct {
 	struct damos_ctx **commit_d;	/* kdamonds to commit at the end */
 	char **commit;
 	size_t nr_commit;
+	size_t stopped;			/* 1 + the commit that stopped its kdamond */
 } txn;
 
 /* damos_snap_free() of a snapshot not malloc()ed itself */
@@ -277,9 +278,49 @@ static int commit_all(void)
 		if (damos_read_word(txn.commit_d[i], txn.commit[i], word,
 				    sizeof(word)) || strcmp(word, "on"))
 			continue;
-		err = damos_write(txn.commit_d[i], txn.commit[i], "commit\n");
+		/* what the kernel would refuse only when it applies the files */
+		err = damos_sysfs_commit_check(txn.commit_d[i], txn.commit[i]);
+		if (!err)
+			err = damos_write(txn.commit_d[i], txn.commit[i], "commit\n");
+		if (!err && damos_sysfs_commit_stopped(txn.commit_d[i], txn.commit[i])) {
+			txn.stopped = i + 1;
+			err = damos_err(-ECANCELED, "%s: the kernel stopped the kdamond on \"commit\": it refused the files (Linux tells the writer no error)",
+					txn.commit[i]);
+		}
 	}
 	return err;
+}
+
+/*
+ * After the restore: start again the kdamond that a refused commit stopped,
+ * on the files as they were.  0, or -ENOTRECOVERABLE with the reason in
+ * @left.
+ */
+static int restart_stopped(struct damos_buf *left)
+{
+	size_t i = txn.stopped - 1;
+	char *pid = NULL;
+	int err;
+
+	if (!txn.stopped)
+		return 0;
+	err = damos_write(txn.commit_d[i], txn.commit[i], "on\n");
+	if (err) {
+		damos_buf_printf(left, ", but the kdamond could not be started again on them: %s",
+				 damos_errmsg());
+		return -ENOTRECOVERABLE;
+	}
+	pid = damos_path("%.*s/pid", (int)(strrchr(txn.commit[i], '/') - txn.commit[i]),
+			 txn.commit[i]);
+	if (pid) {
+		char word[32] = "?";
+
+		damos_read_word(txn.commit_d[i], pid, word, sizeof(word));
+		damos_buf_printf(left, "; the files were put back as they were and the kdamond started again on them (pid %s; its monitoring results start anew)",
+				 word);
+	}
+	free(pid);
+	return 0;
 }
 
 /* Write back what differs from @t's snapshot; then whether all is back. */
@@ -419,10 +460,15 @@ int damos_txn_end(struct damos_ctx *d, int err)
 			if (restore_dir(&txn.dirs[i], &left))
 				bad = -ENOTRECOVERABLE;
 		txn.restoring = false;
-		if (bad) {
+		if (!bad && restart_stopped(&left)) {
+			err = damos_err(-ENOTRECOVERABLE, "%s; the files were put back as they were%s",
+					first, left.s ? left.s : "");
+		} else if (bad) {
 			err = damos_err(bad, "%s; and the files could not be put back as they were%s",
 					first[0] ? first : strerror(-err),
 					left.s ? left.s : "");
+		} else if (left.s) {
+			damos_err(err, "%s%s", first, left.s);
 		} else if (strcmp(damos_errmsg(), first)) {
 			/* a failure of the restore's that it got past */
 			damos_err(err, "%s", first);

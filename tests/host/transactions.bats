@@ -95,3 +95,45 @@ make_trees() {
 	run damoctl attrs show
 	assert_output --partial "10ms"
 }
+
+# A running kdamond's "commit" that the kernel would refuse stops the
+# kdamond on Linux 6.1 and 6.12, and the write of "commit" returns 0
+# (lib/sysfs_commit.c): what the kernel checks then is checked before it.
+@test "commit: a staged value the kernel would refuse (min_nr_regions 1, another tool's) fails the command before 'commit', naming the file; every file as before" {
+	txn_make_sysfs612 "$ROOT" on
+	put "$ROOT/$TXN_CTX/monitoring_attrs/nr_regions/min" 1
+	local before
+	before=$(txn_digest "$ROOT")
+	run damoctl scheme add lru_prio
+	assert_failure 1
+	assert_output "damoctl: scheme add: $ROOT/$TXN_CTX/monitoring_attrs/nr_regions/min is 1, below 3: the kernel would refuse the commit and stop the running kdamond"
+	[ "$(txn_digest "$ROOT")" = "$before" ]
+	# once the value is one the kernel takes, the same command commits
+	put "$ROOT/$TXN_CTX/monitoring_attrs/nr_regions/min" 3
+	run damoctl scheme add lru_prio
+	assert_success
+	run damoctl scheme list
+	assert_output --partial "2: lru_prio"
+}
+
+@test "commit: a memcg filter on a cgroup without a memory controller is refused before 'commit' where cgroup v2 is mounted; with one it commits" {
+	txn_make_sysfs612 "$ROOT" on
+	put "$ROOT/sys/fs/cgroup/cgroup.controllers" "cpu memory"
+	# the foreign schemes' /workload has no memcg yet: the kernel would
+	# refuse any commit, ours included
+	mkdir -p "$ROOT/sys/fs/cgroup/workload"
+	local before
+	before=$(txn_digest "$ROOT")
+	run damoctl scheme add lru_prio
+	assert_failure 1
+	assert_output "damoctl: scheme add: $ROOT/$TXN_CTX/schemes/0/filters/1/memcg_path is '/workload', which is no cgroup with a memory controller: the kernel would refuse the commit and stop the running kdamond"
+	[ "$(txn_digest "$ROOT")" = "$before" ]
+	put "$ROOT/sys/fs/cgroup/workload/memory.current" 0
+	before=$(txn_digest "$ROOT")
+	run damoctl scheme add lru_prio filter memcg workload
+	assert_failure 1
+	assert_output --partial "memcg_path is 'workload', which is no cgroup with a memory controller"
+	[ "$(txn_digest "$ROOT")" = "$before" ]
+	run damoctl scheme add lru_prio filter memcg /workload
+	assert_success
+}
