@@ -303,7 +303,7 @@ static int write_all(struct apply *a)
 	int mon = damos_config_monitor(a->cfg);
 	int lru_en = damos_config_lru_sort_enable(a->cfg);
 	bool has_schemes = a->has_schemes;
-	bool writes, restart = false, lru_done = false, written = false;
+	bool writes, restart = false, lru_done = false;
 	const struct damos_attrs *want_at = at;
 	const struct damos_targets *want_t = t;
 	int err = 0, status;
@@ -331,27 +331,38 @@ static int write_all(struct apply *a)
 		lru_done = true;
 	}
 	if (a->d) {
+		/*
+		 * One transaction (damos_txn_begin()): a failed write puts back
+		 * what the file's earlier writes did, attrs, targets and
+		 * schemes alike.
+		 */
+		err = damos_txn_begin(a->d);
+		if (err) {
+			status = cli_close(a->c, a->d, cli_lib_error(a->c, err));
+			a->d = NULL;
+			return status;
+		}
 		/* an interface without commit refuses changes while on */
 		if (a->mon_on && (mon == 0 || (writes &&
 		    damos_has(a->d, DAMOS_FEAT_COMMIT) != 1))) {
 			err = damos_monitor_stop(a->d);
 			restart = !err && mon != 0;
 		}
-		/* written: some write went through (before a refusal) */
-		if (!err && has_schemes && a->schemes_first &&
-		    !(err = damos_schemes_write(a->d, a->schemes, a->nr_schemes)))
-			written = true;
-		if (!err && at && !(err = damos_attrs_write(a->d, at)))
-			written = true;
-		if (!err && t && !(err = damos_targets_write(a->d, t)))
-			written = true;
+		if (!err && has_schemes && a->schemes_first)
+			err = damos_schemes_write(a->d, a->schemes, a->nr_schemes);
+		if (!err && at)
+			err = damos_attrs_write(a->d, at);
+		if (!err && t)
+			err = damos_targets_write(a->d, t);
 		if (!err && has_schemes && !a->schemes_first)
 			err = damos_schemes_write(a->d, a->schemes, a->nr_schemes);
 		if (!err && (restart || (mon == 1 && !a->mon_on)))
 			err = damos_monitor_start(a->d);
+		err = damos_txn_end(a->d, err);
 		status = err ? cli_lib_error(a->c, err) : EXIT_OK;
-		/* a refused first write changed nothing: monitoring goes on */
-		if (err && restart && !written && !damos_monitor_start(a->d))
+		/* the files are as before: monitoring goes on on them */
+		if (err && err != -ENOTRECOVERABLE && restart &&
+		    !damos_monitor_start(a->d))
 			cli_error(a->c, status, "monitoring restarted, nothing changed");
 		/* what the file says is there, unless another program interfered */
 		if (!status && want_at)

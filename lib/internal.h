@@ -306,6 +306,8 @@ bool damos_word_is(struct damos_ctx *d, const char *path, const char *want);
  */
 void damos_txn_note_write(struct damos_ctx *d, const char *path,
 			  const char *content);
+/* before a write: a file the snapshot could not read then is read now */
+void damos_txn_before_write(struct damos_ctx *d, const char *path);
 bool damos_txn_defer_commit(struct damos_ctx *d, const char *state_path);
 /*
  * sysfs_commit.c: before a running kdamond's "commit" (its state file

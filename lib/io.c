@@ -797,6 +797,7 @@ int damos_write(struct damos_ctx *d, const char *path, const char *content)
 		if (!strcmp(strrchr(path, '/'), "/state"))
 			damos_read(d, path, &old);
 	}
+	damos_txn_before_write(d, path);
 #ifdef DAMOS_FAULT_INJECTION
 	err = damos_fault_write(d, path);
 	if (err) {
@@ -978,6 +979,16 @@ static int snap_walk(struct damos_ctx *d, const char *top, const char *rel,
 			/* a file root cannot read is no value of ours */
 			if ((err == -EACCES || err == -EPERM) && ro)
 				err = 0;
+			/*
+			 * dbgfs's init_regions reads EBUSY while monitoring
+			 * is on, and takes no write then: a transaction reads
+			 * it before it writes it (damos_txn_before_write())
+			 */
+			if (err == -EBUSY) {
+				free(content);
+				content = NULL;
+				err = 0;
+			}
 			free(p);
 			if (!err && content)
 				err = snap_add(sn, r, content, !ro);

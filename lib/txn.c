@@ -7,6 +7,7 @@
  * of ours is left behind a failed one.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,6 +170,57 @@ int damos_txn_begin(struct damos_ctx *d)
 	if (!err)
 		txn.depth++;
 	return err;
+}
+
+/*
+ * Whether the snapshot has a file in @rel's directory: a file missing
+ * from a directory the snapshot read was left out (it read EBUSY); one in
+ * a directory made since (a new scheme's) was not there to keep.
+ */
+static bool in_snap_dir(const struct damos_snap *sn, const char *rel)
+{
+	size_t n = base_of(rel) - rel;
+
+	for (size_t i = 0; i < sn->n; i++)
+		if (base_of(sn->f[i].rel) - sn->f[i].rel == (ptrdiff_t)n &&
+		    !strncmp(sn->f[i].rel, rel, n))
+			return true;
+	return false;
+}
+
+/*
+ * A file of a joined directory that the snapshot left out because it read
+ * EBUSY (dbgfs's init_regions while monitoring is on) is read now, before
+ * its first write: the write can only succeed once the file is readable,
+ * so the snapshot still holds every file a transaction changed.
+ */
+void damos_txn_before_write(struct damos_ctx *d, const char *path)
+{
+	if (!txn.depth || txn.restoring || d->dry_run)
+		return;
+	for (size_t i = 0; i < txn.nr_dirs; i++) {
+		struct txn_dir *t = &txn.dirs[i];
+		size_t n = strlen(t->dir);
+		struct damos_snap_file *f;
+		char *rel, *content = NULL;
+
+		if (strncmp(path, t->dir, n) || path[n] != '/')
+			continue;
+		if (damos_snap_get(&t->snap, path + n + 1) ||
+		    !in_snap_dir(&t->snap, path + n + 1) || !damos_exists(path) ||
+		    damos_read(t->d, path, &content))
+			return;
+		rel = strdup(path + n + 1);
+		f = rel ? realloc(t->snap.f, (t->snap.n + 1) * sizeof(*f)) : NULL;
+		if (!f) {
+			free(rel);
+			free(content);
+			return;
+		}
+		t->snap.f = f;
+		f[t->snap.n++] = (struct damos_snap_file){ rel, content, true };
+		return;
+	}
 }
 
 void damos_txn_note_write(struct damos_ctx *d, const char *path,

@@ -27,6 +27,8 @@ make_trees() {
 	txn_make_dbgfs "$ROOT"
 	printf '%s\n' "scheme add lru_prio" "scheme add stat age 10s max" \
 		"scheme add pageout sz 4K max" > "$BATS_TEST_TMPDIR/three"
+	printf '%s\n' "attrs sample 10ms aggr 200ms update 1s regions 10 1000" \
+		"target paddr region 1G 2G" "scheme lru_prio" > "$BATS_TEST_TMPDIR/conf"
 }
 
 @test "the shipped damoctl and libdamos have no fault layer" {
@@ -51,13 +53,14 @@ make_trees() {
 		txn_sweep "$t: attrs set" "$p" attrs set sample 10ms aggr 200ms
 		txn_sweep "$t: target set" "$p" target set paddr region 1G 2G
 		txn_sweep "$t: -f three adds" "$p" -f "$BATS_TEST_TMPDIR/three"
+		txn_sweep "$t: apply attrs, target, scheme" "$p" apply "$BATS_TEST_TMPDIR/conf"
 	done
 	txn_sweep "sysfs-off: monitor start" "$BATS_TEST_TMPDIR/sysfs-off" monitor start
 	txn_sweep "sysfs-on: monitor stop" "$BATS_TEST_TMPDIR/sysfs-on" monitor stop
 	txn_sweep "dbgfs: monitor start" "$BATS_TEST_TMPDIR/dbgfs" monitor start
 	echo "transactions: $TXN_CMDS commands, $TXN_RUNS faulted runs, $TXN_HALF half-applied" >&3
 	[ "$TXN_HALF" -eq 0 ] || fail "$(head -40 "$TXN_WORK/half")"
-	[ "$TXN_CMDS" -eq 21 ]
+	[ "$TXN_CMDS" -eq 24 ]
 }
 
 @test "a restore that fails too: exit 3, and the error names the files left otherwise" {
