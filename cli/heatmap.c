@@ -118,10 +118,10 @@ static int parse_args(struct cli *c, struct heatmap *h, int argc, char **argv)
 		    strcmp(kw, "color") && strcmp(kw, "size") &&
 		    strcmp(kw, "output") && strcmp(kw, "data"))
 			return cli_error(c, EXIT_USAGE,
-					 "unknown keyword '%s' (expected duration, resol, address, source, color, size, output or data)",
+					 "unknown keyword '%s' (expected duration, resol, address, source, color, size, --output or --data)",
 					 argv[i]);
 		if (i + nr >= argc)
-			return cli_error(c, EXIT_USAGE, "%s: expected %s", kw,
+			return cli_error(c, EXIT_USAGE, "%s: expected %s", argv[i],
 					 nr == 2 ? "two values" : "a value");
 		i += nr;
 		if (!strcmp(kw, "duration")) {
@@ -172,7 +172,7 @@ static int parse_args(struct cli *c, struct heatmap *h, int argc, char **argv)
 		} else if (!strcmp(kw, "output")) {
 			if (!image_kind(v))
 				return cli_error(c, EXIT_USAGE,
-						 "output: '%s' is not a .png or .svg file name", v);
+						 "--output: '%s' is not a .png or .svg file name", v);
 			h->output = v;
 		} else {
 			h->data = v;
@@ -721,7 +721,7 @@ int report_heatmap(struct cli *c, int argc, char **argv)
 		h.width = 800;
 		h.height = 600;
 	}
-	term = !c->json && !h.output;
+	term = !c->json && !h.output && !h.data;
 	if (term) {
 		color = want_color(c, h.color);
 		if (!h.cols) {
@@ -746,15 +746,20 @@ int report_heatmap(struct cli *c, int argc, char **argv)
 	err = damos_attrs_read(d, &h.a);
 	if (!err)
 		err = record(c, d, &h);
-	if (!err && !h.hi)
-		err = pick_range(&h);
+	if (err) {
+		free_snaps(&h);
+		return cli_close(c, d, err == -ENOMEM ?
+				 cli_error(c, EXIT_FAIL, "out of memory") :
+				 cli_lib_error(c, err));
+	}
+	err = h.hi ? 0 : pick_range(&h);
 	if (!err)
 		err = fill(&h);
 	if (err) {
 		free_snaps(&h);
-		return cli_close(c, d, err == -ENODATA ?
-				 cli_error(c, EXIT_FAIL, "the snapshots listed no region") :
-				 cli_lib_error(c, err));
+		return cli_close(c, d, cli_error(c, EXIT_FAIL, "%s", err == -ENODATA ?
+						 "the snapshots listed no region" :
+						 strerror(-err)));
 	}
 	status = EXIT_OK;
 	if (h.data || h.output) {
@@ -785,9 +790,12 @@ int report_heatmap(struct cli *c, int argc, char **argv)
 			   damos_get_iface(d) != DAMOS_IFACE_SYSFS ? "trace" : "tried");
 	else if (!status && term)
 		draw_terminal(c, &h, color);
-	else if (!status)
+	else if (!status && h.output)
 		fprintf(c->out, "%s: %lux%lu pixels, %lu rows x %lu columns of %zu snapshots\n",
 			h.output, h.width, h.height, h.rows, h.cols, h.nr);
+	else if (!status)
+		fprintf(c->out, "%s: %lu rows x %lu columns of %zu snapshots\n",
+			h.data, h.rows, h.cols, h.nr);
 	free_snaps(&h);
 	return cli_close(c, d, status);
 }
