@@ -200,6 +200,21 @@ assert d["rows"] == d["nr_snapshots"] >= 2 and d["columns"] == 200, d
 print("%d rows (snapshots) over %.1f s" % (d["rows"], d["time_us"][-1] / 1e6))' "$json" "$lo" "$hi"
 	echo "# heatmap: $output" >&3
 	assert_success
+	# from the tracepoint too, where the kernel has tracing (the source of
+	# kernels before 6.2)
+	if kconfig FTRACE; then
+		run "$DAMOCTL" --json report heatmap source trace duration "$dur" \
+			address "$lo" "$hi" --data "$out/trace.dat"
+		assert_success
+		read -r hot_rate hot_n < <(heat_of "$out/trace.dat" "$HOT" $((HOT + (64 << 20))))
+		read -r cold_rate cold_n < <(heat_of "$out/trace.dat" "$COLD" $((COLD + (256 << 20))))
+		echo "# heatmap from the tracepoint: hot $hot_rate% over $hot_n cells, cold $cold_rate% over $cold_n cells" >&3
+		[ "$hot_n" -gt 0 ] && [ "$cold_n" -gt 0 ] || fail "no cell over a range (trace)"
+		python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > float(sys.argv[2]) else 1)' \
+			"$hot_rate" "$cold_rate" || fail "trace: hot $hot_rate% is not above cold $cold_rate%"
+		run ls "$t/instances"
+		refute_output --partial damos-
+	fi
 	# the terminal's, default range: within 80 columns
 	COLUMNS=80 LINES=24 run "$DAMOCTL" report heatmap duration $((AGGR_US * 3))us
 	assert_success
