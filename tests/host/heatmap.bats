@@ -91,7 +91,7 @@ print("ok")' "$json"
 
 @test "report heatmap: time runs down the rows (the cold range warms up while it records)" {
 	( sleep 0.5; set_accesses 1 10 ) &
-	run damoctl --json report heatmap duration 1200ms address $COLD 22020096 resol 100 8
+	run damoctl --json report heatmap duration 2s address $COLD 22020096 resol 100 8
 	wait
 	assert_success
 	run mean_rates "$output" $COLD 22020096
