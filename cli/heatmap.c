@@ -469,7 +469,8 @@ static void draw_terminal(struct cli *c, const struct heatmap *h, bool color)
 	const char *term = getenv("TERM"), *colorterm = getenv("COLORTERM");
 	bool c256 = (term && strstr(term, "256")) || (colorterm && *colorterm);
 	const char *block = utf8_locale() ? "\u2588" : "#";
-	unsigned long width = h->cols + LABEL_COLS;
+	/* the legend within the terminal (the matrix is, unless resol says) */
+	unsigned long width = term_dim(c, "COLUMNS", true, 80);
 	char s1[32];
 
 	for (unsigned long row = 0; row < h->rows; row++) {
