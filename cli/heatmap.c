@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -554,9 +555,9 @@ static int draw_file(struct cli *c, const struct heatmap *h, const char *data)
 	double t_end = h->row_us[h->rows - 1] / 1e6 + t_row;
 	double col_bytes = (double)(h->hi - h->lo) / h->cols;
 	uint64_t ytic = 1;
-	char *tmp = NULL, *errtxt = NULL;
+	char *tmp = NULL, *errname = NULL;
+	struct sigaction pipe_ign = { .sa_handler = SIG_IGN }, pipe_old;
 	int in[2] = { -1, -1 }, errfd = -1, fd, st = 0, status = EXIT_FAIL;
-	char *errname = tmp_name("damoctl-gnuplot");
 	const char *slash = strrchr(h->output, '/');
 	FILE *f = NULL;
 	pid_t pid;
@@ -576,10 +577,10 @@ static int draw_file(struct cli *c, const struct heatmap *h, const char *data)
 		goto out;
 	}
 	close(fd);
+	errname = tmp_name("damoctl-gnuplot");
 	errfd = errname ? mkstemp(errname) : -1;
 	if (errfd >= 0)
 		unlink(errname);
-	free(errname);
 	if (errfd < 0 || pipe(in))
 		goto oom;
 	pid = fork();
@@ -601,6 +602,8 @@ static int draw_file(struct cli *c, const struct heatmap *h, const char *data)
 	if (!f)
 		goto oom;
 	in[1] = -1;
+	/* a gnuplot that ends early fails below, not damoctl by SIGPIPE */
+	sigaction(SIGPIPE, &pipe_ign, &pipe_old);
 	fprintf(f, "set terminal %s size %lu,%lu\nset output ",
 		image_kind(h->output) == 'p' ? "png" : "svg", h->width, h->height);
 	gp_quoted(f, tmp);
@@ -619,18 +622,27 @@ static int draw_file(struct cli *c, const struct heatmap *h, const char *data)
 	fprintf(f, " using ($1 + %f):($2 - %llu + %f):3 with image\n",
 		t_row / 2, (unsigned long long)h->lo, col_bytes / 2);
 	fclose(f);
+	sigaction(SIGPIPE, &pipe_old, NULL);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		char buf[600];
-		ssize_t n = pread(errfd, buf, sizeof(buf) - 1, 0);
+		char buf[4096], *last = buf;
+		off_t size = lseek(errfd, 0, SEEK_END);
+		ssize_t n = pread(errfd, buf, sizeof(buf) - 1,
+				  size > (off_t)sizeof(buf) - 1 ?
+				  size - (off_t)sizeof(buf) + 1 : 0);
 
+		/* gnuplot's reason is its last line; it echoes the command first */
 		buf[n > 0 ? n : 0] = '\0';
-		buf[strcspn(buf, "\n")] = '\0';
+		for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
+			if (l[strspn(l, " \t")])
+				last = l + strspn(l, " \t");
+		if (last == buf && !buf[strspn(buf, " \t")])
+			*buf = '\0';
 		status = cli_error(c, EXIT_FAIL, "gnuplot failed (%s %d)%s%s",
 				   WIFEXITED(st) ? "status" : "signal",
 				   WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
-				   *buf ? ": " : "", buf);
+				   *last ? ": " : "", last);
 		unlink(tmp);
 		goto out;
 	}
@@ -653,7 +665,7 @@ out:
 		close(in[1]);
 	if (errfd >= 0)
 		close(errfd);
-	free(errtxt);
+	free(errname);
 	free(tmp);
 	return status;
 }

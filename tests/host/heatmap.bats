@@ -212,7 +212,8 @@ tmp"
 
 @test "report heatmap --output: a gnuplot that fails leaves no file and its message is shown" {
 	mkdir "$BATS_TEST_TMPDIR/bin"
-	printf '#!/bin/sh\ncat > /dev/null\necho "line 0: unknown terminal type" >&2\nexit 1\n' > "$BATS_TEST_TMPDIR/bin/gnuplot"
+	# as gnuplot does: the command echoed, then the reason; it reads none of its input
+	printf '#!/bin/sh\necho "gnuplot> set terminal png" >&2\necho "         line 0: unknown terminal type" >&2\necho >&2\nexit 1\n' > "$BATS_TEST_TMPDIR/bin/gnuplot"
 	chmod +x "$BATS_TEST_TMPDIR/bin/gnuplot"
 	PATH="$BATS_TEST_TMPDIR/bin:$PATH" run "$DAMOCTL" --root "$ROOT" report heatmap duration 200ms --output "$BATS_TEST_TMPDIR/out/h.png"
 	assert_failure 1
