@@ -339,6 +339,9 @@ static int fill(struct heatmap *h)
 
 	if (h->rows > h->nr)
 		h->rows = h->nr;
+	/* a column a byte at most: none is empty by its width */
+	if (h->cols > h->hi - h->lo)
+		h->cols = h->hi - h->lo;
 	h->heat = calloc(h->rows * h->cols, sizeof(*h->heat));
 	h->row_us = calloc(h->rows, sizeof(*h->row_us));
 	wsum = calloc(h->rows * h->cols, sizeof(*wsum));

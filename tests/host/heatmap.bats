@@ -103,7 +103,7 @@ print("ok")' "$json"
 	[ "$(printf '%s\n' "${lines[@]}" | sort -n)" = "$output" ] || fail "not in time order"
 }
 
-@test "report heatmap address START END: the range asked for, in hex, decimal or with a unit; a range without a region is blank" {
+@test "report heatmap address START END: the range asked for, in hex, decimal or with a unit; a range without a region is blank; no column narrower than a byte" {
 	run damoctl --json report heatmap duration 200ms address 0x1000000 17M resol 1 4
 	assert_success
 	run python3 -c '
@@ -120,6 +120,14 @@ import json, sys
 r = json.loads(sys.argv[1])["access_rate_percent"][0]
 print(r.count(None), r[-1])' "$output"
 	assert_output "43 25.0"
+	# 5 bytes in 80 columns: a column a byte
+	run damoctl --json report heatmap duration 200ms address 16M 0x1000005 resol 1 80
+	assert_success
+	run python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+print(d["columns"], d["address"], d["access_rate_percent"])' "$output"
+	assert_output "5 [16777216, 16777217, 16777218, 16777219, 16777220, 16777221] [[100.0, 100.0, 100.0, 100.0, 100.0]]"
 }
 
 @test "report heatmap --data: the matrix gnuplot draws, cell for cell the --json matrix" {
