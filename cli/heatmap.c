@@ -224,14 +224,33 @@ static void free_snaps(struct heatmap *h)
 	free(h->row_us);
 }
 
-/* Snapshots for the duration, one an aggregation interval at most. */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/*
+ * Snapshots for the duration, one an aggregation interval at most; Ctrl-C
+ * ends the recording after the snapshot it is in, and what was recorded
+ * is shown.
+ */
 static int record(struct cli *c, struct damos_ctx *d, struct heatmap *h)
 {
+	/* SA_RESTART: the kernel's files are read and written to the end;
+	 * only the sleep between snapshots is cut short */
+	struct sigaction sa = { .sa_handler = on_sigint, .sa_flags = SA_RESTART }, old;
 	bool progress = isatty(fileno(c->err)) && !c->json;
 	uint64_t t0 = mono_us();
 	int err = 0;
 
-	while (!err && (!h->nr || mono_us() - t0 < h->duration_us)) {
+	sigemptyset(&sa.sa_mask);
+	interrupted = 0;
+	sigaction(SIGINT, &sa, &old);
+	while (!err && !interrupted &&
+	       (!h->nr || mono_us() - t0 < h->duration_us)) {
 		struct damos_tried_regions *tr = NULL;
 		uint64_t t1 = mono_us();
 		struct snap *more, *s;
@@ -260,12 +279,13 @@ static int record(struct cli *c, struct damos_ctx *d, struct heatmap *h)
 		}
 		damos_tried_regions_free(tr);
 		if (progress && mono_us() - t0 >= 1000000)
-			fprintf(c->err, "\rreport heatmap: %zu snapshots, %llu s of %llu s",
+			fprintf(c->err, "\rreport heatmap: %zu snapshots, %llu s of %llu s (Ctrl-C: stop here)",
 				h->nr, (unsigned long long)((mono_us() - t0) / 1000000),
 				(unsigned long long)(h->duration_us / 1000000));
-		if (mono_us() - t1 < h->a.aggr_us)
+		if (!interrupted && mono_us() - t1 < h->a.aggr_us)
 			usleep(h->a.aggr_us - (mono_us() - t1));
 	}
+	sigaction(SIGINT, &old, NULL);
 	if (progress && mono_us() - t0 >= 1000000)
 		fprintf(c->err, "\r\033[K");
 	return err;

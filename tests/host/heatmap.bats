@@ -328,3 +328,19 @@ for l in sys.stdin.read().split("\n")[:-1]:
 	assert_failure 1
 	assert_output "damoctl: report heatmap: monitoring is off: a snapshot needs a running kdamond"
 }
+
+@test "report heatmap: Ctrl-C ends the recording early and shows what it recorded" {
+	"$DAMOCTL" --root "$ROOT" --json report heatmap duration 60s > "$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	sleep 1
+	kill -INT $pid
+	SECONDS=0
+	wait $pid || fail "status $?: $(cat "$BATS_TEST_TMPDIR/out")"
+	[ "$SECONDS" -le 5 ] || fail "it went on for $SECONDS s after Ctrl-C"
+	run python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert 1 <= d["nr_snapshots"] <= 30 and d["rows"] == d["nr_snapshots"], d
+print("ok")' "$BATS_TEST_TMPDIR/out"
+	assert_output ok
+}
