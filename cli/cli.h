@@ -123,6 +123,8 @@ extern const struct cli_cmd monitor_cmds[];
 extern const struct cli_cmd stats_cmds[];
 extern const struct cli_cmd lru_sort_cmds[];
 extern const struct cli_cmd report_cmds[];
+/* cli/heatmap.c: report heatmap */
+int report_heatmap(struct cli *c, int argc, char **argv);
 int apply_run(struct cli *c, int argc, char **argv);
 #define APPLY_ARGS "[check] FILE"
 /* damo's kdamonds spec (cli/damo_spec.c) */

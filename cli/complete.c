@@ -226,7 +226,10 @@ int cli_complete_print(int argc, char **argv, FILE *f)
 	if (null)
 		fclose(null);
 	free(gargv);
-	if (argc - i >= 1 && !strcmp(argv[i], "apply"))
+	/* apply FILE, and the value of --output FILE or --data FILE */
+	if ((argc - i >= 1 && !strcmp(argv[i], "apply")) ||
+	    (argc - i >= 3 && (!strcmp(argv[argc - 1], "--output") ||
+			       !strcmp(argv[argc - 1], "--data"))))
 		fprintf(f, "@files\n");
 	return EXIT_OK;
 }

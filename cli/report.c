@@ -337,6 +337,35 @@ static const struct cli_grammar wss_grammar = {
 	},
 };
 
+static const char *const heatmap_source_words[] = { "auto", "tried", "trace", NULL };
+static const char *const heatmap_color_words[] = { "auto", "always", "never", NULL };
+
+static const struct cli_grammar heatmap_grammar = {
+	.kws = (const struct kw_spec[]){
+		{ "duration", 1, .args = "TIME",
+		  .help = "how long to take snapshots (bare: s; default 10s), one an aggregation interval at most" },
+		{ "resol", 2, .args = "ROWS COLUMNS",
+		  .help = "time rows and address columns (default: the terminal's size; 200 columns and a row a snapshot for --output, --data and --json)" },
+		{ "address", 2, .args = "START END",
+		  .help = "the address range (default: the span of regions without a gap that was accessed most)" },
+		{ "source", 1, heatmap_source_words, .args = "auto|tried|trace",
+		  .help = "as for report access" },
+		{ "color", 1, heatmap_color_words, .args = "auto|always|never",
+		  .help = "Unicode blocks in colour (auto: on a terminal whose TERM is not dumb, without NO_COLOR) or digits 0-9" },
+		{ "size", 2, .args = "WIDTH HEIGHT",
+		  .help = "the image's size in pixels (default 800 600)" },
+		{ "--output", 1, .args = "FILE",
+		  .help = "draw a PNG or SVG image (by the extension) with gnuplot" },
+		{ "--data", 1, .args = "FILE",
+		  .help = "write the matrix as gnuplot draws it: time (s), address, access rate (%)" },
+		{ NULL },
+	},
+};
+
+#define REPORT_HEATMAP_ARGS "[duration TIME] [resol ROWS COLUMNS] [address START END] " \
+	"[source auto|tried|trace] [color auto|always|never] [size WIDTH HEIGHT] " \
+	"[--output FILE] [--data FILE]"
+
 const struct cli_cmd report_cmds[] = {
 	{ "access", do_access, REPORT_ACCESS_ARGS,
 	  "the monitored regions of a running kdamond: size, access rate and age, and totals",
@@ -344,5 +373,8 @@ const struct cli_cmd report_cmds[] = {
 	{ "wss", do_wss, "[duration TIME] [source auto|tried|trace]",
 	  "the working set size (bytes of the regions accessed) over a time: its percentiles",
 	  &wss_grammar, CLI_WRITE },
+	{ "heatmap", report_heatmap, REPORT_HEATMAP_ARGS,
+	  "access over address and time for a duration: in the terminal, as a PNG or SVG drawn by gnuplot, or --json",
+	  &heatmap_grammar, CLI_WRITE },
 	{ NULL },
 };

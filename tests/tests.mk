@@ -18,6 +18,8 @@ DEPS += stress-ng
 DEPS += dash bash
 # tests/host/metrics.bats: Prometheus' own text parsers
 DEPS += python3-prometheus-client
+# tests/host/heatmap.bats: report heatmap --output draws with gnuplot
+DEPS += gnuplot-nox
 CHECK_HOST_TARGETS += check-unit check-bats check-install check-abi
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

@@ -7,7 +7,9 @@
 # targets and the kdamond's state as they were.  Sources: tried regions
 # (sysfs, 6.2+: a temporary stat scheme) and the damon_aggregated
 # tracepoint (a kernel with tracing: Debian's; the project's guest config
-# has none).
+# has none).  report heatmap draws the same over time (its PNG checked from
+# its header, its rows from the data gnuplot drew), and the metrics file
+# of stats show is read by Prometheus' own parser while a scheme applies.
 
 load helpers/common
 
@@ -31,6 +33,7 @@ workload_ranges() {
 	HOT=$((HOT)) COLD=$((COLD))
 }
 
+# setup_kdamond [SCHEME ADD ARGS...]: a third scheme too
 setup_kdamond() {
 	start_workload -h 64 -c 256
 	workload_ranges
@@ -38,6 +41,7 @@ setup_kdamond() {
 		"$DAMOCTL" target set vaddr pid "$WORKLOAD_PID" &&
 		"$DAMOCTL" scheme add stat access 50% max &&
 		"$DAMOCTL" scheme add pageout age 1h max &&
+		{ [ $# = 0 ] || "$DAMOCTL" scheme add "$@"; } &&
 		"$DAMOCTL" monitor start || fail "setting up kdamond 0 failed"
 	# regions split and ages grow over some aggregations
 	sleep 8
@@ -148,4 +152,135 @@ sys.exit(0 if 16 << 20 <= p[50] < 256 << 20 else 1)' "$output"
 	assert_output "damoctl: report access: monitoring is off: a snapshot needs a running kdamond"
 	run state_now
 	assert_output "$before"
+}
+
+# heat_of DATA LO HI: the mean access rate of the data's cells whose
+# column starts in [LO, HI) (gnuplot's lines: time, address, rate)
+heat_of() {
+	awk -v lo="$2" -v hi="$3" '!/^#/ && NF == 3 && $3 != "NaN" &&
+		$2 >= lo && $2 < hi { s += $3; n++ }
+		END { if (n) printf "%.2f %d\n", s / n, n; else print "none 0" }' "$1"
+}
+
+@test "report heatmap: the rows over the hot range hotter than over the cold one, a PNG of the size asked for, the terminal's within 80 columns" {
+	kernel_at_least 6.2 || kconfig FTRACE ||
+		skip "kernel lacks: tried regions (6.2+) and tracing (CONFIG_FTRACE is not set in $(uname -r)): report access has no source"
+	t=/sys/kernel/tracing
+	kconfig FTRACE && { [ -d "$t/events" ] || mount -t tracefs none "$t"; }
+	setup_kdamond
+	before=$(state_now)
+	lo=$((HOT < COLD ? HOT : COLD))
+	hi=$(((HOT + (64 << 20)) > (COLD + (256 << 20)) ? HOT + (64 << 20) : COLD + (256 << 20)))
+	# a tried regions snapshot took 2-3 s under TCG: a few rows at least
+	dur=$((AGGR_US * 12 > 12000000 ? AGGR_US * 12 : 12000000))us
+	out=$BATS_TEST_TMPDIR
+	run "$DAMOCTL" --json report heatmap duration "$dur" address "$lo" "$hi" \
+		--output "$out/heat.png" size 640 480 --data "$out/heat.dat"
+	echo "$output" | head -c 1000
+	assert_success
+	json=$output
+	run python3 -c '
+import struct, sys
+b = open(sys.argv[1], "rb").read(24)
+assert b[:8] == b"\x89PNG\r\n\x1a\n" and b[12:16] == b"IHDR", b
+print("%dx%d" % struct.unpack(">II", b[16:24]))' "$out/heat.png"
+	assert_output 640x480
+	read -r hot_rate hot_n < <(heat_of "$out/heat.dat" "$HOT" $((HOT + (64 << 20))))
+	read -r cold_rate cold_n < <(heat_of "$out/heat.dat" "$COLD" $((COLD + (256 << 20))))
+	echo "# heatmap: hot $hot_rate% over $hot_n cells, cold $cold_rate% over $cold_n cells" >&3
+	[ "$hot_n" -gt 0 ] && [ "$cold_n" -gt 0 ] || fail "no cell over a range"
+	python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > float(sys.argv[2]) else 1)' \
+		"$hot_rate" "$cold_rate" || fail "hot $hot_rate% is not above cold $cold_rate%"
+	# the same matrix in --json
+	run python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["address_start"] == int(sys.argv[2]) and d["address_end"] == int(sys.argv[3]), d
+assert d["rows"] == d["nr_snapshots"] >= 2 and d["columns"] == 200, d
+print("%d rows (snapshots) over %.1f s" % (d["rows"], d["time_us"][-1] / 1e6))' "$json" "$lo" "$hi"
+	echo "# heatmap: $output" >&3
+	assert_success
+	# from the tracepoint too, where the kernel has tracing (the source of
+	# kernels before 6.2)
+	if kconfig FTRACE; then
+		run "$DAMOCTL" --json report heatmap source trace duration "$dur" \
+			address "$lo" "$hi" --data "$out/trace.dat"
+		assert_success
+		read -r hot_rate hot_n < <(heat_of "$out/trace.dat" "$HOT" $((HOT + (64 << 20))))
+		read -r cold_rate cold_n < <(heat_of "$out/trace.dat" "$COLD" $((COLD + (256 << 20))))
+		echo "# heatmap from the tracepoint: hot $hot_rate% over $hot_n cells, cold $cold_rate% over $cold_n cells" >&3
+		[ "$hot_n" -gt 0 ] && [ "$cold_n" -gt 0 ] || fail "no cell over a range (trace)"
+		python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > float(sys.argv[2]) else 1)' \
+			"$hot_rate" "$cold_rate" || fail "trace: hot $hot_rate% is not above cold $cold_rate%"
+		run ls "$t/instances"
+		refute_output --partial damos-
+	fi
+	# the terminal's, default range: within 80 columns
+	COLUMNS=80 LINES=24 run "$DAMOCTL" report heatmap duration $((AGGR_US * 3))us
+	assert_success
+	echo "$output"
+	run python3 -c '
+import sys
+w = max(len(l) for l in sys.argv[1].split("\n"))
+print("widest", w)
+sys.exit(0 if 40 <= w <= 80 else 1)' "$output"
+	assert_success
+	run state_now
+	assert_output "$before"
+}
+
+# metric VALUE of FAMILY for the scheme of ACTION, through Prometheus' parser
+prom_value() {	# FILE FORMAT FAMILY ACTION
+	python3 - "$@" <<'PY'
+import sys
+path, fmt, fam, action = sys.argv[1:]
+if fmt == "openmetrics":
+    from prometheus_client.openmetrics.parser import text_string_to_metric_families
+else:
+    from prometheus_client.parser import text_string_to_metric_families
+vals = []
+for f in text_string_to_metric_families(open(path).read()):
+    for s in f.samples:
+        if s.name in (fam, fam + "_total") and s.labels.get("action") == action:
+            vals.append(s.value)
+assert len(vals) == 1, vals
+print(int(vals[0]))
+PY
+}
+
+@test "metrics: the file parses with python3-prometheus-client's parsers and a scheme's counters rise while it applies" {
+	# stat applies nothing (no bytes applied, ever): willneed on the hot
+	# buffer does, and leaves its pages where they are
+	setup_kdamond willneed access 50% max
+	f=$BATS_TEST_TMPDIR/damon.prom
+	run "$DAMOCTL" stats show --format prometheus --output "$f"
+	assert_success
+	run prom_value "$f" prometheus damon_scheme_applied_bytes willneed
+	assert_success
+	a1=$output
+	run prom_value "$f" prometheus damon_scheme_tried_regions stat
+	assert_success
+	t1=$output
+	sleep $(((AGGR_US * 5 + 999999) / 1000000))
+	run "$DAMOCTL" monitor status --format openmetrics --output "$f"
+	assert_success
+	tail -1 "$f" | grep -qx '# EOF' || fail "no # EOF"
+	run prom_value "$f" openmetrics damon_scheme_applied_bytes willneed
+	assert_success
+	a2=$output
+	run prom_value "$f" openmetrics damon_scheme_tried_regions stat
+	assert_success
+	t2=$output
+	echo "# willneed applied bytes $a1 -> $a2, stat tried regions $t1 -> $t2" >&3
+	[ "$a2" -gt "$a1" ] || fail "applied bytes did not rise: $a1 -> $a2"
+	[ "$t2" -gt "$t1" ] || fail "tried regions did not rise: $t1 -> $t2"
+	run python3 - "$f" <<'PY'
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+fams = {f.name: f for f in text_string_to_metric_families(open(sys.argv[1]).read())}
+assert fams["damon_kdamond_running"].samples[0].value == 1, fams["damon_kdamond_running"]
+assert fams["damon_scheme_applied_bytes"].type == "counter", fams
+print("ok")
+PY
+	assert_output ok
 }

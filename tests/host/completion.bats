@@ -221,3 +221,27 @@ dbgfs"
 		<(complete_words scheme add pageout quota "" | head -3) ||
 		fail "quota words differ"
 }
+
+@test "report heatmap: the keywords and values completed are the ones it takes, and its refusals list the same" {
+	local kw
+	for kw in $(complete_words report heatmap ""); do
+		"$DAMOCTL" --root . report heatmap "$kw" 2>&1 | grep -q "unknown keyword" &&
+			fail "report heatmap does not take $kw"
+	done
+	run "$DAMOCTL" --root . report heatmap frob 1
+	assert_failure 2
+	diff -u <(sed -n 's/.*(expected \(.*\))$/\1/p' <<<"$output" | sed 's/,\? or /, /' | tr -d , | tr ' ' '\n') \
+		<(complete_words report heatmap "") || fail "keywords differ"
+	run "$DAMOCTL" --root . report heatmap color bogus
+	diff -u <(sed -n "s/.*is not one of \(.*\)$/\1/p" <<<"$output" | tr -d , | tr ' ' '\n') \
+		<(complete_words report heatmap color "") || fail "color values differ"
+	run "$DAMOCTL" --root . report heatmap source bogus
+	diff -u <(sed -n "s/.*is not one of \(.*\)$/\1/p" <<<"$output" | tr -d , | tr ' ' '\n') \
+		<(complete_words report heatmap source "") || fail "source values differ"
+	# file names after --output and --data
+	touch heat.png
+	run complete_words report heatmap --output he
+	assert_output heat.png
+	run complete_words report heatmap duration 5s --data he
+	assert_output heat.png
+}

@@ -29,7 +29,7 @@ DEPS += libc6-dev gnuplot-nox
 CHECK_HOST_TARGETS += check-perf-host
 CLEAN_FILES += $(PERF_BUILD)
 
-.PHONY: perf bench check-perf-host
+.PHONY: perf bench check-perf-host bench-snapshot
 
 perf: $(PERF_BINS)
 
@@ -88,3 +88,16 @@ bench-txn: $(BUILD)/damoctl
 		{ echo "bench-txn: the build of $(TXN_BENCH_BASE) failed: $(TXN_BENCH_DIR).log" >&2; exit 1; }; \
 	fi
 	$(PERF_DIR)/txn_bench.sh $(abspath $(BUILD)/damoctl) $(abspath $(TXN_BENCH_DIR)/build/damoctl)
+
+# What an access snapshot of 1,000 regions costs (report access, wss and
+# heatmap take them): wall time and peak memory of damos_access_snapshot()
+# and of damoctl's reports, on a fake tree on the host (no kernel, no
+# guest).  BENCH_REGIONS, BENCH_RUNS change the size and the runs.
+BENCH_REGIONS ?= 1000
+BENCH_RUNS ?= 20
+$(PERF_BUILD)/snapbench: $(PERF_DIR)/snapbench.c $(LIB_A) lib/damos.h
+	@mkdir -p $(@D)
+	$(CC) $(DAMOS_CFLAGS) -Ilib -o $@ $< $(LIB_A) $(DAMOS_LDFLAGS)
+
+bench-snapshot: $(PERF_BUILD)/snapbench $(DAMOCTL)
+	@$(PERF_DIR)/snapshot_bench.sh $(BUILD) $(BENCH_REGIONS) $(BENCH_RUNS)
