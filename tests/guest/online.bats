@@ -74,6 +74,7 @@ reclaim_defaults() {
 		assert_equal "$(cat "$RECLAIM/skip_anon")" Y
 		run "$DAMOCTL" reclaim status
 		assert_line --regexp '^skip_anon on +skip_anon=Y$'
+		output=$(grep '^skip_anon' <<<"$output")
 	else
 		run "$DAMOCTL" reclaim set skip_anon on
 		assert_failure 1
