@@ -135,7 +135,7 @@ static void help_row(FILE *f, const char *words, const char *help)
 
 static void help_grammar(FILE *f, const struct cli_grammar *g)
 {
-	char words[128];
+	char words[128] = "";
 	size_t n = 0;
 
 	fprintf(f, "\n");
@@ -146,11 +146,13 @@ static void help_grammar(FILE *f, const struct cli_grammar *g)
 		fprintf(f, "  ACTION: %s\n  (damoctl help scheme says what each does)\n",
 			words);
 	}
+	n = 0;
 	for (const char *const *w = g->first; w && *w; w++)
 		n += snprintf(words + n, sizeof(words) - n, "%s%s",
 			      n ? "|" : "", *w);
+	/* an empty list of first words: the command's index (scheme set) */
 	if (g->first)
-		help_row(f, words, g->first_help);
+		help_row(f, n ? words : "INDEX", g->first_help);
 	for (const struct kw_spec *w = g->kws; w->kw; w++) {
 		snprintf(words, sizeof(words), "%s %s", w->kw, w->args);
 		help_row(f, words, w->help);

@@ -470,7 +470,10 @@ static const struct cli_grammar scheme_grammar = {
 static struct kw_spec set_kws[16];
 static const char *actions[DAMOS_NR_ACTIONS + 1];
 static const char *const no_words[] = { NULL };
-static struct cli_grammar set_grammar = { .kws = set_kws, .first = no_words };
+static struct cli_grammar set_grammar = {
+	.kws = set_kws, .first = no_words,
+	.first_help = "the scheme's index (damoctl scheme list)",
+};
 
 __attribute__((constructor)) static void set_words(void)
 {

@@ -469,7 +469,18 @@ int damos_goal_current_write(struct damos_ctx *d, size_t idx, size_t goal,
 	int err;
 
 	snprintf(what, sizeof(what), "scheme %zu goal %zu", idx, goal);
-	if (d->iface != DAMOS_IFACE_SYSFS || damos_has(d, DAMOS_FEAT_QUOTA_GOALS) != 1)
+	if (d->iface == DAMOS_IFACE_DBGFS) {
+		char rel[64] = "";
+		char *p = damos_path("%s/proc/sys/kernel/osrelease", d->root);
+
+		if (!p || !damos_exists(p) || damos_read_word(d, p, rel, sizeof(rel)))
+			snprintf(rel, sizeof(rel), "release unknown");
+		free(p);
+		return damos_err(-EOPNOTSUPP,
+				 "%s: quota goals need the sysfs interface of Linux 6.8 or later; dbgfs has none (this kernel: Linux %s); nothing was changed",
+				 what, rel);
+	}
+	if (damos_has(d, DAMOS_FEAT_QUOTA_GOALS) != 1)
 		return damos_feature_err(d, DAMOS_FEAT_QUOTA_GOALS, what);
 	err = damos_schemes_read(d, &arr, &n);
 	if (err)

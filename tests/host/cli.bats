@@ -244,3 +244,17 @@ for line in sys.stdin:
 	done <<<"$cmds"
 	[ "$(tree_sum)" = "$before" ]
 }
+
+@test "help OBJECT COMMAND works for every command of every object (scheme set once crashed it)" {
+	local o k n=0
+	while read -r o k; do
+		run "$DAMOCTL" help "$o" "$k"
+		assert_success
+		assert_line --index 0 --partial "damoctl $o $k"
+		n=$((n + 1))
+	done < <("$DAMOCTL" help | sed -n 's/^  damoctl \([a-z-]*\) \([a-z][a-z]*\).*/\1 \2/p')
+	[ "$n" -ge 25 ]
+	run "$DAMOCTL" help scheme set
+	assert_line --regexp '^  INDEX +the scheme.s index'
+	assert_line --regexp '^  action ACTION +change the action$'
+}

@@ -161,9 +161,13 @@ echo commit_schemes_quota_goals > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/sta
 
 @test "scheme goal where there are no quota goals: dbgfs and Linux 6.1's sysfs, the kernel named" {
 	txn_make_dbgfs "$ROOT"
+	put "$ROOT/proc/sys/kernel/osrelease" 6.1.0-test
+	local before
+	before=$(tree_sum)
 	run damoctl scheme goal 0 0 current 5
 	assert_failure 1
-	assert_output --regexp "^damoctl: scheme goal: scheme 0 goal 0 needs .*quota goals.*Linux 6.8"
+	assert_output "damoctl: scheme goal: scheme 0 goal 0: quota goals need the sysfs interface of Linux 6.8 or later; dbgfs has none (this kernel: Linux 6.1.0-test); nothing was changed"
+	[ "$(tree_sum)" = "$before" ]
 	rm -rf "$ROOT/sys"
 	make_sysfs on 1
 	put "$ROOT/proc/sys/kernel/osrelease" 6.1.0-test
