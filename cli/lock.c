@@ -115,12 +115,15 @@ void cli_test_race(struct cli *c)
 int cli_call_run(struct cli *c, int (*fn)(struct cli *, int, char **),
 		 bool exclusive, int argc, char **argv)
 {
-	int fds[NR_LOCKS] = { -1, -1, -1 };
+	int fds[NR_LOCKS];
 	FILE *saved;
 	char *buf;
 	size_t len;
 	int status;
 
+	/* every slot: one left 0 would close stdin (it did, with a 4th lock) */
+	for (int i = 0; i < NR_LOCKS; i++)
+		fds[i] = -1;
 	json_begin(c, &saved, &buf, &len);
 	status = lock(c, exclusive, fds);
 	if (!status) {
