@@ -230,3 +230,16 @@ echo Y > $ROOT/sys/module/damon_reclaim/parameters/enabled"
 	[ "$(txn_digest "$ROOT")" = "$before" ]
 	[ "$(param min_age) $(param quota_sz) $(param enabled)" = "120000000 134217728 N" ]
 }
+
+@test "monitor status shows damon_reclaim beside the interface, text and --json" {
+	make_sysfs off 0
+	run damoctl monitor status
+	assert_success
+	assert_line --regexp '^reclaim +off$'
+	reclaim_on
+	run damoctl monitor status
+	assert_line --regexp '^reclaim +on, kdamond pid 4321$'
+	run damoctl --json monitor status
+	assert_success
+	python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["reclaim"] == {"enabled": True, "kdamond_pid": 4321}, d' <<<"$output"
+}
