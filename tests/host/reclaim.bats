@@ -243,3 +243,12 @@ echo Y > $ROOT/sys/module/damon_reclaim/parameters/enabled"
 	assert_success
 	python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["reclaim"] == {"enabled": True, "kdamond_pid": 4321}, d' <<<"$output"
 }
+
+@test "reclaim status --watch --count, and reclaim alone runs status" {
+	run damoctl reclaim status --watch 10ms --count 2
+	assert_success
+	[ "$(grep -c '^damon_reclaim: off' <<<"$output")" = 2 ]
+	run damoctl reclaim
+	assert_success
+	assert_line --index 0 "damon_reclaim: off"
+}
