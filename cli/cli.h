@@ -122,6 +122,7 @@ extern const struct cli_cmd target_cmds[];
 extern const struct cli_cmd monitor_cmds[];
 extern const struct cli_cmd stats_cmds[];
 extern const struct cli_cmd lru_sort_cmds[];
+extern const struct cli_cmd reclaim_cmds[];
 extern const struct cli_cmd report_cmds[];
 /* cli/heatmap.c: report heatmap */
 int report_heatmap(struct cli *c, int argc, char **argv);

@@ -18,6 +18,7 @@ const struct cli_object cli_objects[] = {
 	{ "monitor", monitor_cmds, "status", "turn monitoring on and off" },
 	{ "stats", stats_cmds, "show", "statistics of the schemes" },
 	{ "lru-sort", lru_sort_cmds, "status", "the damon_lru_sort module" },
+	{ "reclaim", reclaim_cmds, "status", "the damon_reclaim module" },
 	{ "report", report_cmds, "access", "what DAMON sees: the monitored regions" },
 	{ "export", export_cmds, NULL, "the setup in another tool's format (damo)" },
 	{ "apply", help_cmds, NULL, "make a damoctl.conf(5) file or a damo kdamonds spec the live setup, or check it",
@@ -134,7 +135,7 @@ static void help_row(FILE *f, const char *words, const char *help)
 
 static void help_grammar(FILE *f, const struct cli_grammar *g)
 {
-	char words[128];
+	char words[128] = "";
 	size_t n = 0;
 
 	fprintf(f, "\n");
@@ -145,11 +146,13 @@ static void help_grammar(FILE *f, const struct cli_grammar *g)
 		fprintf(f, "  ACTION: %s\n  (damoctl help scheme says what each does)\n",
 			words);
 	}
+	n = 0;
 	for (const char *const *w = g->first; w && *w; w++)
 		n += snprintf(words + n, sizeof(words) - n, "%s%s",
 			      n ? "|" : "", *w);
+	/* an empty list of first words: the command's index (scheme set) */
 	if (g->first)
-		help_row(f, words, g->first_help);
+		help_row(f, n ? words : "INDEX", g->first_help);
 	for (const struct kw_spec *w = g->kws; w->kw; w++) {
 		snprintf(words, sizeof(words), "%s %s", w->kw, w->args);
 		help_row(f, words, w->help);
@@ -329,7 +332,7 @@ static bool advice(const struct damos_hint_info *h, char *buf, size_t sz)
 		snprintf(buf, sz, " (damoctl lru-sort disable)");
 		break;
 	case DAMOS_HINT_STOP_RECLAIM:
-		snprintf(buf, sz, " (echo N > /sys/module/damon_reclaim/parameters/enabled)");
+		snprintf(buf, sz, " (damoctl reclaim disable)");
 		break;
 	case DAMOS_HINT_SET_TARGET:
 		snprintf(buf, sz, " (damoctl target set ...)");
@@ -864,10 +867,10 @@ const char **cli_complete_words(struct cli *c, int argc, char **argv)
 	k = cmd_select(o->cmds, argv[1]);
 	if (!k)
 		return out;
-	if (k->grammar) {
-		cli_complete_grammar(k->grammar, argc - 2, argv + 2, out, &n);
-	} else if ((k->flags & CLI_INDEX) && argc == 2 && c) {
+	if ((k->flags & CLI_INDEX) && argc == 2 && c) {
 		n += cli_complete_indexes(c, out + n, 63 - n);
+	} else if (k->grammar) {
+		cli_complete_grammar(k->grammar, argc - 2, argv + 2, out, &n);
 	} else if (k->flags & CLI_WATCH) {
 		bool watch = false, count = false;
 		const char *last = argv[argc - 1];

@@ -12,7 +12,7 @@
 
 #include "cli.h"
 
-#define NR_LOCKS 3
+#define NR_LOCKS 4
 
 /* "<root>/@rel", root as --root gives it ("" for /). */
 static char *below(struct cli *c, const char *rel)
@@ -41,11 +41,14 @@ static int lock_dirs(struct cli *c, char *dirs[NR_LOCKS])
 	static const char *const all[] = {
 		"sys/kernel/mm/damon/admin", "sys/kernel/debug/damon",
 		"sys/module/damon_lru_sort/parameters",
+		"sys/module/damon_reclaim/parameters",
 	};
 	int n = 0;
 
 	if (c->object && !strcmp(c->object, "lru-sort")) {
 		dirs[n++] = below(c, all[2]);
+	} else if (c->object && !strcmp(c->object, "reclaim")) {
+		dirs[n++] = below(c, all[3]);
 	} else if (c->object && !strcmp(c->object, "apply")) {
 		for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 			dirs[n++] = below(c, all[i]);
@@ -112,12 +115,15 @@ void cli_test_race(struct cli *c)
 int cli_call_run(struct cli *c, int (*fn)(struct cli *, int, char **),
 		 bool exclusive, int argc, char **argv)
 {
-	int fds[NR_LOCKS] = { -1, -1, -1 };
+	int fds[NR_LOCKS];
 	FILE *saved;
 	char *buf;
 	size_t len;
 	int status;
 
+	/* every slot: one left 0 would close stdin (it did, with a 4th lock) */
+	for (int i = 0; i < NR_LOCKS; i++)
+		fds[i] = -1;
 	json_begin(c, &saved, &buf, &len);
 	status = lock(c, exclusive, fds);
 	if (!status) {

@@ -70,7 +70,6 @@ static void status_setup(struct cli *c, struct damos_ctx *d,
 			 struct json_object *o)
 {
 	struct damos_opts opts;
-	struct damos_lru_sort *l = NULL;
 	struct damos_scheme **arr;
 	struct damos_targets t;
 	struct damos_attrs a;
@@ -126,23 +125,33 @@ static void status_setup(struct cli *c, struct damos_ctx *d,
 		fputc('\n', c->out);
 	}
 	cli_opts(c, &opts);
-	if (!damos_lru_sort_read(&opts, &l)) {
-		bool on = damos_lru_sort_enabled(l);
+	/* each module the kernel has: lru_sort as "lru-sort", reclaim */
+	for (const char *const *name = damos_module_names(); *name; name++) {
+		struct damos_module *m = NULL;
+		char label[32];
+		bool on;
 
+		if (damos_module_read(&opts, *name, &m))
+			continue;
+		on = damos_module_enabled(m);
+		snprintf(label, sizeof(label), "%s", *name);
+		for (char *u = label; *u; u++)
+			if (*u == '_')
+				*u = '-';
 		if (o) {
 			j = json_object_new_object();
 			json_object_object_add(j, "enabled", json_object_new_boolean(on));
 			json_object_object_add(j, "kdamond_pid",
-					       json_object_new_int(damos_lru_sort_kdamond_pid(l)));
-			json_object_object_add(o, "lru_sort", j);
+					       json_object_new_int(damos_module_kdamond_pid(m)));
+			json_object_object_add(o, *name, j);
 		} else if (on) {
-			fprintf(c->out, "%-9s on, kdamond pid %d\n", "lru-sort",
-				damos_lru_sort_kdamond_pid(l));
+			fprintf(c->out, "%-9s on, kdamond pid %d\n", label,
+				damos_module_kdamond_pid(m));
 		} else {
-			fprintf(c->out, "%-9s off\n", "lru-sort");
+			fprintf(c->out, "%-9s off\n", label);
 		}
+		damos_module_free(m);
 	}
-	damos_lru_sort_free(l);
 }
 
 static int do_status(struct cli *c, int argc, char **argv)

@@ -7,6 +7,9 @@
 
 #include "cli.h"
 
+static int check_samples(struct cli *c, const struct damos_attrs *attrs,
+			 struct damos_scheme **out);
+
 static int parse_scheme(struct cli *c, struct damos_ctx *d, int argc, char **argv,
 			struct damos_scheme **out)
 {
@@ -26,11 +29,19 @@ static int parse_scheme(struct cli *c, struct damos_ctx *d, int argc, char **arg
 	*out = damos_scheme_parse(argc, (const char *const *)argv, &a);
 	if (!*out)
 		return cli_error(c, EXIT_USAGE, "%s", cli_errmsg());
-	/*
-	 * A count of samples no aggregation interval reaches never matches
-	 * (the library keeps bare kernel numbers as they are; "max" is the
-	 * field's bound and means "any").
-	 */
+	return check_samples(c, &a, out);
+}
+
+/*
+ * A count of samples no aggregation interval reaches never matches (the
+ * library keeps bare kernel numbers as they are; "max" is the field's
+ * bound and means "any").  Frees *@out on an error.
+ */
+static int check_samples(struct cli *c, const struct damos_attrs *attrs,
+			 struct damos_scheme **out)
+{
+	struct damos_attrs a = *attrs;
+
 	for (int f = DAMOS_F_MIN_NR_ACCESSES; f <= DAMOS_F_MAX_NR_ACCESSES; f++) {
 		uint64_t v = damos_scheme_get(*out, f);
 		uint64_t most = damos_attrs_max_nr_accesses(&a);
@@ -267,6 +278,101 @@ static int do_clear(struct cli *c, int argc, char **argv)
 			 cli_verify_schemes(c, d, NULL, 0));
 }
 
+/*
+ * scheme set INDEX KEYWORDS: the scheme there with the keywords given
+ * changed, written in place (a running sysfs kdamond takes it by commit
+ * and keeps its statistics), one transaction.
+ */
+static int do_set(struct cli *c, int argc, char **argv)
+{
+	struct damos_scheme **arr = NULL, *s = NULL;
+	struct damos_attrs a;
+	struct damos_ctx *d;
+	size_t idx = 0, n = 0;
+	int status, err;
+
+	if (argc < 2)
+		return cli_error(c, EXIT_USAGE, argc ?
+				 "expected FIELD VALUE... after INDEX (see damoctl help scheme set)" :
+				 "expected INDEX FIELD VALUE...");
+	status = parse_index(c, argv[0], &idx);
+	if (status)
+		return status;
+	d = cli_open(c);
+	if (!d)
+		return EXIT_FAIL;
+	status = cli_attrs(c, d, &a);
+	if (!status && (err = damos_schemes_read(d, &arr, &n)))
+		status = cli_lib_error(c, err);
+	if (!status && idx >= n)
+		status = cli_error(c, EXIT_FAIL, "no scheme %zu (there %s %zu)", idx,
+				   n == 1 ? "is" : "are", n);
+	if (!status && !(s = damos_scheme_dup(arr[idx])))
+		status = cli_lib_error(c, -ENOMEM);
+	if (!status && damos_scheme_edit(s, argc - 1, (const char *const *)argv + 1, &a))
+		status = cli_error(c, EXIT_USAGE, "%s; nothing was written",
+				   cli_errmsg());
+	for (int i = 1; !status && i < argc; i++)
+		if (!strcmp(argv[i], "access")) {
+			status = check_samples(c, &a, &s);
+			break;
+		}
+	if (!status) {
+		struct damos_targets t;
+
+		if (!damos_targets_read(d, &t) && t.nr)
+			status = cli_check_ops(c, t.ops, damos_scheme_action(s), NULL);
+		damos_targets_free(&t);
+	}
+	if (!status && (err = damos_scheme_update(d, idx, s)))
+		status = cli_lib_error(c, err);
+	if (!status) {
+		damos_scheme_free(arr[idx]);
+		arr[idx] = s;
+		s = NULL;
+		status = cli_verify_schemes(c, d, arr, n);
+	}
+	damos_scheme_free(s);
+	damos_schemes_free(arr, n);
+	return cli_close(c, d, status);
+}
+
+/* scheme goal INDEX GOAL current VALUE */
+static int do_goal(struct cli *c, int argc, char **argv)
+{
+	struct damos_ctx *d;
+	size_t idx = 0, goal = 0;
+	uint64_t v;
+	char *end;
+	int status, err;
+
+	if (argc != 4 || strcmp(argv[2], "current"))
+		return cli_error(c, EXIT_USAGE, argc >= 3 && strcmp(argv[2], "current") ?
+				 "'%s': expected current (scheme goal INDEX GOAL current VALUE)" :
+				 "expected INDEX GOAL current VALUE%s",
+				 argc >= 3 ? argv[2] : "");
+	status = parse_index(c, argv[0], &idx);
+	if (status)
+		return status;
+	errno = 0;
+	goal = strtoul(argv[1], &end, 10);
+	if (errno || *end || end == argv[1] || !isdigit((unsigned char)*argv[1]))
+		return cli_error(c, EXIT_USAGE,
+				 "'%s' is not a goal index (0, 1, ...: see damoctl scheme list)",
+				 argv[1]);
+	errno = 0;
+	v = strtoull(argv[3], &end, 0);
+	if (errno || *end || end == argv[3] || !isdigit((unsigned char)*argv[3]))
+		return cli_error(c, EXIT_USAGE,
+				 "current: '%s' is not a number (the goal's metric, in its own unit)",
+				 argv[3]);
+	d = cli_open(c);
+	if (!d)
+		return EXIT_FAIL;
+	err = damos_goal_current_write(d, idx, goal, v);
+	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
+}
+
 /* Offline: the attributes of the tree if there is one, else the defaults. */
 static int do_encode(struct cli *c, int argc, char **argv)
 {
@@ -360,6 +466,34 @@ static const struct cli_grammar scheme_grammar = {
 	.actions_first = true,
 };
 
+/* scheme set: the keywords of add, and action; the index first */
+static struct kw_spec set_kws[16];
+static const char *actions[DAMOS_NR_ACTIONS + 1];
+static const char *const no_words[] = { NULL };
+static struct cli_grammar set_grammar = {
+	.kws = set_kws, .first = no_words,
+	.first_help = "the scheme's index (damoctl scheme list)",
+};
+
+__attribute__((constructor)) static void set_words(void)
+{
+	size_t n = 0;
+
+	for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
+		actions[a] = damos_action_name(a);
+	set_kws[n++] = (struct kw_spec){ "action", 1, actions, .args = "ACTION",
+					 .help = "change the action" };
+	for (const struct kw_spec *k = scheme_grammar.kws; k->kw &&
+	     n + 1 < ARRAY_SIZE(set_kws); k++)
+		set_kws[n++] = *k;
+}
+
+#define SET_ARGS "INDEX [action ACTION] [sz MIN MAX] [access MIN MAX] " \
+	"[age MIN MAX] [quota [time MS] [size BYTES] [reset MS]] " \
+	"[weights SZ ACCESS AGE] [wmarks METRIC INTERVAL HIGH MID LOW] " \
+	"[nid N] [apply_interval TIME] [filter none|[not] TYPE [ARGS]]... " \
+	"[goal none|METRIC TARGET [CURRENT]]..."
+
 #define SCHEME_ARGS "ACTION [sz MIN MAX] [access MIN MAX] [age MIN MAX] " \
 	"[quota [time MS] [size BYTES] [reset MS]] [weights SZ ACCESS AGE] " \
 	"[wmarks METRIC INTERVAL HIGH MID LOW] [nid N] [apply_interval TIME] " \
@@ -373,6 +507,12 @@ const struct cli_cmd scheme_cmds[] = {
 	{ "rm", do_rm, "INDEX", "remove the scheme at INDEX", NULL,
 	  CLI_WRITE | CLI_INDEX },
 	{ "clear", do_clear, "", "remove every scheme", NULL, CLI_WRITE },
+	{ "set", do_set, SET_ARGS,
+	  "change the fields given of the scheme at INDEX in place: a running kdamond takes it by commit and keeps its statistics (sysfs); a filter or goal keyword replaces the scheme's, none removes them",
+	  &set_grammar, CLI_WRITE | CLI_INDEX },
+	{ "goal", do_goal, "INDEX GOAL current VALUE",
+	  "feed a user_input quota goal of a running kdamond: its current value, which the kernel tunes the effective quota with (sysfs, Linux 6.8+)",
+	  NULL, CLI_WRITE | CLI_INDEX },
 	{ "encode", do_encode, SCHEME_ARGS,
 	  "print the dbgfs schemes line of a scheme, writing nothing",
 	  &scheme_grammar, CLI_NOLOCK },

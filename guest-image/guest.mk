@@ -83,6 +83,7 @@ guest-stage:
 	$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/damos-reboot guest-image/reboot.c
 	@cp tests/guest/*.bats tests/guest/hostile_input.sh $(GUEST_STAGE)/tests/
 	@cp tests/guest/helpers/*.bash tests/guest/helpers/*.txt $(GUEST_STAGE)/tests/helpers/
+	@mkdir -p $(GUEST_STAGE)/tests/fixtures && cp -r tests/host/fixtures/damo-3.3.0 $(GUEST_STAGE)/tests/fixtures/
 	@for c in tests/guest/helpers/*.c tests/perf/tlbshake.c; do \
 		echo "  CC $$c"; \
 		$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/tests/helpers/$$(basename $$c .c) $$c || exit 1; \

@@ -405,6 +405,103 @@ int damos_schemes_write(struct damos_ctx *d, struct damos_scheme *const *s,
 	return DAMOS_TXN(d, d->ops->schemes_write(d, s, n));
 }
 
+/* A running dbgfs takes no schemes: say so, naming the kernel. */
+static int dbgfs_running(struct damos_ctx *d, const char *what)
+{
+	bool on = false;
+
+	if (d->iface != DAMOS_IFACE_DBGFS || damos_monitor_status(d, &on, NULL) ||
+	    !on)
+		return 0;
+	return damos_err(-EBUSY,
+			 "%s: dbgfs takes schemes only while monitoring is off (%s): stop it first; sysfs changes a running kdamond's schemes in place",
+			 what, damos_kernel_desc(d));
+}
+
+int damos_scheme_update(struct damos_ctx *d, size_t idx,
+			const struct damos_scheme *s)
+{
+	struct damos_scheme **arr, *old;
+	size_t n;
+	int err;
+
+	err = damos_scheme_validate(s);
+	if (err)
+		return err;
+	err = damos_schemes_read(d, &arr, &n);
+	if (err)
+		return err;
+	if (idx >= n) {
+		damos_schemes_free(arr, n);
+		return damos_err(-ENOENT, "no scheme %zu (there %s %zu)", idx,
+				 n == 1 ? "is" : "are", n);
+	}
+	err = dbgfs_running(d, "scheme set");
+	if (err) {
+		damos_schemes_free(arr, n);
+		return err;
+	}
+	old = arr[idx];
+	arr[idx] = damos_scheme_dup(s);
+	if (!arr[idx]) {
+		arr[idx] = old;
+		damos_schemes_free(arr, n);
+		return -ENOMEM;
+	}
+	/* what the library does not model of the old one stays */
+	if (!arr[idx]->raw && old->raw) {
+		arr[idx]->raw = old->raw;
+		old->raw = NULL;
+	}
+	arr[idx]->dirty = true;
+	damos_scheme_free(old);
+	err = damos_schemes_write(d, arr, n);
+	damos_schemes_free(arr, n);
+	return err;
+}
+
+int damos_goal_current_write(struct damos_ctx *d, size_t idx, size_t goal,
+			     uint64_t v)
+{
+	struct damos_scheme **arr;
+	char what[64];
+	size_t n;
+	int err;
+
+	snprintf(what, sizeof(what), "scheme %zu goal %zu", idx, goal);
+	if (d->iface == DAMOS_IFACE_DBGFS) {
+		char rel[64] = "";
+		char *p = damos_path("%s/proc/sys/kernel/osrelease", d->root);
+
+		if (!p || !damos_exists(p) || damos_read_word(d, p, rel, sizeof(rel)))
+			snprintf(rel, sizeof(rel), "release unknown");
+		free(p);
+		return damos_err(-EOPNOTSUPP,
+				 "%s: quota goals need the sysfs interface of Linux 6.8 or later; dbgfs has none (this kernel: Linux %s); nothing was changed",
+				 what, rel);
+	}
+	if (damos_has(d, DAMOS_FEAT_QUOTA_GOALS) != 1)
+		return damos_feature_err(d, DAMOS_FEAT_QUOTA_GOALS, what);
+	err = damos_schemes_read(d, &arr, &n);
+	if (err)
+		return err;
+	if (idx >= n)
+		err = damos_err(-ENOENT, "no scheme %zu (there %s %zu)", idx,
+				n == 1 ? "is" : "are", n);
+	else if (goal >= arr[idx]->nr_goals)
+		err = damos_err(-ENOENT, "scheme %zu has no goal %zu (it has %zu)",
+				idx, goal, arr[idx]->nr_goals);
+	else if (arr[idx]->goals[goal].metric != DAMOS_GOAL_USER_INPUT)
+		err = damos_err(-EINVAL,
+				"%s is a %s goal: the kernel measures its current value; only a user_input goal takes one",
+				what, arr[idx]->goals[goal].word ?
+				arr[idx]->goals[goal].word : "kernel-measured");
+	damos_schemes_free(arr, n);
+	if (err)
+		return err;
+	return DAMOS_TXN(d, damos_sysfs_goal_current(d, idx, goal, v));
+}
+
 int damos_scheme_add(struct damos_ctx *d, const struct damos_scheme *s)
 {
 	struct damos_scheme **arr, **tmp;

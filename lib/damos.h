@@ -1555,6 +1555,165 @@ DAMOS_API int damos_lru_sort_write(const struct damos_opts *opts,
 				   const struct damos_lru_sort *l, int enable,
 				   char **script);
 
+/* ------------------------------------------------------------------------
+ * DAMON's modules, one model for all (LIBDAMOS_1.2): "lru_sort"
+ * (damon_lru_sort) and "reclaim" (damon_reclaim), each a table of its
+ * parameters (<root>/sys/module/<kernel name>/parameters, the names and
+ * defaults of mm/damon/<module>.c), its keyword grammar in the units of
+ * schemes, its statistics and the schemes it builds.  damon_lru_sort's
+ * functions above are this model under their first names.  Parameters
+ * are numbered in the module's table order; values are in the kernel's
+ * units (a bool parameter is 0 or 1).
+ */
+struct damos_module;
+
+/* damos_module_names() - "lru_sort", "reclaim", then NULL. */
+DAMOS_API const char *const *damos_module_names(void);
+
+/*
+ * damos_module_new() - module @name ("reclaim" or "damon_reclaim", ...)
+ * with every parameter at the kernel's default, none marked given.
+ *
+ * Return: the object (free with damos_module_free()), or NULL with errno
+ * ENOENT (no such module, message) or ENOMEM.
+ */
+DAMOS_API struct damos_module *damos_module_new(const char *name);
+DAMOS_API void damos_module_free(struct damos_module *m);
+/* damos_module_name() - "reclaim"; damos_module_kernel_name() "damon_reclaim" */
+DAMOS_API const char *damos_module_name(const struct damos_module *m);
+DAMOS_API const char *damos_module_kernel_name(const struct damos_module *m);
+
+/*
+ * damos_module_nr_params() / damos_module_param_name() - the parameters,
+ * by their file names; damos_module_param_index() the number of one
+ * (-ENOENT with a message).  damos_module_param_present(): false for a
+ * parameter of a later kernel that damos_module_read() did not find.
+ */
+DAMOS_API size_t damos_module_nr_params(const struct damos_module *m);
+DAMOS_API const char *damos_module_param_name(const struct damos_module *m,
+					      size_t p);
+DAMOS_API int damos_module_param_index(const struct damos_module *m,
+				       const char *file);
+DAMOS_API bool damos_module_param_present(const struct damos_module *m,
+					  size_t p);
+DAMOS_API uint64_t damos_module_get(const struct damos_module *m, size_t p);
+/* damos_module_set() - set @p (kernel unit) and mark it given; -ERANGE */
+DAMOS_API int damos_module_set(struct damos_module *m, size_t p, uint64_t v);
+/* damos_module_overlay() - the parameters given in @src into @dst */
+DAMOS_API void damos_module_overlay(struct damos_module *dst,
+				    const struct damos_module *src);
+
+/*
+ * damos_module_parse() - the module's keyword grammar (damoctl lru-sort
+ * set, damoctl reclaim set) over @m: each value in the units of schemes,
+ * the parameters it sets marked given.  Return: 0, or -EINVAL / -ERANGE
+ * with a message naming the keyword and the value.
+ */
+DAMOS_API int damos_module_parse(struct damos_module *m, int argc,
+				 const char *const *argv);
+/* damos_module_keywords() - its keywords, NULL-terminated, static */
+DAMOS_API const char *const *damos_module_keywords(const struct damos_module *m);
+
+/*
+ * struct damos_module_kw - keyword @i of the grammar (damos_module_keyword(),
+ * .sz set by the caller): @nr_values values for the parameters from
+ * @first on, or (@nr_values 0) sub-keywords, each with one value for its
+ * parameter.
+ */
+struct damos_module_kw {
+	size_t sz;
+	const char *kw;
+	int nr_values;
+	size_t first;
+	size_t nr_subs;
+	const char *subs[8];
+	size_t sub_params[8];
+	const char *args, *help;
+};
+DAMOS_API int damos_module_keyword(const struct damos_module *m, size_t i,
+				   struct damos_module_kw *out);
+/*
+ * damos_module_keyword_format() - keyword @i's values in the grammar's
+ * units ("time 10ms reset 1s"); "" for one this kernel does not have.
+ * damos_module_format() - every keyword with its values.  Both return the
+ * length (snprintf-like) or a negative errno.
+ */
+DAMOS_API int damos_module_keyword_format(const struct damos_module *m,
+					  size_t i, char *buf, size_t sz);
+DAMOS_API int damos_module_format(const struct damos_module *m, char *buf,
+				  size_t sz);
+/* damos_module_validate() - as damos_lru_sort_validate(), for any module */
+DAMOS_API int damos_module_validate(const struct damos_module *m);
+
+DAMOS_API bool damos_module_enabled(const struct damos_module *m);
+DAMOS_API int damos_module_kdamond_pid(const struct damos_module *m);
+
+/*
+ * damos_module_nr_schemes() / damos_module_scheme() - the schemes the
+ * module builds from its parameters (reclaim: one pageout; lru_sort: hot
+ * lru_prio, cold lru_deprio), with the statistics damos_module_read()
+ * read; damos_module_scheme_label() "hot", "cold".
+ */
+DAMOS_API size_t damos_module_nr_schemes(const struct damos_module *m);
+DAMOS_API const char *damos_module_scheme_label(const struct damos_module *m,
+						size_t i);
+DAMOS_API struct damos_scheme *damos_module_scheme(const struct damos_module *m,
+						   size_t i);
+
+/*
+ * damos_module_read() - module @name's parameters, state and statistics.
+ * Return: 0 with *@out, -ENOENT if the kernel does not have the module
+ * (the message names the directory), or the errno of a read.
+ */
+DAMOS_API int damos_module_read(const struct damos_opts *opts,
+				const char *name, struct damos_module **out);
+
+/*
+ * damos_module_write() - make the module hold @m, as damos_lru_sort_write()
+ * (@enable 1, 0, -1), as one transaction: if a write fails, the files are
+ * put back as they were (-ENOTRECOVERABLE naming the files if that fails
+ * too).  A parameter this kernel's module does not have, given or not at
+ * its default, is -EOPNOTSUPP naming it and the kernel release, before
+ * anything is written.
+ */
+DAMOS_API int damos_module_write(const struct damos_opts *opts,
+				 const struct damos_module *m, int enable,
+				 char **script);
+
+/*
+ * damos_scheme_edit() - apply the keywords of damos_scheme_parse() (no
+ * action first; "action NAME" instead) over @s, as "damoctl scheme set"
+ * does: only the fields given change.  The first filter (goal) keyword
+ * replaces the scheme's filters (goals); "filter none" ("goal none")
+ * removes them.  Then the scheme is checked as a whole.  On an error @s
+ * may be half changed: edit a copy (damos_scheme_dup()).
+ * Return: 0, or -EINVAL with a message naming the keyword and the value.
+ */
+DAMOS_API int damos_scheme_edit(struct damos_scheme *s, int argc,
+				const char *const *argv,
+				const struct damos_attrs *attrs);
+
+/*
+ * damos_scheme_update() - replace scheme @idx of the context by @s, in
+ * place: on a running sysfs kdamond through "commit", which keeps the
+ * scheme's statistics (nr_tried goes on from where it was).  One
+ * transaction.  dbgfs refuses while monitoring is on, naming the kernel.
+ * Return: 0, -ENOENT (no scheme @idx), or an errno with a message.
+ */
+DAMOS_API int damos_scheme_update(struct damos_ctx *d, size_t idx,
+				  const struct damos_scheme *s);
+
+/*
+ * damos_goal_current_write() - set the current value of quota goal @goal
+ * of scheme @idx, a user_input goal, to @v: the file alone, and on a
+ * running kdamond "commit_schemes_quota_goals", so the kernel tunes the
+ * effective quota with it.  One transaction.  -EOPNOTSUPP naming the
+ * kernel without quota goals (dbgfs, sysfs before Linux 6.8); -EINVAL for
+ * a goal of another metric; -ENOENT for no such scheme or goal.
+ */
+DAMOS_API int damos_goal_current_write(struct damos_ctx *d, size_t idx,
+				       size_t goal, uint64_t v);
+
 #ifdef __cplusplus
 }
 #endif

@@ -253,6 +253,13 @@ struct damos_backend {
 	void (*probe)(struct damos_ctx *d);	/* sets feat and kdesc */
 };
 
+/*
+ * sysfs.c: quota goal @goal of scheme @idx gets current value @v; a running
+ * kdamond then "commit_schemes_quota_goals".
+ */
+int damos_sysfs_goal_current(struct damos_ctx *d, size_t idx, size_t goal,
+			     uint64_t v);
+
 extern const struct damos_backend damos_dbgfs_backend;
 extern const struct damos_backend damos_sysfs_backend;
 

@@ -797,8 +797,14 @@ static int parse_goal(struct damos_scheme *s, struct parse_state *p)
 	return damos_scheme_add_goal(s, &g);
 }
 
-struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
-					const struct damos_attrs *attrs)
+/*
+ * The keywords from argv[@p->i] on, over @s.  @edit (damos_scheme_edit()):
+ * "action NAME" too, and the first filter (goal) replaces the scheme's
+ * filters (goals); "filter none" ("goal none") removes them all.
+ */
+static int apply_keywords(struct damos_scheme *s, struct parse_state *p,
+			  const struct damos_attrs *attrs, bool edit,
+			  bool *seen, bool *seen_action)
 {
 	static const enum damos_field weights[] = {
 		DAMOS_F_WEIGHT_SZ, DAMOS_F_WEIGHT_NR_ACCESSES,
@@ -808,8 +814,108 @@ struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
 		DAMOS_F_WMARKS_METRIC, DAMOS_F_WMARKS_INTERVAL_US,
 		DAMOS_F_WMARKS_HIGH, DAMOS_F_WMARKS_MID, DAMOS_F_WMARKS_LOW,
 	};
+	const char *const *argv = p->argv;
+	bool filters_reset = false, goals_reset = false;
+	int err = 0;
+
+	while (!err && p->i < p->argc) {
+		size_t k;
+
+		p->kw = argv[p->i];
+		if (edit && !strcmp(p->kw, "action")) {
+			if (*seen_action)
+				return damos_err(-EINVAL, "'action' given twice");
+			*seen_action = true;
+			p->i++;
+			err = set_words(s, p, (const enum damos_field[]){
+						DAMOS_F_ACTION }, 1, attrs, "ACTION");
+			continue;
+		}
+		for (k = 0; keywords[k]; k++)
+			if (!strcmp(p->kw, keywords[k]))
+				break;
+		if (!keywords[k])
+			return damos_err(-EINVAL,
+					 "unknown keyword '%s' (expected %ssz access age quota weights wmarks nid apply_interval filter goal)",
+					 p->kw, edit ? "action " : "");
+		if (seen[k] && strcmp(p->kw, "filter") && strcmp(p->kw, "goal"))
+			return damos_err(-EINVAL, "'%s' given twice", p->kw);
+		seen[k] = true;
+		p->i++;
+		if (!strcmp(p->kw, "nid")) {
+			err = set_words(s, p, (const enum damos_field[]){
+						DAMOS_F_TARGET_NID }, 1, attrs, "N");
+		} else if (!strcmp(p->kw, "apply_interval")) {
+			err = set_words(s, p, (const enum damos_field[]){
+						DAMOS_F_APPLY_INTERVAL_US }, 1,
+					attrs, "TIME");
+		} else if (!strcmp(p->kw, "filter") || !strcmp(p->kw, "goal")) {
+			bool filter = p->kw[0] == 'f';
+			bool *reset = filter ? &filters_reset : &goals_reset;
+
+			if (edit && !*reset) {
+				struct damos_scheme tmp = *s;
+
+				/* the other list stays */
+				if (filter) {
+					tmp.nr_goals = 0;
+					tmp.goals = NULL;
+					s->nr_filters = 0;
+					s->filters = NULL;
+				} else {
+					tmp.nr_filters = 0;
+					tmp.filters = NULL;
+					s->nr_goals = 0;
+					s->goals = NULL;
+				}
+				tmp.raw = NULL;
+				damos_scheme_clear_lists(&tmp);
+				*reset = true;
+				s->dirty = true;
+			}
+			if (edit && p->i < p->argc && !strcmp(argv[p->i], "none")) {
+				p->i++;
+				continue;
+			}
+			err = filter ? parse_filter(s, p) : parse_goal(s, p);
+		} else if (k < ARRAY_SIZE(ranges)) {
+			int first = p->i;
+
+			err = set_words(s, p, ranges[k], 2, attrs, "MIN MAX");
+			if (!err && s->v[ranges[k][0]] > s->v[ranges[k][1]])
+				err = damos_err(-EINVAL, "%s %s > %s %s",
+						damos_fields[ranges[k][0]].label,
+						argv[first],
+						damos_fields[ranges[k][1]].label,
+						argv[first + 1]);
+		} else if (!strcmp(p->kw, "quota")) {
+			err = parse_quota(s, p, attrs);
+		} else if (!strcmp(p->kw, "weights")) {
+			err = set_words(s, p, weights, 3, attrs,
+					"SZ ACCESS AGE");
+		} else {
+			int first = p->i;
+
+			err = set_words(s, p, wmarks, 5, attrs,
+					"METRIC INTERVAL HIGH MID LOW");
+			if (!err && (s->v[DAMOS_F_WMARKS_HIGH] <
+				     s->v[DAMOS_F_WMARKS_MID] ||
+				     s->v[DAMOS_F_WMARKS_MID] <
+				     s->v[DAMOS_F_WMARKS_LOW]))
+				err = damos_err(-EINVAL,
+						"wmarks: high %s, mid %s, low %s are not ordered high >= mid >= low",
+						argv[first + 2], argv[first + 3],
+						argv[first + 4]);
+		}
+	}
+	return err;
+}
+
+struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
+					const struct damos_attrs *attrs)
+{
 	struct parse_state p = { .argc = argc, .argv = argv, .i = 1 };
-	bool seen[ARRAY_SIZE(keywords)] = { false };
+	bool seen[ARRAY_SIZE(keywords)] = { false }, seen_action = false;
 	struct damos_scheme *s;
 	char preset_msg[256];
 	int a, err = 0, preset_err = 0;
@@ -830,67 +936,7 @@ struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
 		preset_err = -EINVAL;
 		snprintf(preset_msg, sizeof(preset_msg), "%s", damos_errmsg());
 	}
-
-	while (!err && p.i < argc) {
-		size_t k;
-
-		p.kw = argv[p.i];
-		for (k = 0; keywords[k]; k++)
-			if (!strcmp(p.kw, keywords[k]))
-				break;
-		if (!keywords[k]) {
-			err = damos_err(-EINVAL,
-					"unknown keyword '%s' (expected sz access age quota weights wmarks nid apply_interval filter goal)",
-					p.kw);
-			break;
-		}
-		if (seen[k] && strcmp(p.kw, "filter") && strcmp(p.kw, "goal")) {
-			err = damos_err(-EINVAL, "'%s' given twice", p.kw);
-			break;
-		}
-		seen[k] = true;
-		p.i++;
-		if (!strcmp(p.kw, "nid")) {
-			err = set_words(s, &p, (const enum damos_field[]){
-						DAMOS_F_TARGET_NID }, 1, attrs, "N");
-		} else if (!strcmp(p.kw, "apply_interval")) {
-			err = set_words(s, &p, (const enum damos_field[]){
-						DAMOS_F_APPLY_INTERVAL_US }, 1,
-					attrs, "TIME");
-		} else if (!strcmp(p.kw, "filter")) {
-			err = parse_filter(s, &p);
-		} else if (!strcmp(p.kw, "goal")) {
-			err = parse_goal(s, &p);
-		} else if (k < ARRAY_SIZE(ranges)) {
-			int first = p.i;
-
-			err = set_words(s, &p, ranges[k], 2, attrs, "MIN MAX");
-			if (!err && s->v[ranges[k][0]] > s->v[ranges[k][1]])
-				err = damos_err(-EINVAL, "%s %s > %s %s",
-						damos_fields[ranges[k][0]].label,
-						argv[first],
-						damos_fields[ranges[k][1]].label,
-						argv[first + 1]);
-		} else if (!strcmp(p.kw, "quota")) {
-			err = parse_quota(s, &p, attrs);
-		} else if (!strcmp(p.kw, "weights")) {
-			err = set_words(s, &p, weights, 3, attrs,
-					"SZ ACCESS AGE");
-		} else {
-			int first = p.i;
-
-			err = set_words(s, &p, wmarks, 5, attrs,
-					"METRIC INTERVAL HIGH MID LOW");
-			if (!err && (s->v[DAMOS_F_WMARKS_HIGH] <
-				     s->v[DAMOS_F_WMARKS_MID] ||
-				     s->v[DAMOS_F_WMARKS_MID] <
-				     s->v[DAMOS_F_WMARKS_LOW]))
-				err = damos_err(-EINVAL,
-						"wmarks: high %s, mid %s, low %s are not ordered high >= mid >= low",
-						argv[first + 2], argv[first + 3],
-						argv[first + 4]);
-		}
-	}
+	err = apply_keywords(s, &p, attrs, false, seen, &seen_action);
 	/* the preset's failing value is access (lru_prio) or age (deprio) */
 	if (!err && preset_err && !seen[a == DAMOS_ACTION_LRU_PRIO ? 1 : 2])
 		err = damos_err(preset_err, "%s", preset_msg);
@@ -902,6 +948,26 @@ struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
 		return NULL;
 	}
 	return s;
+}
+
+int damos_scheme_edit(struct damos_scheme *s, int argc,
+		      const char *const *argv, const struct damos_attrs *attrs)
+{
+	struct parse_state p = { .argc = argc, .argv = argv, .i = 0 };
+	bool seen[ARRAY_SIZE(keywords)] = { false }, seen_action = false;
+	int err;
+
+	if (argc < 1)
+		return damos_err(-EINVAL,
+				 "expected FIELD VALUE... (action sz access age quota weights wmarks nid apply_interval filter goal)");
+	if (attrs && (err = damos_attrs_check(attrs)))
+		return err;
+	err = apply_keywords(s, &p, attrs, true, seen, &seen_action);
+	if (!err)
+		err = damos_scheme_validate(s);
+	if (!err)
+		s->dirty = true;
+	return err;
 }
 
 static const char *fmt_num(const struct damos_scheme *s, enum damos_field f,

@@ -522,6 +522,21 @@ static int sysfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *
 	return err;
 }
 
+int damos_sysfs_goal_current(struct damos_ctx *d, size_t idx, size_t goal,
+			     uint64_t v)
+{
+	bool on = false;
+	int err = write_u64_at(d, cpath(d, "schemes/%zu/quotas/goals/%zu/current_value",
+					idx, goal), v);
+
+	if (!err)
+		err = sysfs_status(d, &on, NULL);
+	if (!err && on)
+		err = write_at(d, damos_path("%s/state", d->kdamond),
+			       "commit_schemes_quota_goals\n");
+	return err;
+}
+
 static const char *const attr_files[] = {
 	"monitoring_attrs/intervals/sample_us",
 	"monitoring_attrs/intervals/aggr_us",

@@ -382,11 +382,17 @@ static int restore_dir(struct txn_dir *t, struct damos_buf *left)
 	int err = 0;
 
 	for (int pass = 0; pass < 3; pass++) {
-		for (size_t i = 0; i < t->snap.n; i++) {
+		/*
+		 * A module's "enabled" last: started again, it takes the
+		 * parameters as they are then.
+		 */
+		for (size_t j = 0; j < 2 * t->snap.n; j++) {
+			size_t i = j % t->snap.n;
 			const struct damos_snap_file *f = &t->snap.f[i];
 			char *p, *cur = NULL, *c;
 
-			if (!f->writable || restore_skips(f->rel))
+			if (!f->writable || restore_skips(f->rel) ||
+			    (j < t->snap.n) == !strcmp(f->rel, "enabled"))
 				continue;
 			p = damos_path("%s/%s", t->dir, f->rel);
 			if (!p)

@@ -22,6 +22,8 @@ COMMANDS=(
 	"scheme list"
 	"scheme rm 0"
 	"scheme clear"
+	"scheme set 0 age 1s max"
+	"scheme goal 0 0 current 1"
 	"attrs show"
 	"attrs set sample 5ms aggr 100ms"
 	"target show"
@@ -35,10 +37,15 @@ COMMANDS=(
 	"lru-sort enable"
 	"lru-sort set hot 30%"
 	"lru-sort disable"
+	"reclaim status"
+	"reclaim enable"
+	"reclaim set cold 1m"
+	"reclaim disable"
 )
 
 # says_no_damon CMD OUTPUT: one line, "damoctl: CMD: ..." saying that DAMON
-# (or, for lru-sort, damon_lru_sort) is not in this kernel.
+# (or, for lru-sort and reclaim, damon_lru_sort or damon_reclaim) is not in
+# this kernel.
 says_no_damon() {
 	local cmd=$1 out=$2 what a b
 	read -r a b _ <<<"$cmd"
@@ -48,7 +55,7 @@ says_no_damon() {
 	"damoctl: $what: "*) ;;
 	*) echo "'$cmd' does not name itself: $out"; return 1 ;;
 	esac
-	grep -qiE 'no DAMON|DAMON is not|without DAMON|damon_lru_sort is not in this kernel' <<<"$out" ||
+	grep -qiE 'no DAMON|DAMON is not|without DAMON|damon_(lru_sort|reclaim) is not in this kernel' <<<"$out" ||
 		{ echo "'$cmd' does not say there is no DAMON: $out"; return 1; }
 }
 

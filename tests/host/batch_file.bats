@@ -80,7 +80,7 @@ damoctl: b: 4 of 6 commands failed"
 	printf '%s\n' "scheme frob" "scheme add 'stat" > b
 	run damoctl --force -f b
 	assert_failure 2
-	assert_output "damoctl: b:1: scheme: unknown command 'frob' (commands: add list rm clear encode)
+	assert_output "damoctl: b:1: scheme: unknown command 'frob' (commands: add list rm clear set goal encode)
 damoctl: b:2: unterminated quote
 damoctl: b: 2 of 2 commands failed"
 }

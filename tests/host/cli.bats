@@ -33,10 +33,10 @@ load helper
 @test "unknown objects, commands and options are usage errors" {
 	run "$DAMOCTL" frob
 	assert_failure 2
-	assert_output "damoctl: unknown object 'frob' (objects: scheme attrs target monitor stats lru-sort report export apply help)"
+	assert_output "damoctl: unknown object 'frob' (objects: scheme attrs target monitor stats lru-sort reclaim report export apply help)"
 	run "$DAMOCTL" scheme ad lru_prio
 	assert_failure 2
-	assert_output "damoctl: scheme: unknown command 'ad' (commands: add list rm clear encode)"
+	assert_output "damoctl: scheme: unknown command 'ad' (commands: add list rm clear set goal encode)"
 	run "$DAMOCTL" --frob scheme list
 	assert_failure 2
 	assert_output "damoctl: unknown option '--frob'"
@@ -89,7 +89,7 @@ load helper
 	assert_failure 2
 	assert_output '{"error":"scheme add: min age 10s > max age 5s"}'
 	run "$DAMOCTL" --json frob
-	assert_output "{\"error\":\"unknown object 'frob' (objects: scheme attrs target monitor stats lru-sort report export apply help)\"}"
+	assert_output "{\"error\":\"unknown object 'frob' (objects: scheme attrs target monitor stats lru-sort reclaim report export apply help)\"}"
 	run damoctl --json scheme add lru_prio
 	assert_success
 	assert_output '{"index":0}'
@@ -243,4 +243,18 @@ for line in sys.stdin:
 		assert_output "damoctl: $cmd: no arguments expected, got 'frob'"
 	done <<<"$cmds"
 	[ "$(tree_sum)" = "$before" ]
+}
+
+@test "help OBJECT COMMAND works for every command of every object (scheme set once crashed it)" {
+	local o k n=0
+	while read -r o k; do
+		run "$DAMOCTL" help "$o" "$k"
+		assert_success
+		assert_line --index 0 --partial "damoctl $o $k"
+		n=$((n + 1))
+	done < <("$DAMOCTL" help | sed -n 's/^  damoctl \([a-z-]*\) \([a-z][a-z]*\).*/\1 \2/p')
+	[ "$n" -ge 25 ]
+	run "$DAMOCTL" help scheme set
+	assert_line --regexp '^  INDEX +the scheme.s index'
+	assert_line --regexp '^  action ACTION +change the action$'
 }

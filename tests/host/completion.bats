@@ -114,7 +114,27 @@ dbgfs"
 		damoctl target set paddr "$kw" 2>&1 | grep -q "unknown" &&
 			fail "target set paddr does not take $kw"
 	done
+	for kw in $(complete_words reclaim set ""); do
+		"$DAMOCTL" --root . reclaim set "$kw" 2>&1 | grep -q "unknown keyword" &&
+			fail "reclaim set does not take $kw"
+	done
+	for kw in $(complete_words scheme set 0 ""); do
+		"$DAMOCTL" --root . scheme set 0 "$kw" 2>&1 | grep -q "unknown keyword" &&
+			fail "scheme set does not take $kw"
+	done
 	# and every keyword of the commands' error messages is offered
+	run "$DAMOCTL" reclaim set frob 1
+	for kw in $(sed -n 's/.*(expected \(.*\))$/\1/p' <<<"$output"); do
+		complete_words reclaim set "" | grep -qx "$kw" || fail "completion lacks reclaim $kw"
+	done
+	[ "$(complete_words reclaim set skip_anon "")" = "$(printf 'on\noff')" ]
+	make_sysfs off 2
+	run damoctl scheme set 0 frob 1
+	assert_output --partial "unknown keyword 'frob'"
+	for kw in $(sed -n 's/.*(expected \(.*\)); nothing was written$/\1/p' <<<"$output"); do
+		complete_words scheme set 0 "" | grep -qx "$kw" || fail "completion lacks scheme set $kw"
+	done
+	complete_words scheme set 0 action "" | grep -qx migrate_cold
 	run "$DAMOCTL" lru-sort set frob 1
 	for kw in $(sed -n 's/.*(expected \(.*\))$/\1/p' <<<"$output"); do
 		complete_words lru-sort set "" | grep -qx "$kw" || fail "completion lacks lru-sort $kw"

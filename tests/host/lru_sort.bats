@@ -217,7 +217,7 @@ echo Y > $ROOT/sys/module/damon_lru_sort/parameters/enabled"
 	put "$ROOT/sys/module/damon_reclaim/parameters/enabled" Y
 	run damoctl lru-sort enable
 	assert_failure 1
-	assert_output "damoctl: lru-sort enable: damon_reclaim is on, and damon_lru_sort does not start next to another DAMON user: stop it first (echo N > /sys/module/damon_reclaim/parameters/enabled)"
+	assert_output "damoctl: lru-sort enable: damon_reclaim is on, and damon_lru_sort does not start next to another DAMON user: stop it first (damoctl reclaim disable)"
 	[ "$(param enabled)" = N ]
 }
 

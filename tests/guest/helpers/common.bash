@@ -14,6 +14,7 @@ unset _lib _f
 DBGFS=/sys/kernel/debug/damon
 SYSFS=/sys/kernel/mm/damon/admin
 LRU_SORT=/sys/module/damon_lru_sort/parameters
+RECLAIM=/sys/module/damon_reclaim/parameters
 DAMOCTL=${DAMOCTL:-damoctl}
 # Where the damoctl under test was installed: make install's /usr/local
 # (check-guest), or the Debian packages' /usr with the unit in
@@ -76,7 +77,7 @@ need() {
 		sysfs) sym=DAMON_SYSFS path=$SYSFS ;;
 		dbgfs) sym=DAMON_DBGFS path=$DBGFS ;;
 		lru_sort) sym=DAMON_LRU_SORT path=$LRU_SORT ;;
-		reclaim) sym=DAMON_RECLAIM path=/sys/module/damon_reclaim/parameters ;;
+		reclaim) sym=DAMON_RECLAIM path=$RECLAIM ;;
 		paddr) sym=DAMON_PADDR ;;
 		kunit) sym=DAMON_KUNIT_TEST ;;
 		dbgfs_lru|dbgfs_series)
@@ -220,6 +221,10 @@ damon_off() {
 	if [ -f "$LRU_SORT/enabled" ]; then
 		val v "$LRU_SORT/enabled"
 		[ "$v" = Y ] && echo N > "$LRU_SORT/enabled"
+	fi
+	if [ -f "$RECLAIM/enabled" ]; then
+		val v "$RECLAIM/enabled"
+		[ "$v" = Y ] && echo N > "$RECLAIM/enabled"
 	fi
 	for k in "$SYSFS"/kdamonds/[0-9]*; do
 		[ -d "$k" ] || continue
