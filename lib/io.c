@@ -608,9 +608,13 @@ static int fake_nr_write(struct damos_ctx *d, const char *path,
 	for (size_t i = 0; i < ARRAY_SIZE(fake_dirs); i++)
 		if (ends_with(path, fake_dirs[i].nr_file))
 			files = fake_dirs[i].files;
-	/* a later kernel's nr_* in a scheme: numbered dirs like their 0 */
+	/*
+	 * a later kernel's nr_* in a scheme: numbered dirs like their 0; but
+	 * the weight nr_accesses_permil and the statistics are values
+	 */
 	if (!files && !strncmp(strrchr(path, '/') + 1, "nr_", 3) &&
-	    strstr(path, "/schemes/"))
+	    strstr(path, "/schemes/") && !ends_with(path, "nr_accesses_permil") &&
+	    !strstr(path, "/stats/"))
 		files = just_dir;
 	if (!files)
 		return 0;
@@ -720,6 +724,20 @@ static int fake_post_write(struct damos_ctx *d, const char *path,
 			return err;
 		}
 		return fake_nr_write(d, path, content);
+	}
+	/* dbgfs: the targets own their regions; new targets have none */
+	if (in_dir(path, d->dbgfs) && !strcmp(base, "target_ids")) {
+		int fd;
+
+		p = damos_path("%.*s/init_regions", (int)(base - 1 - path), path);
+		if (!p)
+			return -ENOMEM;
+		fd = damos_exists(p) ? open_file(d, p, O_WRONLY | O_TRUNC, 0) : -2;
+		err = fd == -1 ? -errno : 0;
+		if (fd >= 0)
+			close(fd);
+		free(p);
+		return err;
 	}
 	if (!in_dir(path, d->dbgfs) || (strcmp(base, "mk_contexts") &&
 					strcmp(base, "rm_contexts")))

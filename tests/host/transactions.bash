@@ -56,6 +56,27 @@ txn_make_sysfs612() {
 	put "$c/schemes/1/action" migrate_cold
 }
 
+# $1: root.  Linux 6.1's sysfs layout (no filters, goals, apply_interval_us
+# or target_nid), kdamond 0 $2 (off/on), two schemes as another tool
+# leaves them: a pageout with a time and size quota, weights and
+# free_mem_rate watermarks, and a stat.
+txn_make_sysfs61() {
+	local ROOT=$1 s="$1/$TXN_CTX/schemes/0"
+	make_sysfs "$2" 2
+	put "$ROOT/proc/sys/kernel/osrelease" 6.1.192-amd64
+	put "$s/quotas/ms" 20
+	put "$s/quotas/bytes" 1073741824
+	put "$s/quotas/reset_interval_ms" 1000
+	put "$s/quotas/weights/nr_accesses_permil" 1
+	put "$s/quotas/weights/age_permil" 1
+	put "$s/watermarks/metric" free_mem_rate
+	put "$s/watermarks/interval_us" 5000000
+	put "$s/watermarks/high" 600
+	put "$s/watermarks/mid" 500
+	put "$s/watermarks/low" 300
+	put "$ROOT/$TXN_CTX/schemes/1/action" stat
+}
+
 # $1: root.  A 6.1 dbgfs with two schemes of another tool and a target.
 txn_make_dbgfs() {
 	local ROOT=$1 d="$1/sys/kernel/debug/damon"

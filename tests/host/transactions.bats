@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # Every command is all or nothing (DESIGN.md, "Guarantees"): each mutating
-# command, and a -f batch, run once per write it makes with that write
-# failing, on a 6.12 sysfs tree with another tool's schemes (kdamond off
-# and on) and on a dbgfs tree, leaves the whole tree exactly as before and
+# command, a -f batch and apply, run once per write it makes with that
+# write failing, on a 6.12 sysfs tree with another tool's schemes (kdamond
+# off and on), a 6.1 sysfs tree (on) and a 6.1 dbgfs tree, leaves the whole tree exactly as before and
 # fails, or exactly as its unfaulted run and succeeds.  The faults come
 # from the test build of damoctl (build/tests/damoctl-fault): the shipped
 # one has no fault layer at all.
@@ -22,6 +22,9 @@ make_trees() {
 		mkdir -p "$ROOT"
 		txn_make_sysfs612 "$ROOT" $t
 	done
+	ROOT=$BATS_TEST_TMPDIR/sysfs61-on
+	mkdir -p "$ROOT"
+	txn_make_sysfs61 "$ROOT" on
 	ROOT=$BATS_TEST_TMPDIR/dbgfs
 	mkdir -p "$ROOT"
 	txn_make_dbgfs "$ROOT"
@@ -45,7 +48,7 @@ make_trees() {
 	make_trees
 	txn_setup
 	local t
-	for t in sysfs-off sysfs-on dbgfs; do
+	for t in sysfs-off sysfs-on sysfs61-on dbgfs; do
 		local p=$BATS_TEST_TMPDIR/$t
 		txn_sweep "$t: scheme add lru_prio" "$p" scheme add lru_prio
 		txn_sweep "$t: scheme rm 0" "$p" scheme rm 0
@@ -54,13 +57,17 @@ make_trees() {
 		txn_sweep "$t: target set" "$p" target set paddr region 1G 2G
 		txn_sweep "$t: -f three adds" "$p" -f "$BATS_TEST_TMPDIR/three"
 		txn_sweep "$t: apply attrs, target, scheme" "$p" apply "$BATS_TEST_TMPDIR/conf"
+		# the fake dbgfs's target_ids is a plain file, not the kernel's
+		# list of targets (dbgfs target clear runs in the guest's
+		# real_paths.bats)
+		[ $t = dbgfs ] || txn_sweep "$t: target clear" "$p" target clear
 	done
 	txn_sweep "sysfs-off: monitor start" "$BATS_TEST_TMPDIR/sysfs-off" monitor start
 	txn_sweep "sysfs-on: monitor stop" "$BATS_TEST_TMPDIR/sysfs-on" monitor stop
 	txn_sweep "dbgfs: monitor start" "$BATS_TEST_TMPDIR/dbgfs" monitor start
 	echo "transactions: $TXN_CMDS commands, $TXN_RUNS faulted runs, $TXN_HALF half-applied" >&3
 	[ "$TXN_HALF" -eq 0 ] || fail "$(head -40 "$TXN_WORK/half")"
-	[ "$TXN_CMDS" -eq 24 ]
+	[ "$TXN_CMDS" -eq 34 ]
 }
 
 @test "a restore that fails too: exit 3, and the error names the files left otherwise" {
