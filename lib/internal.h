@@ -78,6 +78,7 @@ struct damos_snap_file {
 struct damos_snap {
 	size_t n;
 	struct damos_snap_file *f;
+	size_t nr_busy;		/* files left out: they read EBUSY */
 };
 
 void damos_snap_free(struct damos_snap *sn);

@@ -1005,6 +1005,7 @@ static int snap_walk(struct damos_ctx *d, const char *top, const char *rel,
 			if (err == -EBUSY) {
 				free(content);
 				content = NULL;
+				sn->nr_busy++;
 				err = 0;
 			}
 			free(p);

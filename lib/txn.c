@@ -206,7 +206,8 @@ void damos_txn_before_write(struct damos_ctx *d, const char *path)
 
 		if (strncmp(path, t->dir, n) || path[n] != '/')
 			continue;
-		if (damos_snap_get(&t->snap, path + n + 1) ||
+		/* most snapshots left nothing out: no search on each write */
+		if (!t->snap.nr_busy || damos_snap_get(&t->snap, path + n + 1) ||
 		    !in_snap_dir(&t->snap, path + n + 1) || !damos_exists(path) ||
 		    damos_read(t->d, path, &content))
 			return;
@@ -219,6 +220,7 @@ void damos_txn_before_write(struct damos_ctx *d, const char *path)
 		}
 		t->snap.f = f;
 		f[t->snap.n++] = (struct damos_snap_file){ rel, content, true };
+		t->snap.nr_busy--;
 		return;
 	}
 }
