@@ -22,9 +22,15 @@ setup() {
 		'emit_tests:' \
 		'	@for p in sysfs.sh $(WSS); do echo "damon:$$p"; done' |
 		sed "s/\$(WSS)/$WSS/" >"$src/Makefile"
-	printf '#!/bin/sh\necho "sysfs.sh: ${SYSFS_SAYS:-ok}"\nexit ${SYSFS_RC:-0}\n' >"$src/sysfs.sh"
-	# the output of the real program on Debian's 6.12 in the guest under load
+	# each program says how many tlbshake processes run beside it (WSS
+	# waits up to 5 s for one, as tlbshake is started in the background)
+	printf '#!/bin/sh\necho "sysfs.sh: $(ls "$SHAKERS" | wc -l) shakers" >>"$SHAKERS.log"\necho "sysfs.sh: ${SYSFS_SAYS:-ok}"\nexit ${SYSFS_RC:-0}\n' >"$src/sysfs.sh"
+	# the output of the real program on Debian's 6.12 in the guest under
+	# load; like it, it runs the selftests' workload (access_memory)
 	printf '%s\n' '#!/bin/sh' \
+		'# subprocess.Popen(["./access_memory", ...])' \
+		'for i in $(seq 50); do [ -n "$(ls "$SHAKERS")" ] && break; sleep 0.1; done' \
+		'echo "$0: $(ls "$SHAKERS" | wc -l) shakers" >>"$SHAKERS.log"' \
 		'echo "50-th percentile (0) error 1.000000"' \
 		'echo "the error rate is not acceptable (> 0.200000)"' \
 		'exit 1' >"$src/$WSS"
@@ -36,8 +42,11 @@ setup() {
 		echo 'need() { :; }'
 		echo 'damon_off() { :; }'
 	} >"$dest/helpers/common.bash"
-	# like tests/perf/tlbshake.c: runs until SIGTERM, then exits 0
-	printf '#!/bin/sh\ntrap '"'"'kill $! 2>/dev/null; exit 0'"'"' TERM\nsleep 60 & wait\n' >"$dest/helpers/tlbshake"
+	# like tests/perf/tlbshake.c: runs until SIGTERM, then exits 0; here
+	# it is a file in $SHAKERS while it runs
+	printf '#!/bin/sh\ntouch "$SHAKERS/$$"\ntrap '"'"'rm -f "$SHAKERS/$$"; kill $! 2>/dev/null; exit 0'"'"' TERM\nsleep 60 & wait\n' >"$dest/helpers/tlbshake"
+	export SHAKERS=$BATS_TEST_TMPDIR/shakers
+	mkdir -p "$SHAKERS"
 	printf '#!/bin/sh\necho 6.12.118+deb12-amd64\n' >"$BATS_TEST_TMPDIR/bin/uname"
 	chmod +x "$dest/helpers/tlbshake" "$BATS_TEST_TMPDIR/bin/uname"
 }
@@ -78,4 +87,19 @@ suite() {	# suite SERIES_APPLIED: run the generated selftests.bats
 	echo "$output"
 	[[ $output == *"not ok 1 kselftest damon: sysfs.sh"* ]]
 	[[ $output == *"sysfs.sh: tried regions is not created"* ]]
+}
+
+@test "selftests.bats: tlbshake runs beside a program with the selftests' workload (access_memory) only" {
+	run grep -c '^	run_selftest sysfs.sh$' "$dest/selftests.bats"
+	[ "$output" = 1 ]
+	run grep -c "^	run_selftest $WSS tlbshake\$" "$dest/selftests.bats"
+	[ "$output" = 1 ]
+	suite 13
+	echo "$output"
+	run cat "$SHAKERS.log"
+	echo "$output"
+	[ "${lines[0]}" = "sysfs.sh: 0 shakers" ]
+	[[ ${lines[1]} == *"$WSS: "[1-9]*" shakers" ]]
+	# all stopped after it
+	[ -z "$(ls "$SHAKERS")" ]
 }
