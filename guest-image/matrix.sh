@@ -94,6 +94,13 @@ skips() {
 		sed -nE 's/^# skipped ([0-9]+): /matrix:   skipped \1: /p' | head -n 40
 }
 
+# notrun LOG: what guest-stage left out of a kernel's suites on purpose
+# (the kernel's selftests on Debian's own kernels: guest.mk,
+# GUEST_SELFTESTS), so that the summary says so beside the counts.
+notrun() {
+	sed -nE 's/^\[[^]]*\] +SELFTESTS not run on [^:]*: (.*)$/matrix:   not run: \1/p' "$1" | head -n 1
+}
+
 failures() {
 	sed -E 's/^\[[^]]*\] (guest: \[ *[0-9]+s\] )?//' "$1" | awk '
 		/^not ok / { n = 0; keep = 1; print "matrix:   " $0; next }
@@ -142,11 +149,13 @@ for k in "${order[@]}"; do
 		echo "matrix: $n ($rel): $p passed, $f failed, $s skipped (suite $(el "$ts"), kernel and suite $(el "$t0"))" >>"$out/summary"
 		say "$n ($rel): $p passed, $f failed, $s skipped (suite $(el "$ts"))"
 		skips "$log" >>"$out/summary"
+		notrun "$log" >>"$out/summary"
 	else
 		[ "$f" = 0 ] && { f=1; total_f=$((total_f + 1)); }
 		echo "matrix: $n ($rel): FAILED: $p passed, $f failed, $s skipped (log: $log)" >>"$out/summary"
 		say "$n ($rel): FAILED: $p passed, $f failed, $s skipped (log: $log)"
 		skips "$log" >>"$out/summary"
+		notrun "$log" >>"$out/summary"
 		failures "$log" >>"$out/summary"
 		bad+=("$n")
 	fi
