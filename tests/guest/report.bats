@@ -33,8 +33,9 @@ workload_ranges() {
 	HOT=$((HOT)) COLD=$((COLD))
 }
 
-# setup_kdamond [SCHEME ADD ARGS...]: a third scheme too
-setup_kdamond() {
+# start_kdamond [SCHEME ADD ARGS...]: kdamond 0 over hotcold with the
+# user's two schemes (a third too, if given), just started
+start_kdamond() {
 	start_workload -h 64 -c 256
 	workload_ranges
 	"$DAMOCTL" attrs set sample "${SAMPLE_US}us" aggr "${AGGR_US}us" update 1s regions 10 1000 &&
@@ -43,8 +44,29 @@ setup_kdamond() {
 		"$DAMOCTL" scheme add pageout age 1h max &&
 		{ [ $# = 0 ] || "$DAMOCTL" scheme add "$@"; } &&
 		"$DAMOCTL" monitor start || fail "setting up kdamond 0 failed"
-	# regions split and ages grow over some aggregations
-	sleep 8
+}
+
+# hot_tried N: the stat scheme (access 50% or more) has tried N regions,
+# as the kernel's own stats files say (update_schemes_stats: EBUSY while
+# the kdamond holds damon_sysfs_lock, then this is just not yet)
+hot_tried() {
+	local n=0
+	echo update_schemes_stats 2>/dev/null > "$SYSFS_K/state" || return 1
+	val n "$SYSFS_C/schemes/0/stats/nr_tried"
+	[ "${n:-0}" -ge "$1" ]
+}
+
+# setup_kdamond [SCHEME ADD ARGS...]: the same, settled for a snapshot
+setup_kdamond() {
+	start_kdamond "$@"
+	# Regions split until the hot buffer has regions of its own, and ages
+	# grow.  That takes aggregations, not a time: until the stat scheme
+	# has tried 20 regions of 50% access or more (one to four an
+	# aggregation, so 5 to 20 aggregations after the first hot one), up
+	# to 60 s.  (A fixed 8 s before: about 32 aggregations at 250 ms when
+	# the kdamond had the CPU, fewer beside other loads.)
+	wait_for 60 hot_tried 20 ||
+		fail "the stat scheme tried fewer than 20 regions of 50% access or more in 60 s"
 	# A region's age counts the aggregations over which its access rate
 	# did not change, so a buffer hot all along ages as the cold one does
 	# (one run on Debian's 6.12: hot 36, cold 35).  A pause of the
@@ -229,51 +251,67 @@ sys.exit(0 if 40 <= w <= 80 else 1)' "$output"
 	assert_output "$before"
 }
 
-# metric VALUE of FAMILY for the scheme of ACTION, through Prometheus' parser
-prom_value() {	# FILE FORMAT FAMILY ACTION
+# prom_values FILE FORMAT FAMILY ACTION [FAMILY ACTION...]: the value of
+# each FAMILY for the scheme of ACTION, through Prometheus' parser (one
+# python3 for all: a start of it takes about a second under TCG)
+prom_values() {
 	python3 - "$@" <<'PY'
 import sys
-path, fmt, fam, action = sys.argv[1:]
+path, fmt = sys.argv[1:3]
 if fmt == "openmetrics":
     from prometheus_client.openmetrics.parser import text_string_to_metric_families
 else:
     from prometheus_client.parser import text_string_to_metric_families
-vals = []
-for f in text_string_to_metric_families(open(path).read()):
-    for s in f.samples:
-        if s.name in (fam, fam + "_total") and s.labels.get("action") == action:
-            vals.append(s.value)
-assert len(vals) == 1, vals
-print(int(vals[0]))
+fams = list(text_string_to_metric_families(open(path).read()))
+out = []
+for fam, action in zip(sys.argv[3::2], sys.argv[4::2]):
+    vals = [s.value for f in fams for s in f.samples
+            if s.name in (fam, fam + "_total") and s.labels.get("action") == action]
+    assert len(vals) == 1, (fam, action, vals)
+    out.append(str(int(vals[0])))
+print(" ".join(out))
 PY
 }
 
 @test "metrics: the file parses with python3-prometheus-client's parsers and a scheme's counters rise while it applies" {
 	# stat applies nothing (no bytes applied, ever): willneed on the hot
-	# buffer does, and leaves its pages where they are
-	setup_kdamond willneed access 50% max
+	# buffer does, and leaves its pages where they are.  The kdamond needs
+	# no settling here (setup_kdamond's 13 s): the counters only have to
+	# rise, which the loop below waits for.
+	start_kdamond willneed access 50% max
 	f=$BATS_TEST_TMPDIR/damon.prom
 	run "$DAMOCTL" stats show --format prometheus --output "$f"
 	assert_success
-	run prom_value "$f" prometheus damon_scheme_applied_bytes willneed
+	run prom_values "$f" prometheus damon_scheme_applied_bytes willneed \
+		damon_scheme_tried_regions stat
 	assert_success
-	a1=$output
-	run prom_value "$f" prometheus damon_scheme_tried_regions stat
-	assert_success
-	t1=$output
-	sleep $(((AGGR_US * 5 + 999999) / 1000000))
-	run "$DAMOCTL" monitor status --format openmetrics --output "$f"
-	assert_success
-	tail -1 "$f" | grep -qx '# EOF' || fail "no # EOF"
-	run prom_value "$f" openmetrics damon_scheme_applied_bytes willneed
-	assert_success
-	a2=$output
-	run prom_value "$f" openmetrics damon_scheme_tried_regions stat
-	assert_success
-	t2=$output
-	echo "# willneed applied bytes $a1 -> $a2, stat tried regions $t1 -> $t2" >&3
-	[ "$a2" -gt "$a1" ] || fail "applied bytes did not rise: $a1 -> $a2"
-	[ "$t2" -gt "$t1" ] || fail "tried regions did not rise: $t1 -> $t2"
+	read -r a1 t1 <<<"$output"
+	# What makes them rise is work, not time: aggregations of the kdamond
+	# (4 a second at 250 ms when it has the CPU, far fewer beside other
+	# loads) in which willneed finds a hot region.  A fixed wait of 5
+	# aggregation intervals (2 s) saw no willneed byte applied once on the
+	# patched 6.12 under a load of 10 (see helpers/hotcold.c, the pads).
+	# So read again until both rose, up to 60 s.
+	start=$SECONDS reads=0
+	while :; do
+		run "$DAMOCTL" monitor status --format openmetrics --output "$f"
+		assert_success
+		reads=$((reads + 1))
+		tail -1 "$f" | grep -qx '# EOF' || fail "no # EOF"
+		run prom_values "$f" openmetrics damon_scheme_applied_bytes willneed \
+			damon_scheme_tried_regions stat damon_scheme_tried_regions willneed \
+			damon_scheme_tried_bytes willneed
+		assert_success
+		read -r a2 t2 wt wtb <<<"$output"
+		[ "$a2" -gt "$a1" ] && [ "$t2" -gt "$t1" ] && break
+		[ $((SECONDS - start)) -lt 60 ] || break
+		sleep 1
+	done
+	echo "# willneed applied bytes $a1 -> $a2, stat tried regions $t1 -> $t2 ($reads reads in $((SECONDS - start)) s)" >&3
+	[ "$t2" -gt "$t1" ] ||
+		fail "stat tried regions did not rise in $((SECONDS - start)) s: $t1 -> $t2 (no aggregation with a region of 50% or more)"
+	[ "$a2" -gt "$a1" ] ||
+		fail "willneed applied bytes did not rise in $((SECONDS - start)) s: $a1 -> $a2, though it tried $wt regions ($wtb bytes)"
 	run python3 - "$f" <<'PY'
 import sys
 from prometheus_client.openmetrics.parser import text_string_to_metric_families
