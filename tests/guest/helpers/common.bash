@@ -214,6 +214,28 @@ no_kdamond() {
 	fi
 }
 
+# kdamond_off KDAMOND: KDAMOND (a sysfs kdamond's directory) off, its
+# state read and 'off' written again while either fails, up to 10 s: their
+# show() and store() take damon_sysfs_lock with mutex_trylock() and fail
+# with EBUSY while it is held, and a running kdamond takes it in its
+# after_sampling callback at every sampling interval; on a loaded host,
+# whose scheduler may stop the vCPU in the middle of that callback, a
+# write of 'off' met it held (hostile_input.sh, patched 6.12).  Once it
+# reads anything but "on" (stopped by the write, or by itself), done.
+kdamond_off() {
+	local i v
+	for ((i = 0; i < 100; i++)); do
+		v=
+		if IFS= read -r v < "$1/state" 2>/dev/null; then
+			[ "$v" = on ] || return 0
+			echo off 2>/dev/null > "$1/state" && continue
+		fi
+		sleep 0.1
+	done
+	echo "kdamond_off: $1 still on after 10 s of EBUSY" >&2
+	return 1
+}
+
 # Stop every DAMON user and drop what dbgfs and sysfs hold, whatever state a
 # previous test left.
 damon_off() {
@@ -228,8 +250,7 @@ damon_off() {
 	fi
 	for k in "$SYSFS"/kdamonds/[0-9]*; do
 		[ -d "$k" ] || continue
-		val v "$k/state"
-		[ "$v" = on ] && echo off > "$k/state"
+		kdamond_off "$k"
 	done
 	if [ -d "$SYSFS" ]; then
 		val v "$SYSFS/kdamonds/nr_kdamonds"
