@@ -41,6 +41,26 @@ gate() {	# gate CONFIG-LINES...: run the suite with that kernel.config
 	[[ $output != *"# skip"* ]]
 }
 
+@test "kconfig: one grep per symbol for the whole run, the answer the same in every later test" {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	# a grep that counts its calls, then does the real thing
+	printf '#!/bin/sh\necho x >>"%s/greps"\nexec /bin/grep "$@"\n' "$BATS_TEST_TMPDIR" \
+		>"$BATS_TEST_TMPDIR/bin/grep"
+	chmod +x "$BATS_TEST_TMPDIR/bin/grep"
+	printf '%s\n' 'CONFIG_DAMON=y' '# CONFIG_DAMON_DBGFS is not set' >"$BATS_TEST_TMPDIR/suite/kernel.config"
+	{
+		echo 'load helpers/common'
+		for i in 1 2 3; do
+			printf '@test "t%s" {\n\tkconfig DAMON\n\t! kconfig DAMON_DBGFS\n\t! kconfig DAMON_SYSFS\n}\n' "$i"
+		done
+	} >"$BATS_TEST_TMPDIR/suite/cache.bats"
+	run env PATH="$BATS_TEST_TMPDIR/bin:$PATH" bats --tap "$BATS_TEST_TMPDIR/suite/cache.bats"
+	echo "$output"
+	[ "$status" = 0 ]
+	[[ $output == *"ok 3 t3"* ]]
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/greps")" = 3 ]
+}
+
 fail_older() { echo "kernel_at_least $1 took $2 as $1 or later"; return 1; }
 
 @test "kernel_at_least: compares the version before the first '-' or '+' of the release" {

@@ -48,12 +48,36 @@ KERNEL_CONFIG_FILE=${KERNEL_CONFIG_FILE:-$BATS_TEST_DIRNAME/kernel.config}
 # config the test ends as a failure: kconfig is called as a condition, where
 # bats-assert's fail (a return 1) would read as "not set" and turn every
 # test into a skip for a kernel without DAMON.
+# The answer is kept for the rest of the bats run (a file per config and
+# symbol in BATS_RUN_TMPDIR, read back with the read builtin): a grep is a
+# fork+exec, 0.17 s under TCG beside a loaded host, and a need of one
+# feature made two of them in nearly every test of every suite.
 kconfig() {
 	if [ ! -f "$KERNEL_CONFIG_FILE" ]; then
 		echo "no $KERNEL_CONFIG_FILE: cannot tell what this kernel has" >&2
 		exit 1
 	fi
-	grep -qE "^CONFIG_$1=[ym]\$" "$KERNEL_CONFIG_FILE"
+	local c= v=
+	if [ -n "${BATS_RUN_TMPDIR:-}" ] && [ -d "$BATS_RUN_TMPDIR" ]; then
+		c=$BATS_RUN_TMPDIR/kconfig${KERNEL_CONFIG_FILE//\//_}.$1
+		[ -f "$c" ] && { val v "$c"; [ "$v" = y ]; return; }
+	fi
+	v=n
+	grep -qE "^CONFIG_$1=[ym]\$" "$KERNEL_CONFIG_FILE" && v=y
+	[ -z "$c" ] || echo "$v" > "$c"
+	[ "$v" = y ]
+}
+
+# krel VAR: uname -r into VAR, kept for the rest of the bats run like
+# kconfig's answers (a skip of need named it with a fork+exec of uname).
+krel() {
+	local c=${BATS_RUN_TMPDIR:-}/uname-r
+	if [ -n "${BATS_RUN_TMPDIR:-}" ] && [ -f "$c" ]; then
+		val "$1" "$c"
+		return
+	fi
+	printf -v "$1" '%s' "$(uname -r)"
+	[ -z "${BATS_RUN_TMPDIR:-}" ] || [ ! -d "$BATS_RUN_TMPDIR" ] || echo "${!1}" > "$c"
 }
 
 # need FEATURE...: skip unless the kernel was built with every FEATURE; fail
@@ -69,7 +93,7 @@ kconfig() {
 #             them to dbgfs, no stock kernel has them
 #   dbgfs_series  dbgfs's strict "schemes" parsing, also the series' own
 need() {
-	local f sym path
+	local f sym path rel
 	for f in "$@"; do
 		path=
 		case $f in
@@ -83,15 +107,17 @@ need() {
 		dbgfs_lru|dbgfs_series)
 			need dbgfs
 			[ "${SERIES_APPLIED:-0}" -gt 0 ] ||
-				skip "kernel lacks: the series' dbgfs changes ($([ $f = dbgfs_lru ] && echo 'actions 6/7, lru_prio/lru_deprio' || echo 'strict schemes parsing')): no patch of kernel/patches/${KVER:-?}/series is applied to $(uname -r)"
+				{ krel rel; skip "kernel lacks: the series' dbgfs changes ($([ $f = dbgfs_lru ] && echo 'actions 6/7, lru_prio/lru_deprio' || echo 'strict schemes parsing')): no patch of kernel/patches/${KVER:-?}/series is applied to $rel"; }
 			continue ;;
 		*) fail "need: unknown feature $f" ;;
 		esac
 		if [ "$sym" != DAMON ] && ! kconfig DAMON; then
-			skip "kernel lacks: DAMON (CONFIG_DAMON is not set in $(uname -r)); needed: $f"
+			krel rel
+			skip "kernel lacks: DAMON (CONFIG_DAMON is not set in $rel); needed: $f"
 		fi
 		if ! kconfig "$sym"; then
-			skip "kernel lacks: $f (CONFIG_$sym is not set in $(uname -r))"
+			krel rel
+			skip "kernel lacks: $f (CONFIG_$sym is not set in $rel)"
 		fi
 		if [ -n "$path" ] && [ ! -e "$path" ]; then
 			fail "CONFIG_$sym is set but $path is not there"
@@ -228,6 +254,7 @@ kdamond_off() {
 		v=
 		if IFS= read -r v < "$1/state" 2>/dev/null; then
 			[ "$v" = on ] || return 0
+			STOPPED=1
 			echo off 2>/dev/null > "$1/state" && continue
 		fi
 		sleep 0.1
@@ -238,15 +265,20 @@ kdamond_off() {
 
 # Stop every DAMON user and drop what dbgfs and sysfs hold, whatever state a
 # previous test left.
+#
+# Every DAMON user is one of these, and each stops synchronously
+# (kthread_stop()), so the wait for no kdamond thread is there only after
+# one was stopped: without dbgfs it is a pgrep, a fork+exec (0.23 s under
+# TCG beside a loaded host) twice in every test.
 damon_off() {
-	local v k
+	local v k STOPPED=
 	if [ -f "$LRU_SORT/enabled" ]; then
 		val v "$LRU_SORT/enabled"
-		[ "$v" = Y ] && echo N > "$LRU_SORT/enabled"
+		[ "$v" = Y ] && { STOPPED=1; echo N > "$LRU_SORT/enabled"; }
 	fi
 	if [ -f "$RECLAIM/enabled" ]; then
 		val v "$RECLAIM/enabled"
-		[ "$v" = Y ] && echo N > "$RECLAIM/enabled"
+		[ "$v" = Y ] && { STOPPED=1; echo N > "$RECLAIM/enabled"; }
 	fi
 	for k in "$SYSFS"/kdamonds/[0-9]*; do
 		[ -d "$k" ] || continue
@@ -258,9 +290,9 @@ damon_off() {
 	fi
 	if [ -d "$DBGFS" ]; then
 		v=$(< "$DBGFS/kdamond_pid")
-		[ "$v" = none ] || echo off > "$DBGFS_ON"
+		[ "$v" = none ] || { STOPPED=1; echo off > "$DBGFS_ON"; }
 	fi
-	wait_for 10 no_kdamond
+	[ -z "$STOPPED" ] || wait_for 10 no_kdamond
 	if [ -d "$DBGFS" ]; then
 		echo > "$DBGFS/schemes"
 		echo > "$DBGFS/target_ids"
