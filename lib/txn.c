@@ -334,10 +334,24 @@ static int commit_all(void)
 			continue;
 		/* what the kernel would refuse only when it applies the files */
 		err = damos_sysfs_commit_check(txn.commit_d[i], txn.commit[i]);
-		if (!err)
-			err = damos_write(txn.commit_d[i], txn.commit[i], "commit\n");
-		if (!err && damos_sysfs_commit_stopped(txn.commit_d[i], txn.commit[i])) {
-			txn.stopped = i + 1;
+		if (err)
+			break;
+		err = damos_write(txn.commit_d[i], txn.commit[i], "commit\n");
+		/*
+		 * Stock Linux stops the kdamond on files it refuses and returns
+		 * 0; with the damos series 6.1 returns the error and stops it,
+		 * 6.12 returns the error and keeps it running.
+		 */
+		if (!damos_sysfs_commit_stopped(txn.commit_d[i], txn.commit[i]))
+			continue;
+		txn.stopped = i + 1;
+		if (err) {
+			char why[512];
+
+			snprintf(why, sizeof(why), "%s", damos_errmsg());
+			damos_err(err, "%s; the kernel stopped the kdamond on it",
+				  why);
+		} else {
 			err = damos_err(-ECANCELED, "%s: the kernel stopped the kdamond on \"commit\": it refused the files (Linux tells the writer no error)",
 					txn.commit[i]);
 		}

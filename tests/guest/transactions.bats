@@ -163,12 +163,60 @@ assert_kdamond_unchanged() {
 
 	run strace -f -y -s 64 -e trace=write -o "$TRACE" \
 		"$DAMOCTL" --interface sysfs scheme add stat
+	# read before p1 ends: with no live target a vaddr kdamond stops itself
+	local state
+	state=$(cat "$SYSFS_K/state")
 	kill "$p1" || true
 	echo "$output"
-	assert_failure 3
-	assert_output --partial 'kdamonds/0/state: the kernel stopped the kdamond on "commit": it refused the files'
-	assert_output --partial "the files were put back as they were, but the kdamond could not be started again on them"
 	grep -q "state>, \"commit" "$TRACE" || fail "commit was not written"
 	assert_equal "$(kdamond_files)" "$before"
-	assert_equal "$(cat "$SYSFS_K/state")" off
+	case ${SERIES_APPLIED:-0}:${KVER:-} in
+	0:*)
+		# stock: "commit" returns 0 and the kdamond stops
+		assert_failure 3
+		assert_output --partial 'kdamonds/0/state: the kernel stopped the kdamond on "commit": it refused the files'
+		assert_output --partial "the files were put back as they were, but the kdamond could not be started again on them"
+		assert_equal "$state" off ;;
+	*:6.1)
+		# the series' 6.1: "commit" fails, and the kdamond still stops
+		assert_failure 3
+		assert_output --partial "kdamonds/0/state: Invalid argument; the kernel stopped the kdamond on it"
+		assert_output --partial "the files were put back as they were, but the kdamond could not be started again on them"
+		assert_equal "$state" off ;;
+	*)
+		# the series' 6.12: "commit" fails, and the kdamond runs on
+		assert_failure 1
+		assert_output --partial "kdamonds/0/state: Invalid argument"
+		refute_output --partial "stopped"
+		assert_equal "$state" on ;;
+	esac
+}
+
+@test "the kernel: a 'commit' of files it refuses (min_nr_regions 1): stock returns 0 and stops the kdamond; the series returns EINVAL, and on 6.12 keeps it running" {
+	foreign_running
+	local pid
+	pid=$(cat "$SYSFS_K/pid")
+	echo 1 > "$SYSFS_C/monitoring_attrs/nr_regions/min"
+	run bash -c 'echo commit > "$1"' _ "$SYSFS_K/state"
+	echo "$output"
+	case ${SERIES_APPLIED:-0}:${KVER:-} in
+	0:*)
+		assert_success
+		wait_for 10 eval '[ "$(cat "$SYSFS_K/state")" = off ]' ||
+			fail "stock: the kdamond did not stop" ;;
+	*:6.1)
+		assert_failure
+		assert_output --partial "Invalid argument"
+		assert_equal "$(cat "$SYSFS_K/state")" off ;;
+	*)
+		assert_failure
+		assert_output --partial "Invalid argument"
+		assert_equal "$(cat "$SYSFS_K/state")" on
+		assert_equal "$(cat "$SYSFS_K/pid")" "$pid"
+		# and it still applies its scheme
+		local n
+		n=$(nr_tried)
+		wait_for 60 eval '[ "$(nr_tried)" -gt '"$n"' ]' ||
+			fail "the scheme tried no more regions after the refused commit" ;;
+	esac
 }
