@@ -52,18 +52,23 @@ update-abi: $(LIB_SO)
 	tests/abi/abi.sh lib/damos.h $(LIB_SO) $(CC) > $(BUILD)/abi.raw
 	LC_ALL=C sort $(BUILD)/abi.raw > $(ABI_BASELINE)
 
-# damoctl with the fault layer of lib/io.c (DAMOS_FAULT, DAMOS_FAULT_LOG:
-# lib/internal.h): its own objects, so that the shipped damoctl and
-# libdamos have no such code at all, and no environment variable makes a
-# root tool fail on purpose.  tests/host/transactions.bats sweeps it.
+# damoctl with the fault layer of tests/layers/fault.c (DAMOS_FAULT,
+# DAMOS_FAULT_LOG) in every handle's I/O stack: its own objects, so that
+# the shipped damoctl and libdamos have no such code at all, and no
+# environment variable makes a root tool fail on purpose.
+# tests/host/transactions.bats sweeps it.
 FAULT_OBJS := $(LIB_SRCS:lib/%.c=$(BUILD)/fault/lib/%.o) \
-	$(CLI_SRCS:cli/%.c=$(BUILD)/fault/cli/%.o)
+	$(CLI_SRCS:cli/%.c=$(BUILD)/fault/cli/%.o) $(BUILD)/fault/layers/fault.o
 DAMOCTL_FAULT := $(BUILD)/tests/damoctl-fault
 
 $(BUILD)/fault/lib/%.o: lib/%.c lib/damos.h lib/internal.h lib/lib.mk
 	@mkdir -p $(@D)
 	$(CC) $(DAMOS_CFLAGS) -DDAMOS_FAULT_INJECTION \
 		-DDAMOS_VERSION='"$(VERSION)"' -Ilib -c -o $@ $<
+
+$(BUILD)/fault/layers/%.o: tests/layers/%.c lib/damos.h lib/internal.h lib/lib.mk
+	@mkdir -p $(@D)
+	$(CC) $(DAMOS_CFLAGS) -DDAMOS_FAULT_INJECTION -Ilib -c -o $@ $<
 
 $(BUILD)/fault/cli/%.o: cli/%.c cli/cli.h lib/damos.h cli/cli.mk
 	@mkdir -p $(@D)
