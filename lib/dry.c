@@ -351,6 +351,16 @@ struct damos_io *damos_io_dry(struct damos_ctx *d, struct damos_io *below)
 	y = calloc(1, sizeof(*y));
 	if (!y)
 		return damos_err_null(-ENOMEM, "out of memory");
+	/* the copy is plain files: the kernel is modelled there */
+	if (damos_io_ask(below, DAMOS_IO_Q_STATIC) != 1) {
+		struct damos_io *e = damos_io_emul(d, below, false);
+
+		if (!e) {
+			free(y);
+			return NULL;
+		}
+		below = e;
+	}
 	y->io.ops = &dry_ops;
 	y->io.below = below;
 	y->io.d = d;
@@ -369,9 +379,24 @@ struct damos_io *damos_io_dry(struct damos_ctx *d, struct damos_io *below)
 		err = d->root ? 0 : -ENOMEM;
 	}
 	if (err) {
-		y->io.below = NULL;
+		if (below != d->io)
+			below->ops->free(below);	/* the fake kernel above */
 		dry_free(&y->io);
 		return damos_err_null(-ENOMEM, "out of memory");
 	}
 	return &y->io;
+}
+
+static struct damos_io *push_dry(struct damos_ctx *d, struct damos_io *below,
+				 long fs_magic)
+{
+	(void)fs_magic;
+	return damos_io_dry(d, below);
+}
+
+const struct damos_layer *damos_layer_dry_run(void)
+{
+	static const struct damos_layer l = { "dry run", push_dry };
+
+	return &l;
 }

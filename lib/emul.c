@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 
 #include "internal.h"
 
@@ -447,4 +448,40 @@ struct damos_io *damos_io_emul(struct damos_ctx *d, struct damos_io *below,
 	e->io.d = d;
 	e->declared = declared;
 	return &e->io;
+}
+
+static struct damos_io *push_fake(struct damos_ctx *d, struct damos_io *below,
+				  long fs_magic)
+{
+	(void)fs_magic;
+	return damos_io_emul(d, below, true);
+}
+
+static bool on_fs(const char *path, long magic)
+{
+	struct statfs st;
+
+	return !statfs(path, &st) && st.f_type == magic;
+}
+
+static struct damos_io *push_auto(struct damos_ctx *d, struct damos_io *below,
+				  long fs_magic)
+{
+	if (!fs_magic || !d->top || on_fs(d->top, fs_magic))
+		return below;
+	return damos_io_emul(d, below, true);
+}
+
+const struct damos_layer *damos_layer_fake_kernel(void)
+{
+	static const struct damos_layer l = { "fake kernel", push_fake };
+
+	return &l;
+}
+
+const struct damos_layer *damos_layer_fake_kernel_auto(void)
+{
+	static const struct damos_layer l = { "fake kernel (auto)", push_auto };
+
+	return &l;
 }

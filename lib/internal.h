@@ -306,7 +306,8 @@ enum damos_io_q {
 };
 
 enum damos_io_ev {
-	DAMOS_IO_EV_TXN_END,	/* a transaction of the handle ended */
+	DAMOS_IO_EV_CHANGED,	/* a change of the handle's files is done */
+				/* (a library call's transaction ended) */
 };
 
 struct damos_io_ops {
@@ -332,15 +333,31 @@ struct damos_io {
 	struct damos_ctx *d;
 };
 
-/* The layers: each takes the stack below and returns the new top (NULL
- * with a message). */
+/*
+ * The layers: each takes the stack below and returns the new top (NULL
+ * with a message).  @declared: the fake kernel stands for the caller's
+ * tree (its .max_action), not for the dry run's copy.
+ */
 struct damos_io *damos_io_real(struct damos_ctx *d);
 struct damos_io *damos_io_emul(struct damos_ctx *d, struct damos_io *below,
 			       bool declared);
 struct damos_io *damos_io_dry(struct damos_ctx *d, struct damos_io *below);
+
 /*
- * damos.c: stack the layers @o asks for over the files of @d, the fake
- * kernel where @fs_magic (0: never) is not the filesystem of d->top.
+ * What damos_opts.layers lists (damos.h): a layer's name and how it is
+ * stacked; @fs_magic is the filesystem of the interface's files on a
+ * kernel (0: the files are plain ones anyway).  Test builds add their own
+ * (tests/layers/).
+ */
+struct damos_layer {
+	const char *name;
+	struct damos_io *(*push)(struct damos_ctx *d, struct damos_io *below,
+				 long fs_magic);
+};
+
+/*
+ * stack.c: stack @o's layers over the files of @d (damos_open(), and
+ * lru_sort.c's handles with @fs_magic 0).
  */
 int damos_io_open(struct damos_ctx *d, const struct damos_opts *o,
 		  long fs_magic);
@@ -420,12 +437,5 @@ bool damos_sysfs_commit_stopped(struct damos_ctx *d, const char *state_path);
 	({ int _e = damos_txn_begin(d); \
 	   _e ? _e : damos_txn_end((d), (call)); })
 
-#ifdef DAMOS_FAULT_INJECTION
-/*
- * Test builds only (build/tests/damoctl-fault): the fault layer of
- * tests/layers/fault.c, stacked over every handle's files.
- */
-struct damos_io *damos_io_fault(struct damos_ctx *d, struct damos_io *below);
-#endif
 
 #endif /* DAMOS_INTERNAL_H */

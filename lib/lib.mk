@@ -1,6 +1,6 @@
-# lib: libdamos, static and shared (soname libdamos.so.0, version script).
+# lib: libdamos, static and shared (soname libdamos.so.1, version script).
 
-LIB_SOMAJOR := 0
+LIB_SOMAJOR := 1
 # _FORTIFY_SOURCE as Debian's build flags have it (dpkg-buildflags): its
 # warn_unused_result checks fail this build here, not first in make deb.
 CFLAGS ?= -O2 -g -D_FORTIFY_SOURCE=2

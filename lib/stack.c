@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statfs.h>
 
 #include "internal.h"
 
@@ -172,49 +171,32 @@ const char *damos_dry_run_script(struct damos_ctx *d)
 	return s ? s : "";
 }
 
-static bool on_fs(const char *path, long magic)
-{
-	struct statfs st;
-
-	return !statfs(path, &st) && st.f_type == magic;
-}
-
 int damos_io_open(struct damos_ctx *d, const struct damos_opts *o,
 		  long fs_magic)
 {
-	bool fake = false;
+	const struct damos_layer *const def[] = {
+		damos_layer_fake_kernel_auto(), NULL,
+	};
+	const struct damos_layer *const *l = o->layers ? o->layers : def;
 	struct damos_io *io = damos_io_real(d);
+	size_t n = 0;
 
-	if (fs_magic && d->top)
-		fake = o->emulate < 0 ? !on_fs(d->top, fs_magic) : o->emulate;
-	/* a dry run's copy is plain files too: the kernel is modelled there */
-	if (io && (fake || o->dry_run)) {
-		struct damos_io *up = damos_io_emul(d, io, fake);
-
-		if (!up)
-			io->ops->free(io);
-		io = up;
-	}
-#ifdef DAMOS_FAULT_INJECTION
-	if (io) {
-		struct damos_io *up = damos_io_fault(d, io);
-
-		if (!up)
-			damos_io_close(&(struct damos_ctx){ .io = io });
-		io = up;
-	}
-#endif
-	if (io && o->dry_run) {
-		struct damos_io *up = damos_io_dry(d, io);
-
-		if (!up) {
-			d->io = io;
-			damos_io_close(d);
-		}
-		io = up;
-	}
+	while (l[n])
+		n++;
 	d->io = io;
-	return io ? 0 : -errno ?: -ENOMEM;
+	/* bottom up: the last one listed is right above the files */
+	while (io && n-- > 0) {
+		io = l[n]->push(d, d->io, fs_magic);
+		if (io)
+			d->io = io;
+	}
+	if (!io) {
+		int err = -errno ?: -ENOMEM;
+
+		damos_io_close(d);
+		return err;
+	}
+	return 0;
 }
 
 void damos_io_close(struct damos_ctx *d)

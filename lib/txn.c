@@ -503,13 +503,20 @@ static void txn_reset(void)
 	memset(&txn, 0, sizeof(txn));
 }
 
+/* The layers of @d learn that its change is done (after every check). */
+static int changed(struct damos_ctx *d, int err)
+{
+	if (d && !err)
+		damos_io_event(d, DAMOS_IO_EV_CHANGED);
+	return err;
+}
+
 int damos_txn_end(struct damos_ctx *d, int err)
 {
-	(void)d;
 	if (txn.depth <= 0)
-		return err;
+		return changed(d, err);
 	if (--txn.depth)
-		return err;
+		return changed(d, err);
 	if (!err)
 		err = commit_all();
 	if (err && txn.nr_dirs) {
@@ -539,5 +546,5 @@ int damos_txn_end(struct damos_ctx *d, int err)
 		damos_buf_free(&left);
 	}
 	txn_reset();
-	return err;
+	return changed(d, err);
 }

@@ -48,7 +48,7 @@ header_api() {
 	assert_success
 }
 
-@test "libdamos.so exports exactly the header's functions, soname libdamos.so.0" {
+@test "libdamos.so exports exactly the header's functions, soname libdamos.so.1" {
 	so="$(dirname "$DAMOCTL")/libdamos.so"
 	[ -e "$so" ] || skip "no $so"
 	command -v nm >/dev/null || skip "nm not installed"
@@ -59,7 +59,7 @@ header_api() {
 	assert_success
 	if command -v objdump >/dev/null; then
 		run objdump -p "$so"
-		assert_line --regexp 'SONAME +libdamos\.so\.0$'
+		assert_line --regexp 'SONAME +libdamos\.so\.1$'
 	fi
 }
 

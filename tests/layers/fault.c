@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * The fault layer, for test builds only (build/tests/damoctl-fault): the
+ * The fault layer, for test builds only (build/tests/damoctl-test): the
  * N-th write below a --root fails, before it reaches the layers below (so
  * the file is left as it was).  DAMOS_FAULT="N[+][:ERRNO]": N counts from
  * 1 over the whole process, "+" fails every write from the N-th on (a
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "layers.h"
 
 static int fault_of(struct damos_ctx *d, const char *path)
 {
@@ -73,10 +74,12 @@ static const struct damos_io_ops fault_ops = {
 	.free = fault_free,
 };
 
-struct damos_io *damos_io_fault(struct damos_ctx *d, struct damos_io *below)
+static struct damos_io *push(struct damos_ctx *d, struct damos_io *below,
+			     long fs_magic)
 {
 	struct damos_io *io = calloc(1, sizeof(*io));
 
+	(void)fs_magic;
 	if (!io)
 		return damos_err_null(-ENOMEM, "out of memory");
 	io->ops = &fault_ops;
@@ -84,3 +87,5 @@ struct damos_io *damos_io_fault(struct damos_ctx *d, struct damos_io *below)
 	io->d = d;
 	return io;
 }
+
+const struct damos_layer damos_test_layer_fault = { "faults", push };
