@@ -356,8 +356,8 @@ struct damos_layer {
 };
 
 /*
- * stack.c: stack @o's layers over the files of @d (damos_open(), and
- * lru_sort.c's handles with @fs_magic 0).
+ * stack.c: stack @o's layers (NULL: none) over the files of @d
+ * (damos_open(), and lru_sort.c's handles with @fs_magic 0).
  */
 int damos_io_open(struct damos_ctx *d, const struct damos_opts *o,
 		  long fs_magic);
@@ -368,6 +368,7 @@ int damos_io_write(struct damos_io *io, const char *path, const char *content,
 		   unsigned int flags);
 int damos_io_list(struct damos_io *io, const char *dir,
 		  struct damos_io_ent **ents, size_t *n);
+/* io.c */
 void damos_io_ents_free(struct damos_io_ent *ents, size_t n);
 int damos_io_mkdir(struct damos_io *io, const char *path);
 int damos_io_remove(struct damos_io *io, const char *path);

@@ -371,6 +371,13 @@ static int real_list(struct damos_io *io, const char *dir,
 	return 0;
 }
 
+void damos_io_ents_free(struct damos_io_ent *ents, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ents[i].name);
+	free(ents);
+}
+
 static int real_mkdir(struct damos_io *io, const char *path)
 {
 	char *p = damos_path("%s/x", path);

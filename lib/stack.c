@@ -36,13 +36,6 @@ int damos_io_list(struct damos_io *io, const char *dir,
 	return io ? io->ops->list(io, dir, ents, n) : -ENOSYS;
 }
 
-void damos_io_ents_free(struct damos_io_ent *ents, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(ents[i].name);
-	free(ents);
-}
-
 int damos_io_mkdir(struct damos_io *io, const char *path)
 {
 	io = LAYER_WITH(io, mkdir);
@@ -174,10 +167,8 @@ const char *damos_dry_run_script(struct damos_ctx *d)
 int damos_io_open(struct damos_ctx *d, const struct damos_opts *o,
 		  long fs_magic)
 {
-	const struct damos_layer *const def[] = {
-		damos_layer_fake_kernel_auto(), NULL,
-	};
-	const struct damos_layer *const *l = o->layers ? o->layers : def;
+	const struct damos_layer *const none[] = { NULL };
+	const struct damos_layer *const *l = o->layers ? o->layers : none;
 	struct damos_io *io = damos_io_real(d);
 	size_t n = 0;
 
