@@ -624,6 +624,42 @@ DAMOS_API struct damos_scheme *damos_scheme_parse(int argc,
 DAMOS_API const char *const *damos_scheme_keywords(void);
 DAMOS_API const char *const *damos_scheme_quota_keywords(void);
 
+/* What completes a keyword's first value (or every one, MIN_MAX). */
+enum damos_kw_values {
+	DAMOS_KW_V_NONE = 0,
+	DAMOS_KW_V_MIN_MAX = 1,		/* "min", "max": each value */
+	DAMOS_KW_V_WMARK_METRIC = 2,	/* damos_metric_name() */
+	DAMOS_KW_V_FILTER_TYPE = 3,	/* "not", damos_filter_type_name() */
+	DAMOS_KW_V_GOAL_METRIC = 4,	/* damos_goal_metric_name() */
+};
+
+/*
+ * struct damos_scheme_kw - keyword @i of the scheme grammar, from the one
+ * table that damos_scheme_parse(), damos_scheme_edit(),
+ * damos_scheme_format() and their messages read (.sz set by the caller):
+ * @nr_values words follow it, or (0) the sub-keywords @subs
+ * (NULL-terminated), each with one value; @repeat: it may come again
+ * (filter, goal); @args the words after it as a synopsis shows them
+ * ("MIN MAX"), @help_args as a keyword list shows them (the filter types
+ * spelt out), @help one line.  The strings are static.
+ */
+struct damos_scheme_kw {
+	size_t sz;
+	const char *kw;
+	int nr_values;
+	const char *const *subs;
+	enum damos_kw_values values;
+	bool repeat;
+	const char *args, *help_args, *help;
+};
+
+/*
+ * damos_scheme_keyword() - fill @out with keyword @i (0, 1, ... in grammar
+ * order).  Return: 0, or -EINVAL past the last keyword or for a short
+ * @out->sz.
+ */
+DAMOS_API int damos_scheme_keyword(size_t i, struct damos_scheme_kw *out);
+
 /*
  * damos_scheme_format() - print @s in the keyword grammar with every
  * keyword given, sizes and times with units and access counts and ages as

@@ -27,6 +27,19 @@ man_synopsis() {
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/help")" -ge 14 ]
 }
 
+@test "every scheme keyword of the library's table has its paragraph in damoctl(8), and back" {
+	# the table, as scheme add --help lists it (one row a keyword)
+	"$DAMOCTL" help scheme add | sed -n 's/^  \([a-z_][a-z_]*\) .*/\1/p' |
+		sort > "$BATS_TEST_TMPDIR/table"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/table")" -ge 10 ]
+	# the man page: the .TP entries after "Keywords, each at most once"
+	sed -n '/^Keywords, each at most once/,/^\.RE/p' "$SRC/man/damoctl.8" |
+		awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }' |
+		sed -n 's/^\\fB\([a-z_]*\)\\fR.*/\1/p' | sort > "$BATS_TEST_TMPDIR/man"
+	run diff -u "$BATS_TEST_TMPDIR/table" "$BATS_TEST_TMPDIR/man"
+	assert_success
+}
+
 @test "every action is documented in damoctl help scheme and the man page" {
 	for a in willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat migrate_hot migrate_cold; do
 		"$DAMOCTL" help scheme | grep -q "^  $a " || fail "help lacks $a"
