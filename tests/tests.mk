@@ -37,7 +37,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_A) lib/damos.h
 # every exported symbol and version node, enum value and struct member
 # offset it lists (and the size of structs without .sz).  New lines are
 # fine; a changed or missing one fails.  tests/abi/abi.sh says what is kept.
-ABI_BASELINE := tests/abi/libdamos-2.0.abi
+ABI_BASELINE := tests/abi/libdamos-$(VERSION_MINOR).0.abi
 check-abi: $(LIB_SO)
 	@tests/abi/abi.sh lib/damos.h $(LIB_SO) $(CC) > $(BUILD)/abi.raw
 	@LC_ALL=C sort $(BUILD)/abi.raw > $(BUILD)/abi.now
