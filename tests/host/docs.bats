@@ -84,7 +84,7 @@ rendered() {	# PAGE TOOL
 	esac | sed 's/.\x08//g'
 }
 
-@test "14 Low: no SYNOPSIS line of damoctl(8), damoctl.conf(5) or libdamos(3) is wider than 80 columns" {
+@test "no SYNOPSIS line of damoctl(8), damoctl.conf(5) or libdamos(3) is wider than 80 columns" {
 	command -v mandoc >/dev/null || fail "mandoc is not installed (make deps)"
 	local page tool wide
 	for tool in mandoc man; do
@@ -103,7 +103,7 @@ $wide"
 	[ "$(man_synopsis | grep -c '^damoctl scheme add ACTION .*goal METRIC TARGET \[CURRENT\]\]\.\.\.$')" = 1 ]
 }
 
-@test "14 Low: the libdamos(3) example's output, as the page shows it, is what damoctl encodes on a fake tree" {
+@test "the libdamos(3) example's output, as the page shows it, is what damoctl encodes on a fake tree" {
 	# install.bats compiles the program and compares its output with this line
 	local claimed
 	claimed=$(libdamos3_example 3)
