@@ -201,3 +201,18 @@ void damos_quote(struct damos_buf *b, const char *s)
 {
 	damos_quote_n(b, s, strlen(s));
 }
+
+const char *damos_join_names(char *buf, size_t sz, const char *const *first,
+			     size_t n, size_t stride)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len < sz; i++) {
+		const char *name = *(const char *const *)((const char *)first +
+							   i * stride);
+
+		len += snprintf(buf + len, sz - len, "%s%s", i ? " " : "", name);
+	}
+	return buf;
+}

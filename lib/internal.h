@@ -189,6 +189,13 @@ void damos_buf_printf(struct damos_buf *b, const char *fmt, ...)
 void damos_buf_free(struct damos_buf *b);
 /* error.c: @s as one word of damos_words_split() (quoted if it must be). */
 void damos_quote(struct damos_buf *b, const char *s);
+/*
+ * "a b c" into @buf: the @n names from @first on, each @stride bytes
+ * after the one before (an array of names, or a table's .name); for the
+ * lists that messages give, from the table they come from.
+ */
+const char *damos_join_names(char *buf, size_t sz, const char *const *first,
+			     size_t n, size_t stride);
 void damos_quote_n(struct damos_buf *b, const char *s, size_t len);
 
 /* damos.c, io.c, dbgfs.c, sysfs.c: the handle and its backends. */

@@ -1360,10 +1360,14 @@ int damos_attrs_set_str(struct damos_attrs *a, const char *key,
 	for (i = 0; i < ARRAY_SIZE(keys); i++)
 		if (key && !strcmp(key, keys[i]))
 			break;
-	if (i == ARRAY_SIZE(keys))
-		return damos_err(-EINVAL,
-				 "unknown attribute '%s' (expected sample aggr update min_regions max_regions)",
-				 key ? key : "");
+	if (i == ARRAY_SIZE(keys)) {
+		char list[64];
+
+		return damos_err(-EINVAL, "unknown attribute '%s' (expected %s)",
+				 key ? key : "",
+				 damos_join_names(list, sizeof(list), keys,
+						  ARRAY_SIZE(keys), sizeof(*keys)));
+	}
 	v = (uint64_t *)damos_attrs_field(a, i);
 	if (i < 3)
 		err = damos_parse_time_us(value, 1, v);
