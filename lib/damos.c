@@ -429,7 +429,7 @@ int damos_goal_current_write(struct damos_ctx *d, size_t idx, size_t goal,
 	int err;
 
 	snprintf(what, sizeof(what), "scheme %zu goal %zu", idx, goal);
-	if (d->iface == DAMOS_IFACE_DBGFS) {
+	if (!d->ops->goal_current) {
 		char rel[64] = "";
 		char *p = damos_path("%s/proc/sys/kernel/osrelease", d->root);
 
@@ -459,7 +459,7 @@ int damos_goal_current_write(struct damos_ctx *d, size_t idx, size_t goal,
 	damos_schemes_free(arr, n);
 	if (err)
 		return err;
-	return DAMOS_TXN(d, damos_sysfs_goal_current(d, idx, goal, v));
+	return DAMOS_TXN(d, d->ops->goal_current(d, idx, goal, v));
 }
 
 int damos_scheme_add(struct damos_ctx *d, const struct damos_scheme *s)

@@ -261,14 +261,13 @@ struct damos_backend {
 	int (*status)(struct damos_ctx *d, bool *on, int *pid);
 	int (*turn)(struct damos_ctx *d, bool on);
 	void (*probe)(struct damos_ctx *d);	/* sets feat and kdesc */
+	/*
+	 * optional: quota goal @goal of scheme @idx gets current value @v,
+	 * and a running kdamond takes it (sysfs: commit_schemes_quota_goals)
+	 */
+	int (*goal_current)(struct damos_ctx *d, size_t idx, size_t goal,
+			    uint64_t v);
 };
-
-/*
- * sysfs.c: quota goal @goal of scheme @idx gets current value @v; a running
- * kdamond then "commit_schemes_quota_goals".
- */
-int damos_sysfs_goal_current(struct damos_ctx *d, size_t idx, size_t goal,
-			     uint64_t v);
 
 extern const struct damos_backend damos_dbgfs_backend;
 extern const struct damos_backend damos_sysfs_backend;

@@ -525,8 +525,8 @@ static int sysfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *
 	return err;
 }
 
-int damos_sysfs_goal_current(struct damos_ctx *d, size_t idx, size_t goal,
-			     uint64_t v)
+static int sysfs_goal_current(struct damos_ctx *d, size_t idx, size_t goal,
+			      uint64_t v)
 {
 	bool on = false;
 	int err = write_u64_at(d, cpath(d, "schemes/%zu/quotas/goals/%zu/current_value",
@@ -912,4 +912,5 @@ const struct damos_backend damos_sysfs_backend = {
 	.targets_write = sysfs_targets_write,
 	.status = sysfs_status,
 	.turn = sysfs_turn,
+	.goal_current = sysfs_goal_current,
 };
