@@ -160,7 +160,6 @@ int cli_watch(struct cli *c, const struct cli_cmd *k, int argc, char **argv,
 int cli_call(struct cli *c, const struct cli_cmd *k, int argc, char **argv);
 int cli_call_run(struct cli *c, int (*fn)(struct cli *, int, char **),
 		 bool exclusive, int argc, char **argv);
-void cli_test_race(struct cli *c);
 /* cli/target.c: paddr without a region gets the biggest System RAM range */
 int cli_paddr_fill(struct cli *c, struct damos_targets *t, bool *filled);
 /* a note on what damoctl chose (stdout; with --json in the document) */
@@ -191,6 +190,11 @@ int cli_lib_error(struct cli *c, int err);
 const char *cli_errmsg(void);
 int cli_parse_error(struct cli *c, int err);
 void cli_opts(struct cli *c, struct damos_opts *o);
+/*
+ * layers.c: the I/O layers of the handles @c opens (damos_opts.layers);
+ * test builds link tests/layers/cli_layers.c instead, which adds theirs.
+ */
+const struct damos_layer *const *cli_layers(const struct cli *c);
 struct damos_ctx *cli_open(struct cli *c);
 struct damos_ctx *cli_open_quiet(struct cli *c);
 int cli_close(struct cli *c, struct damos_ctx *d, int status);

@@ -387,7 +387,7 @@ void cli_opts(struct cli *c, struct damos_opts *o)
 	*o = def;
 	o->root = c->root;
 	o->iface = c->iface;
-	o->dry_run = c->dry_run;
+	o->layers = cli_layers(c);
 	o->kdamond = c->kdamond;
 	o->dbgfs_ctx = c->dbgfs_ctx;
 }

@@ -96,22 +96,6 @@ static int lock(struct cli *c, bool exclusive, int fds[NR_LOCKS])
 	return status;
 }
 
-/*
- * For tests on fake trees: DAMOCTL_TEST_RACE, a shell command run after a
- * command's write and before its check, plays a program that writes
- * without the lock.  Ignored without --root.
- */
-void cli_test_race(struct cli *c)
-{
-	const char *cmd = getenv("DAMOCTL_TEST_RACE");
-
-	if (c->root && *c->root && cmd && *cmd && !c->dry_run) {
-		fflush(NULL);
-		if (system(cmd) == -1)
-			perror("DAMOCTL_TEST_RACE");
-	}
-}
-
 int cli_call_run(struct cli *c, int (*fn)(struct cli *, int, char **),
 		 bool exclusive, int argc, char **argv)
 {

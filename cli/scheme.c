@@ -416,104 +416,100 @@ static int do_encode(struct cli *c, int argc, char **argv)
 	return d ? cli_close(c, d, status) : status;
 }
 
+/*
+ * The grammars of scheme add/encode and scheme set, their synopses and
+ * completion: from the library's keyword table (damos_scheme_keyword()),
+ * so there is no copy here to drift.
+ */
+#define MAX_KWS 16
 static const char *const min_max[] = { "min", "max", NULL };
-/* the library's tables name these: no copy here to drift */
 static const char *metrics[DAMOS_NR_WMARK_METRICS + 1];
-static const char *quota_words[8];
 static const char *filter_types[DAMOS_NR_FILTER_TYPES + 2] = { "not" };
 static const char *goal_metrics[DAMOS_NR_GOAL_METRICS + 1];
-
-__attribute__((constructor)) static void scheme_words(void)
-{
-	const char *const *q = damos_scheme_quota_keywords();
-
-	for (int m = 0; m < DAMOS_NR_WMARK_METRICS; m++)
-		metrics[m] = damos_metric_name(m);
-	for (size_t i = 0; q[i] && i + 1 < ARRAY_SIZE(quota_words); i++)
-		quota_words[i] = q[i];
-	for (int t = 0; t < DAMOS_NR_FILTER_TYPES; t++)
-		filter_types[t + 1] = damos_filter_type_name(t);
-	for (int m = 0; m < DAMOS_NR_GOAL_METRICS; m++)
-		goal_metrics[m] = damos_goal_metric_name(m);
-}
-
-static const struct cli_grammar scheme_grammar = {
-	.kws = (const struct kw_spec[]){
-		{ "sz", 2, min_max, .every = true, .args = "MIN MAX",
-		  .help = "region size: bytes, or with B K M G T; min, max" },
-		{ "access", 2, min_max, .every = true, .args = "MIN MAX",
-		  .help = "accesses per aggregation interval: samples, or N% of them" },
-		{ "age", 2, min_max, .every = true, .args = "MIN MAX",
-		  .help = "how long the access count held: aggregation intervals, or us ms s m h" },
-		{ "quota", 0, NULL, quota_words,
-		  .args = "[time MS] [size BYTES] [reset MS]",
-		  .help = "at most time of CPU and size of memory every reset (bare: ms)" },
-		{ "weights", 3, .args = "SZ ACCESS AGE",
-		  .help = "which regions go first under the quota" },
-		{ "wmarks", 5, metrics, .args = "METRIC INTERVAL HIGH MID LOW",
-		  .help = "none, or free_mem_rate in per mille or N% checked every INTERVAL (bare: us): the scheme works between LOW and MID" },
-		{ "nid", 1, .args = "N",
-		  .help = "the NUMA node migrate_hot and migrate_cold move to (sysfs, Linux 6.11+)" },
-		{ "apply_interval", 1, .args = "TIME",
-		  .help = "apply the scheme every TIME instead of every aggregation interval (sysfs, Linux 6.7+)" },
-		{ "filter", 1, filter_types,
-		  .args = "[not] anon|young|memcg PATH|addr START END|target IDX",
-		  .help = "leave out the memory that is (not) of that kind; may come again (sysfs, Linux 6.3+)" },
-		{ "goal", 2, goal_metrics, .args = "METRIC TARGET [CURRENT]",
-		  .help = "tune the quota until METRIC (user_input, some_mem_psi_us) reaches TARGET; may come again (sysfs, Linux 6.8+)" },
-		{ NULL },
-	},
-	.actions_first = true,
-};
-
-/* scheme set: the keywords of add, and action; the index first */
-static struct kw_spec set_kws[16];
 static const char *actions[DAMOS_NR_ACTIONS + 1];
 static const char *const no_words[] = { NULL };
-static struct cli_grammar set_grammar = {
+static struct kw_spec add_kws[MAX_KWS + 1], set_kws[MAX_KWS + 2];
+static char add_args[512], set_args[512];
+
+static const struct cli_grammar scheme_grammar = {
+	.kws = add_kws, .actions_first = true,
+};
+static const struct cli_grammar set_grammar = {
 	.kws = set_kws, .first = no_words,
 	.first_help = "the scheme's index (damoctl scheme list)",
 };
 
-__attribute__((constructor)) static void set_words(void)
+static const char *const *values_of(enum damos_kw_values v)
 {
-	size_t n = 0;
-
-	for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
-		actions[a] = damos_action_name(a);
-	set_kws[n++] = (struct kw_spec){ "action", 1, actions, .args = "ACTION",
-					 .help = "change the action" };
-	for (const struct kw_spec *k = scheme_grammar.kws; k->kw &&
-	     n + 1 < ARRAY_SIZE(set_kws); k++)
-		set_kws[n++] = *k;
+	switch (v) {
+	case DAMOS_KW_V_MIN_MAX:
+		return min_max;
+	case DAMOS_KW_V_WMARK_METRIC:
+		return metrics;
+	case DAMOS_KW_V_FILTER_TYPE:
+		return filter_types;
+	case DAMOS_KW_V_GOAL_METRIC:
+		return goal_metrics;
+	default:
+		return NULL;
+	}
 }
 
-#define SET_ARGS "INDEX [action ACTION] [sz MIN MAX] [access MIN MAX] " \
-	"[age MIN MAX] [quota [time MS] [size BYTES] [reset MS]] " \
-	"[weights SZ ACCESS AGE] [wmarks METRIC INTERVAL HIGH MID LOW] " \
-	"[nid N] [apply_interval TIME] [filter none|[not] TYPE [ARGS]]... " \
-	"[goal none|METRIC TARGET [CURRENT]]..."
+/* " [kw ARGS]", "..." if it may come again; set: "none|" before a list's */
+static size_t synopsis_add(char *buf, size_t len, size_t sz,
+			   const struct damos_scheme_kw *k, bool set)
+{
+	if (len < sz)
+		len += snprintf(buf + len, sz - len, " [%s %s%s]%s", k->kw,
+				set && k->repeat ? "none|" : "", k->args,
+				k->repeat ? "..." : "");
+	return len < sz ? len : sz - 1;
+}
 
-#define SCHEME_ARGS "ACTION [sz MIN MAX] [access MIN MAX] [age MIN MAX] " \
-	"[quota [time MS] [size BYTES] [reset MS]] [weights SZ ACCESS AGE] " \
-	"[wmarks METRIC INTERVAL HIGH MID LOW] [nid N] [apply_interval TIME] " \
-	"[filter [not] TYPE [ARGS]]... [goal METRIC TARGET [CURRENT]]..."
+__attribute__((constructor)) static void scheme_words(void)
+{
+	struct damos_scheme_kw k = { .sz = sizeof(k) };
+	size_t n = 0, add_len, set_len;
+
+	for (int m = 0; m < DAMOS_NR_WMARK_METRICS; m++)
+		metrics[m] = damos_metric_name(m);
+	for (int t = 0; t < DAMOS_NR_FILTER_TYPES; t++)
+		filter_types[t + 1] = damos_filter_type_name(t);
+	for (int m = 0; m < DAMOS_NR_GOAL_METRICS; m++)
+		goal_metrics[m] = damos_goal_metric_name(m);
+	for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
+		actions[a] = damos_action_name(a);
+	set_kws[0] = (struct kw_spec){ "action", 1, actions, .args = "ACTION",
+				       .help = "change the action" };
+	add_len = snprintf(add_args, sizeof(add_args), "ACTION");
+	set_len = snprintf(set_args, sizeof(set_args), "INDEX [action ACTION]");
+	for (; n < MAX_KWS && !damos_scheme_keyword(n, &k); n++) {
+		add_kws[n] = (struct kw_spec){
+			.kw = k.kw, .nr = k.nr_values, .values = values_of(k.values),
+			.sub = k.subs, .every = k.values == DAMOS_KW_V_MIN_MAX,
+			.args = k.help_args, .help = k.help,
+		};
+		set_kws[n + 1] = add_kws[n];
+		add_len = synopsis_add(add_args, add_len, sizeof(add_args), &k, false);
+		set_len = synopsis_add(set_args, set_len, sizeof(set_args), &k, true);
+	}
+}
 
 const struct cli_cmd scheme_cmds[] = {
-	{ "add", do_add, SCHEME_ARGS,
+	{ "add", do_add, add_args,
 	  "append a scheme, keeping those there (lru_prio and lru_deprio start from damon_lru_sort's defaults, the keywords given change them)",
 	  &scheme_grammar, CLI_WRITE },
 	{ "list", do_list, "", "print the schemes, one a line, in the add grammar", NULL },
 	{ "rm", do_rm, "INDEX", "remove the scheme at INDEX", NULL,
 	  CLI_WRITE | CLI_INDEX },
 	{ "clear", do_clear, "", "remove every scheme", NULL, CLI_WRITE },
-	{ "set", do_set, SET_ARGS,
+	{ "set", do_set, set_args,
 	  "change the fields given of the scheme at INDEX in place: a running kdamond takes it by commit and keeps its statistics (sysfs); a filter or goal keyword replaces the scheme's, none removes them",
 	  &set_grammar, CLI_WRITE | CLI_INDEX },
 	{ "goal", do_goal, "INDEX GOAL current VALUE",
 	  "feed a user_input quota goal of a running kdamond: its current value, which the kernel tunes the effective quota with (sysfs, Linux 6.8+)",
 	  NULL, CLI_WRITE | CLI_INDEX },
-	{ "encode", do_encode, SCHEME_ARGS,
+	{ "encode", do_encode, add_args,
 	  "print the dbgfs schemes line of a scheme, writing nothing",
 	  &scheme_grammar, CLI_NOLOCK },
 	{ NULL },

@@ -25,7 +25,6 @@ int cli_verify_schemes(struct cli *c, struct damos_ctx *d,
 
 	if (c->dry_run)
 		return EXIT_OK;
-	cli_test_race(c);
 	err = damos_schemes_read(d, &arr, &nr);
 	if (err)
 		return cli_lib_error(c, err);
@@ -93,7 +92,6 @@ int cli_verify_attrs(struct cli *c, struct damos_ctx *d,
 
 	if (c->dry_run)
 		return EXIT_OK;
-	cli_test_race(c);
 	err = damos_attrs_read(d, &a);
 	if (err)
 		return cli_lib_error(c, err);
@@ -137,7 +135,6 @@ int cli_verify_targets(struct cli *c, struct damos_ctx *d,
 
 	if (c->dry_run)
 		return EXIT_OK;
-	cli_test_race(c);
 	err = damos_targets_read(d, &t);
 	if (err)
 		return cli_lib_error(c, err);

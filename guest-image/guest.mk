@@ -89,6 +89,9 @@ guest-stage:
 	@$(MAKE) --no-print-directory install DESTDIR=$(abspath $(GUEST_STAGE))/root PREFIX=/usr/local >$(GUEST_STAGE)/install.log 2>&1 \
 		|| { cat $(GUEST_STAGE)/install.log; echo "guest-stage: make install failed" >&2; exit 1; }
 	@cp guest-image/guest-init guest-image/profile.sh VERSION $(GUEST_STAGE)/
+	@$(MAKE) --no-print-directory $(DAMOCTL_TEST) >>$(GUEST_STAGE)/install.log 2>&1 \
+		|| { cat $(GUEST_STAGE)/install.log; echo "guest-stage: make $(DAMOCTL_TEST) failed" >&2; exit 1; }
+	@cp $(DAMOCTL_TEST) $(GUEST_STAGE)/tests/helpers/damoctl-test
 	$(CC) $(GUEST_CFLAGS) -o $(GUEST_STAGE)/damos-reboot guest-image/reboot.c
 	@cp tests/guest/*.bats tests/guest/hostile_input.sh $(GUEST_STAGE)/tests/
 	@cp tests/guest/helpers/*.bash tests/guest/helpers/*.txt $(GUEST_STAGE)/tests/helpers/

@@ -293,10 +293,13 @@ static int directive(struct damos_config *c, unsigned int line, int argc,
 	for (d = 0; directives[d]; d++)
 		if (!strcmp(argv[0], directives[d]))
 			break;
-	if (!directives[d])
-		return add_error(c, line,
-				 "unknown directive '%s' (expected interface attrs target scheme monitor lru-sort)",
-				 argv[0]);
+	if (!directives[d]) {
+		char list[128];
+
+		return add_error(c, line, "unknown directive '%s' (expected %s)",
+				 argv[0], damos_join_names(list, sizeof(list), directives,
+							   d, sizeof(*directives)));
+	}
 	if (d != D_SCHEME && (r = once(c, d, line)) <= 0)
 		return r;
 	switch (d) {

@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -49,13 +48,6 @@ static bool denied(const char *path)
 	return access(path, F_OK) && errno == EACCES;
 }
 
-static bool on_fs(const char *path, long magic)
-{
-	struct statfs st;
-
-	return !statfs(path, &st) && st.f_type == magic;
-}
-
 void damos_close(struct damos_ctx *d)
 {
 	if (!d)
@@ -64,14 +56,13 @@ void damos_close(struct damos_ctx *d)
 		d->refs--;	/* a transaction frees it at its end */
 		return;
 	}
+	damos_io_close(d);
 	free(d->root);
-	free(d->real_root);
 	free(d->dbgfs);
 	free(d->admin);
 	free(d->kdamond);
 	free(d->dir);
 	free(d->top);
-	damos_buf_free(&d->script);
 	free(d);
 }
 
@@ -91,44 +82,6 @@ int damos_opts_get(const struct damos_opts *in, struct damos_opts *o)
 	if (in)
 		memcpy(o, in, in->sz < sizeof(*o) ? in->sz : sizeof(*o));
 	o->sz = sizeof(*o);
-	return 0;
-}
-
-/* @p (below d->root) as the same path below @root; NULL if out of memory. */
-static int rebase(const struct damos_ctx *d, const char *root, char **p)
-{
-	char *q;
-
-	if (!*p)
-		return 0;
-	q = damos_path("%s%s", root, *p + strlen(d->root));
-	free(*p);
-	*p = q;
-	return q ? 0 : -ENOMEM;
-}
-
-/*
- * A dry run works on the dry-run layer's copy of the DAMON files, with the
- * kernel emulated there, and records its writes below the real root.
- */
-static int use_dry_layer(struct damos_ctx *d)
-{
-	const char *layer = damos_dry_layer(d->root);
-	char *root;
-	int err;
-
-	if (!layer)
-		return -EIO;
-	root = strdup(layer);
-	d->real_emulate = d->emulate;
-	d->emulate = true;
-	err = rebase(d, layer, &d->dbgfs) | rebase(d, layer, &d->admin) |
-	      rebase(d, layer, &d->kdamond) | rebase(d, layer, &d->dir) |
-	      rebase(d, layer, &d->top);
-	d->real_root = d->root;
-	d->root = root;
-	if (!root || err)
-		return damos_err(-ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -225,9 +178,10 @@ struct damos_ctx *damos_open(const struct damos_opts *opts)
 	if (!d)
 		return damos_err_null(-ENOMEM, "out of memory");
 	d->root = norm_root(o.root);
-	d->dry_run = o.dry_run;
 	d->kdamond_idx = o.kdamond;
-	/* the emulator (io.c) knows both interfaces' directories */
+	d->note_write = damos_txn_note_write;
+	d->before_write = damos_txn_before_write;
+	/* the fake kernel (emul.c) knows both interfaces' directories */
 	d->dbgfs = d->root ? damos_path("%s/%s", d->root, damos_dbgfs_backend.top) : NULL;
 	d->admin = d->root ? damos_path("%s/%s", d->root, damos_sysfs_backend.top) : NULL;
 	if (!d->dbgfs || !d->admin) {
@@ -249,10 +203,16 @@ struct damos_ctx *damos_open(const struct damos_opts *opts)
 		err = missing(d, &o, b);
 	if (!err)
 		err = b->open(d, &o);
-	if (!err)
-		d->emulate = o.emulate < 0 ? !on_fs(d->top, b->fs_magic) : o.emulate;
-	if (!err && d->dry_run)
-		err = use_dry_layer(d);
+	if (!err) {
+		/* the default stack (damos.h): the fake kernel, if a fake tree */
+		const struct damos_layer *const def[] = {
+			damos_layer_fake_kernel_auto(), NULL,
+		};
+
+		if (!o.layers)
+			o.layers = def;
+		err = damos_io_open(d, &o, b->fs_magic);
+	}
 	if (err) {
 fail:
 		damos_close(d);
@@ -469,7 +429,7 @@ int damos_goal_current_write(struct damos_ctx *d, size_t idx, size_t goal,
 	int err;
 
 	snprintf(what, sizeof(what), "scheme %zu goal %zu", idx, goal);
-	if (d->iface == DAMOS_IFACE_DBGFS) {
+	if (!d->ops->goal_current) {
 		char rel[64] = "";
 		char *p = damos_path("%s/proc/sys/kernel/osrelease", d->root);
 
@@ -499,7 +459,7 @@ int damos_goal_current_write(struct damos_ctx *d, size_t idx, size_t goal,
 	damos_schemes_free(arr, n);
 	if (err)
 		return err;
-	return DAMOS_TXN(d, damos_sysfs_goal_current(d, idx, goal, v));
+	return DAMOS_TXN(d, d->ops->goal_current(d, idx, goal, v));
 }
 
 int damos_scheme_add(struct damos_ctx *d, const struct damos_scheme *s)
@@ -553,11 +513,11 @@ int damos_scheme_remove(struct damos_ctx *d, size_t idx)
 /*
  * A write of several files that the kernel takes one by one: one refused
  * half-way would leave the first changed and the rest not, so every file
- * there is checked first (a dry run writes none of them).
+ * there is checked first.
  */
 int damos_check_writable(struct damos_ctx *d, const char *const *rel)
 {
-	for (; !d->dry_run && *rel; rel++) {
+	for (; *rel; rel++) {
 		char *p = damos_path("%s/%s", d->dir, *rel);
 		int err = 0;
 
@@ -665,27 +625,10 @@ int damos_monitor_status(struct damos_ctx *d, bool *on, int *pid)
 	return d->ops->status(d, on, pid);
 }
 
-/*
- * What dry runs of this thread turned off (a state, monitor_on or enabled
- * file), so that a later check in the same dry run ("apply", a --dry-run
- * shell session) does not see a DAMON user that it would have stopped.
- */
-static __thread char dry_off[8][512];
-static __thread unsigned int nr_dry_off;
-
-void damos_dry_turned_off(struct damos_ctx *d, const char *path)
-{
-	if (d->dry_run && path && nr_dry_off < ARRAY_SIZE(dry_off))
-		snprintf(dry_off[nr_dry_off++], sizeof(dry_off[0]), "%s", path);
-}
-
 bool damos_word_is(struct damos_ctx *d, const char *path, const char *want)
 {
 	char word[16] = "";
 
-	for (unsigned int i = 0; d->dry_run && i < nr_dry_off; i++)
-		if (!strcmp(dry_off[i], path))
-			return false;
 	return damos_exists(path) && !damos_read_word(d, path, word, sizeof(word)) &&
 	       !strcmp(word, want);
 }
@@ -773,11 +716,6 @@ int damos_monitor_stop(struct damos_ctx *d)
 	if (err || !on)
 		return err;
 	return DAMOS_TXN(d, d->ops->turn(d, false));
-}
-
-const char *damos_dry_run_script(struct damos_ctx *d)
-{
-	return d->script.s ? d->script.s : "";
 }
 
 void damos_targets_free(struct damos_targets *t)

@@ -28,7 +28,7 @@
  *
  * 1. damos_opts.dbgfs_lru forces the answer (1 yes, 0 no).
  * 2. A fake tree (a dbgfs directory that is not on debugfs, see
- *    damos_opts.emulate) declares its kernel with an optional file
+ *    damos_layer_fake_kernel()) declares its kernel with an optional file
  *    "<dbgfs>/damon/.max_action" holding the highest dbgfs action number it
  *    accepts: "5" models a stock kernel, "7" the damos series.  Without the
  *    file a fake tree models the damos series.
@@ -278,12 +278,12 @@ DAMOS_API uint64_t damos_field_max(enum damos_field f);
 /* ------------------------------------------------------------------------
  * Monitoring attributes (the five numbers of dbgfs "attrs").
  *
- * Sized structs (this one and struct damos_targets), as the other 1.0
+ * Sized structs (this one and struct damos_targets), as the other 2.0
  * structs: the functions that fill one (damos_attrs_default(),
  * damos_attrs_decode(), damos_attrs_read(), ...) set .sz to the size they
  * filled; one a caller fills itself starts from DAMOS_ATTRS_INIT (or sets
  * .sz = sizeof(struct damos_attrs)).  A function that takes one refuses
- * (-EINVAL) a .sz short of the 1.0 fields, or set bytes past the fields it
+ * (-EINVAL) a .sz short of the 2.0 fields, or set bytes past the fields it
  * knows.  Fields are only appended.
  */
 struct damos_attrs {
@@ -624,6 +624,42 @@ DAMOS_API struct damos_scheme *damos_scheme_parse(int argc,
 DAMOS_API const char *const *damos_scheme_keywords(void);
 DAMOS_API const char *const *damos_scheme_quota_keywords(void);
 
+/* What completes a keyword's first value (or every one, MIN_MAX). */
+enum damos_kw_values {
+	DAMOS_KW_V_NONE = 0,
+	DAMOS_KW_V_MIN_MAX = 1,		/* "min", "max": each value */
+	DAMOS_KW_V_WMARK_METRIC = 2,	/* damos_metric_name() */
+	DAMOS_KW_V_FILTER_TYPE = 3,	/* "not", damos_filter_type_name() */
+	DAMOS_KW_V_GOAL_METRIC = 4,	/* damos_goal_metric_name() */
+};
+
+/*
+ * struct damos_scheme_kw - keyword @i of the scheme grammar, from the one
+ * table that damos_scheme_parse(), damos_scheme_edit(),
+ * damos_scheme_format() and their messages read (.sz set by the caller):
+ * @nr_values words follow it, or (0) the sub-keywords @subs
+ * (NULL-terminated), each with one value; @repeat: it may come again
+ * (filter, goal); @args the words after it as a synopsis shows them
+ * ("MIN MAX"), @help_args as a keyword list shows them (the filter types
+ * spelt out), @help one line.  The strings are static.
+ */
+struct damos_scheme_kw {
+	size_t sz;
+	const char *kw;
+	int nr_values;
+	const char *const *subs;
+	enum damos_kw_values values;
+	bool repeat;
+	const char *args, *help_args, *help;
+};
+
+/*
+ * damos_scheme_keyword() - fill @out with keyword @i (0, 1, ... in grammar
+ * order).  Return: 0, or -EINVAL past the last keyword or for a short
+ * @out->sz.
+ */
+DAMOS_API int damos_scheme_keyword(size_t i, struct damos_scheme_kw *out);
+
 /*
  * damos_scheme_format() - print @s in the keyword grammar with every
  * keyword given, sizes and times with units and access counts and ages as
@@ -687,7 +723,7 @@ enum damos_ops {
 
 /*
  * The elements of the arrays of struct damos_targets: fixed in size for
- * the life of LIBDAMOS_1 (an array's stride is the caller's).
+ * the life of LIBDAMOS_2 (an array's stride is the caller's).
  */
 struct damos_region {
 	uint64_t start;
@@ -764,41 +800,62 @@ DAMOS_API unsigned int damos_detect(const char *root);
  * damos_opts) (DAMOS_OPTS_INIT does); fields added later are appended, and
  * a caller built against an older header keeps working.
  */
-struct damos_opts {
-	size_t sz;
-	const char *root;	/* NULL or "" = "/" */
-	enum damos_iface iface;	/* AUTO: see damos_open() */
-	bool dry_run;		/* record writes, make none: see below */
-	int kdamond;		/* sysfs: kdamonds/<kdamond>, context 0 */
-	const char *dbgfs_ctx;	/* dbgfs: context directory, NULL = root */
-	int emulate;		/* -1 auto, 0 no, 1 yes: see below */
-	int dbgfs_lru;		/* -1 probe, 0 no, 1 yes: see the top */
-};
+/*
+ * struct damos_layer - one layer of a handle's I/O (opaque).  Every read
+ * and write of a handle goes through the layers damos_opts.layers lists,
+ * the first one on top, down to the files below the root; no other part
+ * of the library knows which layers are there.
+ */
+struct damos_layer;
 
 /*
- * .emulate: when the tree is a fake one (auto: the dbgfs or sysfs directory
- * is not on debugfs/sysfs), the library does what the kernel would do with
- * the plain files: writing a sysfs "nr_*" file creates or removes the
- * numbered directories with the kernel's default files, sysfs "state"
- * commands other than on/off leave the file as it is, dbgfs "mk_contexts"
- * and "rm_contexts" create and remove context directories, and dbgfs files
- * refuse writes with EBUSY while "monitor_on" reads "on".
- */
-/*
- * Dry runs: the handle works on the dry-run layer, a private copy of the
- * DAMON files below the root (made at the first dry-run open of the
- * process, kept for the later ones, removed at exit) on which the kernel is
- * emulated as on a fake tree.  Each write is recorded with its real path
+ * damos_layer_dry_run() - the dry run: the handle works on a private copy
+ * of the DAMON files below the root (made at the first dry run of the
+ * process, kept for the later ones, removed at exit) with the fake kernel
+ * under it.  Each write is recorded with its real path
  * (damos_dry_run_script()) and made on the copy, so that a later read, in
  * the same handle or a later one of the process, sees it as the kernel
  * would show it: a batch of dry-run commands writes the script its
  * commands write when run one after the other.  The real tree is never
- * written.
+ * written.  Put it on top.
  */
+DAMOS_API const struct damos_layer *damos_layer_dry_run(void);
+
+/*
+ * damos_layer_fake_kernel() - the fake kernel, for a tree of plain files:
+ * the library does what the kernel would do with them: writing a sysfs
+ * "nr_*" file creates or removes the numbered directories with the
+ * kernel's default files, sysfs "state" commands other than on/off leave
+ * the file as it is, dbgfs "mk_contexts" and "rm_contexts" create and
+ * remove context directories, dbgfs files refuse writes with EBUSY while
+ * "monitor_on" reads "on", and the dbgfs files a minimal tree lacks read
+ * as the kernel's defaults.
+ *
+ * damos_layer_fake_kernel_auto() - the same where the tree is a fake one
+ * (its dbgfs or sysfs directory is not on debugfs/sysfs), else nothing.
+ */
+DAMOS_API const struct damos_layer *damos_layer_fake_kernel(void);
+DAMOS_API const struct damos_layer *damos_layer_fake_kernel_auto(void);
+
+struct damos_opts {
+	size_t sz;
+	const char *root;	/* NULL or "" = "/" */
+	enum damos_iface iface;	/* AUTO: see damos_open() */
+	int kdamond;		/* sysfs: kdamonds/<kdamond>, context 0 */
+	const char *dbgfs_ctx;	/* dbgfs: context directory, NULL = root */
+	int dbgfs_lru;		/* -1 probe, 0 no, 1 yes: see the top */
+	/*
+	 * The layers over the files, top first, NULL-terminated; NULL for
+	 * { damos_layer_fake_kernel_auto(), NULL }.  A dry run:
+	 * { damos_layer_dry_run(), damos_layer_fake_kernel_auto(), NULL }.
+	 */
+	const struct damos_layer *const *layers;
+};
+
 #define DAMOS_OPTS_INIT {						\
 	.sz = sizeof(struct damos_opts), .root = NULL,			\
-	.iface = DAMOS_IFACE_AUTO, .dry_run = false, .kdamond = 0,	\
-	.dbgfs_ctx = NULL, .emulate = -1, .dbgfs_lru = -1,		\
+	.iface = DAMOS_IFACE_AUTO, .kdamond = 0, .dbgfs_ctx = NULL,	\
+	.dbgfs_lru = -1, .layers = NULL,				\
 }
 
 struct damos_ctx;
@@ -1199,12 +1256,12 @@ DAMOS_API int damos_dbgfs_context_make(struct damos_ctx *d, const char *name);
 DAMOS_API int damos_dbgfs_context_remove(struct damos_ctx *d, const char *name);
 
 /*
- * damos_dry_run_script() - in a dry run, the writes recorded so far as the
- * body of a POSIX shell script, each one write() under any shell (dash,
- * bash): "echo VALUE > 'FILE'" for a single-line write, "cat > 'FILE'
+ * damos_dry_run_script() - with damos_layer_dry_run() in the handle's
+ * layers, the writes recorded so far as the body of a POSIX shell script,
+ * each one write() under any shell (dash, bash): "echo VALUE > 'FILE'" for a single-line write, "cat > 'FILE'
  * <<'EOF'" and the lines for a multi-line one (bash's printf and echo
- * write line by line, and dbgfs keeps the last write only).  Without a
- * dry run, "".
+ * write line by line, and dbgfs keeps the last write only).  Without
+ * that layer, "".
  *
  * Return: a string owned by the handle, valid until the next call on it.
  */
@@ -1546,7 +1603,8 @@ DAMOS_API int damos_lru_sort_read(const struct damos_opts *opts,
  *   any case:  if the module stays on and a parameter changed, write
  *              commit_inputs=Y (the module takes the inputs at its next
  *              aggregation; an input it finds invalid disables it).
- * Honours @opts->root and @opts->dry_run; in a dry run *@script (if
+ * Honours @opts->root and @opts->layers (no fake kernel: the module's
+ * files are plain files anyway); with damos_layer_dry_run() *@script (if
  * @script is not NULL) gets the writes as a malloc()ed sh script body.
  *
  * Return: 0 or a negative errno with a message.
@@ -1556,7 +1614,7 @@ DAMOS_API int damos_lru_sort_write(const struct damos_opts *opts,
 				   char **script);
 
 /* ------------------------------------------------------------------------
- * DAMON's modules, one model for all (LIBDAMOS_1.2): "lru_sort"
+ * DAMON's modules, one model for all: "lru_sort"
  * (damon_lru_sort) and "reclaim" (damon_reclaim), each a table of its
  * parameters (<root>/sys/module/<kernel name>/parameters, the names and
  * defaults of mm/damon/<module>.c), its keyword grammar in the units of

@@ -38,9 +38,7 @@ static int dbgfs_status(struct damos_ctx *d, bool *on, int *pid)
 
 	if (!p)
 		return damos_err(-ENOMEM, "out of memory");
-	/* a minimal fake tree may lack monitor_on: it is then off */
-	if (damos_exists(p) || !d->emulate)
-		err = damos_read_word(d, p, word, sizeof(word));
+	err = damos_read_word(d, p, word, sizeof(word));
 	free(p);
 	if (err)
 		return err;
@@ -161,10 +159,8 @@ static int dbgfs_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
 
 	if (!p)
 		return damos_err(-ENOMEM, "out of memory");
-	if (!damos_exists(p) && d->emulate)
-		damos_attrs_default(a);
-	else if (!(err = damos_read(d, p, &text)) &&
-		 (err = damos_attrs_decode(text, a)))
+	if (!(err = damos_read(d, p, &text)) &&
+	    (err = damos_attrs_decode(text, a)))
 		damos_err_prefix(err, "%s: ", p);
 	free(p);
 	free(text);
@@ -220,7 +216,7 @@ static int read_init_regions(struct damos_ctx *d, struct damos_targets *t)
 
 	if (!p)
 		return damos_err(-ENOMEM, "out of memory");
-	err = damos_exists(p) || !d->emulate ? damos_read(d, p, &text) : 0;
+	err = damos_read(d, p, &text);
 	free(p);
 	if (err == -EBUSY)	/* readable only while monitoring is off */
 		return 0;
@@ -320,8 +316,6 @@ static int dbgfs_turn(struct damos_ctx *d, bool on)
 	char *p = monitor_on_file(d);
 	int err = p ? damos_write(d, p, on ? "on\n" : "off\n") : -ENOMEM;
 
-	if (!err && !on)
-		damos_dry_turned_off(d, p);
 	free(p);
 	return err;
 }
@@ -461,19 +455,16 @@ int damos_dbgfs_context_remove(struct damos_ctx *d, const char *name)
 	return context_op(d, "rm_contexts", name);
 }
 
-/* What is known without writing: the caller's word, a fake tree's file. */
+/* What is known without writing: the caller's word, the I/O stack's. */
 static int lru_known(struct damos_ctx *d)
 {
-	if (d->max_action < 0 && (d->real_root ? d->real_emulate : d->emulate)) {
-		char *p = damos_path("%s/.max_action", d->dbgfs);
-		uint64_t v = 7;
+	if (d->max_action < 0) {
+		int m = damos_io_query(d, DAMOS_IO_Q_MAX_ACTION);
 
-		if (p && damos_exists(p) && damos_read_u64(d, p, &v)) {
-			free(p);
-			return -EINVAL;
-		}
-		free(p);
-		d->max_action = v > 7 ? 7 : (int)v;
+		if (m == -EINVAL)
+			return m;
+		if (m >= 0)
+			d->max_action = m;
 	}
 	return d->max_action < 0 ? -EAGAIN : d->max_action >= 7;
 }
@@ -491,7 +482,8 @@ static int lru_supported(struct damos_ctx *d)
 
 	if (known != -EAGAIN)
 		return known;
-	if (d->dry_run)
+	/* a probe writes */
+	if (damos_io_query(d, DAMOS_IO_Q_RECORDED) == 1)
 		return damos_err(-EAGAIN, "dry run: dbgfs not probed");
 	if (dbgfs_lru_probe(d))
 		return damos_err(-EAGAIN, "dbgfs probe could not run");

@@ -169,3 +169,50 @@ void damos_buf_free(struct damos_buf *b)
 	free(b->s);
 	memset(b, 0, sizeof(*b));
 }
+
+static bool plain_word(const char *s, size_t len)
+{
+	if (!len || s[0] == '-')
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_./:=+,%@-", s[i]))
+			return false;
+	return true;
+}
+
+void damos_quote_n(struct damos_buf *b, const char *s, size_t len)
+{
+	if (plain_word(s, len)) {
+		damos_buf_printf(b, "%.*s", (int)len, s);
+		return;
+	}
+	damos_buf_printf(b, "'");
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\'')
+			damos_buf_printf(b, "'\\''");
+		else
+			damos_buf_printf(b, "%c", s[i]);
+	}
+	damos_buf_printf(b, "'");
+}
+
+void damos_quote(struct damos_buf *b, const char *s)
+{
+	damos_quote_n(b, s, strlen(s));
+}
+
+const char *damos_join_names(char *buf, size_t sz, const char *const *first,
+			     size_t n, size_t stride)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len < sz; i++) {
+		const char *name = *(const char *const *)((const char *)first +
+							   i * stride);
+
+		len += snprintf(buf + len, sz - len, "%s%s", i ? " " : "", name);
+	}
+	return buf;
+}

@@ -10,6 +10,8 @@
 #include "damos.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define container_of(p, type, member) \
+	((type *)((char *)(p) - offsetof(type, member)))
 #define DAMOS_ULONG_MAX ((uint64_t)ULONG_MAX)
 #define DAMOS_UINT_MAX ((uint64_t)UINT_MAX)
 
@@ -185,8 +187,16 @@ struct damos_buf {
 void damos_buf_printf(struct damos_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void damos_buf_free(struct damos_buf *b);
-/* io.c: @s as one word of damos_words_split() (quoted if it must be). */
+/* error.c: @s as one word of damos_words_split() (quoted if it must be). */
 void damos_quote(struct damos_buf *b, const char *s);
+/*
+ * "a b c" into @buf: the @n names from @first on, each @stride bytes
+ * after the one before (an array of names, or a table's .name); for the
+ * lists that messages give, from the table they come from.
+ */
+const char *damos_join_names(char *buf, size_t sz, const char *const *first,
+			     size_t n, size_t stride);
+void damos_quote_n(struct damos_buf *b, const char *s, size_t len);
 
 /* damos.c, io.c, dbgfs.c, sysfs.c: the handle and its backends. */
 struct damos_backend;
@@ -194,25 +204,24 @@ struct damos_backend;
 struct damos_ctx {
 	enum damos_iface iface;
 	const struct damos_backend *ops;
+	struct damos_io *io;	/* the top of its I/O stack (lib/stack.c) */
 	char *root;		/* "" for "/", else without trailing '/' */
-	char *real_root;	/* dry run: the root the script writes below
-				 * (root is then the dry-run layer's copy) */
 	char *dbgfs;		/* <root>/sys/kernel/debug/damon */
 	char *admin;		/* <root>/sys/kernel/mm/damon/admin */
 	char *kdamond;		/* sysfs: <admin>/kdamonds/<N> */
 	char *dir;		/* the context directory */
 	char *top;		/* the interface's directory (admin, dbgfs) */
 	int kdamond_idx;
-	bool dry_run;
-	bool emulate;
-	bool real_emulate;	/* dry run: whether the real tree is a fake */
-	bool fresh;		/* dry run made the context: reads see defaults */
 	int max_action;		/* dbgfs: highest action nr accepted, -1 unknown */
 	bool feat_probed;
 	unsigned int feat;	/* 1 << enum damos_feature */
 	char kdesc[64];		/* damos_kernel_desc() */
-	struct damos_buf script;
 	int refs;		/* holders besides the caller (a transaction) */
+	/* told each successful write (a transaction's, txn.c), or NULL */
+	void (*note_write)(struct damos_ctx *d, const char *path,
+			   const char *content);
+	/* told before each write (txn.c: read what the snapshot left out) */
+	void (*before_write)(struct damos_ctx *d, const char *path);
 };
 
 /*
@@ -252,44 +261,151 @@ struct damos_backend {
 	int (*status)(struct damos_ctx *d, bool *on, int *pid);
 	int (*turn)(struct damos_ctx *d, bool on);
 	void (*probe)(struct damos_ctx *d);	/* sets feat and kdesc */
+	/*
+	 * optional: quota goal @goal of scheme @idx gets current value @v,
+	 * and a running kdamond takes it (sysfs: commit_schemes_quota_goals)
+	 */
+	int (*goal_current)(struct damos_ctx *d, size_t idx, size_t goal,
+			    uint64_t v);
 };
-
-/*
- * sysfs.c: quota goal @goal of scheme @idx gets current value @v; a running
- * kdamond then "commit_schemes_quota_goals".
- */
-int damos_sysfs_goal_current(struct damos_ctx *d, size_t idx, size_t goal,
-			     uint64_t v);
 
 extern const struct damos_backend damos_dbgfs_backend;
 extern const struct damos_backend damos_sysfs_backend;
 
 char *damos_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool damos_exists(const char *path);
+
+/*
+ * The I/O stack (lib/stack.c).  Every read and write of a handle goes to
+ * the top layer of its stack, which does its part and passes the call to
+ * the layer below (a NULL op passes it on by itself).  At the bottom is the
+ * filesystem (lib/io.c); above it, stacked by damos_io_open(): the fake
+ * kernel (lib/emul.c: what the kernel does on a write, for a tree of plain
+ * files), the dry run (lib/dry.c: writes recorded as a script and made on a
+ * private copy) and the layers of test builds (tests/layers/).  The code
+ * above the stack (damos.c, the backends, txn.c) never knows which layers
+ * are there: it asks the stack (damos_io_query()).
+ */
+struct damos_io;
+
+/* flags of a write */
+#define DAMOS_IO_CREATE		1	/* make the file if missing */
+#define DAMOS_IO_UPDATE	2	/* asks the kernel to update what it
+					 * shows (sysfs "update_*" commands):
+					 * no change of the user's settings */
+
+/* one name of a directory (damos_io_list()) */
+struct damos_io_ent {
+	char *name;
+	bool dir, reg, writable;
+};
+
+/* what the stack is asked: each answer is 0/1, or as said */
+enum damos_io_q {
+	DAMOS_IO_Q_RECORDED,	/* writes are recorded, not made on a kernel:
+				 * nothing to probe, undo or update */
+	DAMOS_IO_Q_STATIC,	/* the files change only when written */
+	DAMOS_IO_Q_EXACT,	/* a file reads back the bytes written */
+	DAMOS_IO_Q_MAX_ACTION,	/* dbgfs: the highest action number the
+				 * kernel takes; -EAGAIN unknown, -EINVAL
+				 * with a message */
+};
+
+enum damos_io_ev {
+	DAMOS_IO_EV_CHANGED,	/* a change of the handle's files is done */
+				/* (a library call's transaction ended) */
+};
+
+struct damos_io_ops {
+	const char *name;
+	int (*read)(struct damos_io *io, const char *path, char **out);
+	int (*write)(struct damos_io *io, const char *path,
+		     const char *content, unsigned int flags);
+	int (*list)(struct damos_io *io, const char *dir,
+		    struct damos_io_ent **ents, size_t *n);
+	int (*mkdir)(struct damos_io *io, const char *path); /* and parents */
+	int (*remove)(struct damos_io *io, const char *path); /* rm -r */
+	/* -ENOTTY: not this layer's to answer */
+	int (*query)(struct damos_io *io, enum damos_io_q q);
+	void (*event)(struct damos_io *io, enum damos_io_ev ev);
+	/* the script of writes recorded so far, or NULL */
+	const char *(*script)(struct damos_io *io);
+	void (*free)(struct damos_io *io);
+};
+
+struct damos_io {
+	const struct damos_io_ops *ops;
+	struct damos_io *below;
+	struct damos_ctx *d;
+};
+
+/*
+ * The layers: each takes the stack below and returns the new top (NULL
+ * with a message).  @declared: the fake kernel stands for the caller's
+ * tree (its .max_action), not for the dry run's copy.
+ */
+struct damos_io *damos_io_real(struct damos_ctx *d);
+struct damos_io *damos_io_emul(struct damos_ctx *d, struct damos_io *below,
+			       bool declared);
+struct damos_io *damos_io_dry(struct damos_ctx *d, struct damos_io *below);
+
+/*
+ * What damos_opts.layers lists (damos.h): a layer's name and how it is
+ * stacked; @fs_magic is the filesystem of the interface's files on a
+ * kernel (0: the files are plain ones anyway).  Test builds add their own
+ * (tests/layers/).
+ */
+struct damos_layer {
+	const char *name;
+	struct damos_io *(*push)(struct damos_ctx *d, struct damos_io *below,
+				 long fs_magic);
+};
+
+/*
+ * stack.c: stack @o's layers (NULL: none) over the files of @d
+ * (damos_open(), and lru_sort.c's handles with @fs_magic 0).
+ */
+int damos_io_open(struct damos_ctx *d, const struct damos_opts *o,
+		  long fs_magic);
+void damos_io_close(struct damos_ctx *d);
+/* the ops of @io or the first layer below it that has one */
+int damos_io_read(struct damos_io *io, const char *path, char **out);
+int damos_io_write(struct damos_io *io, const char *path, const char *content,
+		   unsigned int flags);
+int damos_io_list(struct damos_io *io, const char *dir,
+		  struct damos_io_ent **ents, size_t *n);
+/* io.c */
+void damos_io_ents_free(struct damos_io_ent *ents, size_t n);
+int damos_io_mkdir(struct damos_io *io, const char *path);
+int damos_io_remove(struct damos_io *io, const char *path);
+int damos_io_ask(struct damos_io *io, enum damos_io_q q);
+/* the same, from the top of @d's stack */
+int damos_io_query(struct damos_ctx *d, enum damos_io_q q);
+void damos_io_event(struct damos_ctx *d, enum damos_io_ev ev);
+
 int damos_read(struct damos_ctx *d, const char *path, char **out);
 int damos_read_u64(struct damos_ctx *d, const char *path, uint64_t *v);
 int damos_read_word(struct damos_ctx *d, const char *path, char *buf, size_t sz);
 int damos_write(struct damos_ctx *d, const char *path, const char *content);
 int damos_write_u64(struct damos_ctx *d, const char *path, uint64_t v);
+/* A write with DAMOS_IO_UPDATE. */
+int damos_write_update(struct damos_ctx *d, const char *path,
+			const char *content);
 void damos_features_probe(struct damos_ctx *d);
 /* damos_has() without the check of @f; @probe: may write to find out */
 int damos_has_now(struct damos_ctx *d, int f, bool probe);
 /* damos.c: @in (NULL: defaults) into @o; -EINVAL for unknown set bytes */
 int damos_opts_get(const struct damos_opts *in, struct damos_opts *o);
-/*
- * io.c, the dry-run layer: a private copy of the DAMON files below @root,
- * made at the first dry-run open of the process and kept for its later
- * ones, so that a batch of dry-run commands sees the writes of those
- * before it as the kernel would show them (fake-tree emulation does that
- * on the copy).  Writes through it are recorded with the real paths.
- * Return: the copy's root, or NULL with a message.
- */
-const char *damos_dry_layer(const char *root);
 /* A message naming feature @f and the handle's kernel; -EOPNOTSUPP. */
 int damos_feature_err(struct damos_ctx *d, int f, const char *what);
-/* io.c: every file below @dir (skipping stats/ and tried_regions/). */
+/* snap.c: every file below @dir (skipping stats/ and tried_regions/). */
 int damos_snap_read(struct damos_ctx *d, const char *dir, struct damos_snap *sn);
-/* io.c: write back the writable files of @sn below @dir, nr_* first. */
+/* the same through @io and the layers below it */
+int damos_snap_read_io(struct damos_io *io, const char *dir,
+		       struct damos_snap *sn);
+/* snap.c: @s ends with the path components @suffix */
+bool damos_ends_with(const char *s, const char *suffix);
+/* snap.c: write back the writable files of @sn below @dir, nr_* first. */
 int damos_snap_restore(struct damos_ctx *d, const char *dir,
 		       const struct damos_snap *sn);
 
@@ -299,11 +415,9 @@ int damos_snap_restore(struct damos_ctx *d, const char *dir,
  */
 int damos_other_user(struct damos_ctx *d, const struct damos_backend *self,
 		     const char *name);
-/* In a dry run: @path was turned off, for damos_other_user() to know. */
-void damos_dry_turned_off(struct damos_ctx *d, const char *path);
 /* -errno with a message unless every existing file @rel of d->dir is writable */
 int damos_check_writable(struct damos_ctx *d, const char *const *rel);
-/* Whether @path holds @want, and was not turned off in this dry run. */
+/* Whether @path holds @want. */
 bool damos_word_is(struct damos_ctx *d, const char *path, const char *want);
 
 /*
@@ -330,15 +444,5 @@ bool damos_sysfs_commit_stopped(struct damos_ctx *d, const char *state_path);
 	({ int _e = damos_txn_begin(d); \
 	   _e ? _e : damos_txn_end((d), (call)); })
 
-#ifdef DAMOS_FAULT_INJECTION
-/*
- * Test builds only (build/tests/damoctl-fault): the N-th write below a
- * --root fails, before the file is opened (so it is left as it was).
- * DAMOS_FAULT="N[+][:ERRNO]": N counts from 1, "+" fails every write from
- * the N-th on (a restore that fails too), ERRNO a number (default EIO).
- * DAMOS_FAULT_LOG=FILE: each write's path is appended to FILE.
- */
-int damos_fault_write(struct damos_ctx *d, const char *path);
-#endif
 
 #endif /* DAMOS_INTERNAL_H */

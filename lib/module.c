@@ -877,8 +877,8 @@ static char *mod_dir(const char *root, const struct mod_info *mi)
 }
 
 /*
- * A handle that is only a root, a dry-run script and the module's
- * directory (d->top, which a transaction keeps a copy of), for io.c.
+ * A handle that is only a root, its I/O stack and the module's directory
+ * (d->top, which a transaction keeps a copy of).
  */
 static struct damos_ctx *mod_open(const struct damos_opts *opts,
 				  const struct mod_info *mi, char **dir)
@@ -887,6 +887,7 @@ static struct damos_ctx *mod_open(const struct damos_opts *opts,
 	struct damos_ctx *d;
 	const char *root;
 	size_t n;
+	int err;
 
 	if (damos_opts_get(opts, &o)) {
 		errno = EINVAL;
@@ -900,7 +901,8 @@ static struct damos_ctx *mod_open(const struct damos_opts *opts,
 	if (!d)
 		return damos_err_null(-ENOMEM, "out of memory");
 	d->root = strndup(root, n);
-	d->dry_run = o.dry_run;
+	d->note_write = damos_txn_note_write;
+	d->before_write = damos_txn_before_write;
 	*dir = d->root ? mod_dir(d->root, mi) : NULL;
 	if (!*dir) {
 		damos_close(d);
@@ -914,21 +916,17 @@ static struct damos_ctx *mod_open(const struct damos_opts *opts,
 		errno = ENOENT;
 		return NULL;
 	}
-	/* a dry run reads and writes the dry-run layer's copy */
-	if (d->dry_run) {
-		const char *layer = damos_dry_layer(d->root);
-
-		free(*dir);
-		*dir = layer ? mod_dir(layer, mi) : NULL;
-		d->real_root = d->root;
-		d->root = layer ? strdup(layer) : NULL;
-		d->emulate = true;
-		if (!*dir || !d->root) {
-			free(*dir);
-			damos_close(d);
-			errno = ENOMEM;
-			return NULL;
-		}
+	/*
+	 * no fake kernel: the module's parameters are plain files anyway; a
+	 * dry run moves the root to its copy, so the directory is named again
+	 */
+	err = damos_io_open(d, &o, 0);
+	free(*dir);
+	*dir = err ? NULL : mod_dir(d->root, mi);
+	if (!*dir) {
+		damos_close(d);
+		errno = err ? -err : ENOMEM;
+		return err ? NULL : damos_err_null(-ENOMEM, "out of memory");
 	}
 	d->top = strdup(*dir);
 	if (!d->top) {
@@ -1076,11 +1074,7 @@ static int write_module(struct damos_ctx *d, const char *dir,
 	if (!err && enable == 1 && !on)
 		err = damos_other_user(d, NULL, mi->kname);
 	if (!err && enable == 0 && on) {
-		char *p = damos_path("%s/enabled", dir);
-
 		err = write_word(d, dir, "enabled", "N\n");
-		damos_dry_turned_off(d, p);
-		free(p);
 		on = false;
 	}
 	for (size_t i = 0; !err && i < mi->nr_params; i++) {
@@ -1120,7 +1114,7 @@ int damos_module_write(const struct damos_opts *opts,
 	if (!d)
 		return -errno;
 	err = DAMOS_TXN(d, write_module(d, dir, m, enable));
-	if (!err && script && d->dry_run) {
+	if (!err && script && damos_io_query(d, DAMOS_IO_Q_RECORDED) == 1) {
 		*script = strdup(damos_dry_run_script(d));
 		if (!*script)
 			err = damos_err(-ENOMEM, "out of memory");

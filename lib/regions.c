@@ -60,7 +60,7 @@ static int tried_nonempty(struct damos_ctx *d, size_t idx,
 			return err;
 		damos_tried_regions_free(*out);
 		*out = NULL;
-		if (d->emulate)
+		if (damos_io_query(d, DAMOS_IO_Q_STATIC) == 1)
 			break;
 	}
 	return damos_err(-EAGAIN, "the kernel listed no tried regions for scheme %zu",
@@ -290,7 +290,7 @@ static int from_trace(struct damos_ctx *d, uint64_t wait_us, int pid,
 	 * events as they are; a fake tree is read as it stands.
 	 */
 	dir = top;
-	if (!d->emulate) {
+	if (damos_io_query(d, DAMOS_IO_Q_STATIC) != 1) {
 		inst = damos_path("%s/instances/damos-%d", top, (int)getpid());
 		if (inst && !mkdir(inst, 0700))
 			dir = inst;
@@ -313,7 +313,7 @@ static int from_trace(struct damos_ctx *d, uint64_t wait_us, int pid,
 	if (!wait_us)
 		wait_us = 2 * a.aggr_us;
 	for (;;) {
-		if (!d->emulate) {
+		if (damos_io_query(d, DAMOS_IO_Q_STATIC) != 1) {
 			sleep_us(waited ? a.aggr_us : wait_us);
 			waited += waited ? a.aggr_us : wait_us;
 		}
@@ -322,7 +322,7 @@ static int from_trace(struct damos_ctx *d, uint64_t wait_us, int pid,
 		err = damos_read(d, trace, &text);
 		if (!err)
 			err = trace_parse_text(text, pid, r);
-		if (err != -EAGAIN || d->emulate ||
+		if (err != -EAGAIN || damos_io_query(d, DAMOS_IO_Q_STATIC) == 1 ||
 		    waited >= wait_us + 20 * a.aggr_us)
 			break;
 	}
@@ -372,7 +372,7 @@ int damos_access_snapshot(struct damos_ctx *d,
 	if (o.source < DAMOS_SNAPSHOT_AUTO || o.source > DAMOS_SNAPSHOT_TRACE)
 		return damos_err(-EINVAL, "snapshot source %d: not a source",
 				 (int)o.source);
-	if (d->dry_run)
+	if (damos_io_query(d, DAMOS_IO_Q_RECORDED) == 1)
 		return damos_err(-EOPNOTSUPP,
 				 "an access snapshot reads what a running kdamond sees; a dry run has none");
 	err = damos_monitor_status(d, &on, &pid);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -552,15 +553,13 @@ number:
 	return damos_scheme_set(s, f, v);
 }
 
-static const enum damos_field ranges[][2] = {
-	{ DAMOS_F_MIN_SZ, DAMOS_F_MAX_SZ },
-	{ DAMOS_F_MIN_NR_ACCESSES, DAMOS_F_MAX_NR_ACCESSES },
-	{ DAMOS_F_MIN_AGE, DAMOS_F_MAX_AGE },
-};
+/* the checks between a keyword's values (the grammar's table, below) */
+static int kw_check(const struct damos_scheme *s);
 
 int damos_scheme_validate(const struct damos_scheme *s)
 {
 	const uint64_t *v = s->v;
+	int err;
 
 	if (s->action_word)
 		return damos_err(-EINVAL, "action '%s' is not one this library knows",
@@ -573,23 +572,9 @@ int damos_scheme_validate(const struct damos_scheme *s)
 					 damos_fields[f].label,
 					 (unsigned long long)v[f],
 					 (unsigned long long)damos_fields[f].max);
-	for (size_t i = 0; i < ARRAY_SIZE(ranges); i++) {
-		enum damos_field lo = ranges[i][0], hi = ranges[i][1];
-
-		if (v[lo] > v[hi])
-			return damos_err(-EINVAL, "%s %llu > %s %llu",
-					 damos_fields[lo].label,
-					 (unsigned long long)v[lo],
-					 damos_fields[hi].label,
-					 (unsigned long long)v[hi]);
-	}
-	if (v[DAMOS_F_WMARKS_HIGH] < v[DAMOS_F_WMARKS_MID] ||
-	    v[DAMOS_F_WMARKS_MID] < v[DAMOS_F_WMARKS_LOW])
-		return damos_err(-EINVAL,
-				 "wmarks: high %llu, mid %llu, low %llu are not ordered high >= mid >= low",
-				 (unsigned long long)v[DAMOS_F_WMARKS_HIGH],
-				 (unsigned long long)v[DAMOS_F_WMARKS_MID],
-				 (unsigned long long)v[DAMOS_F_WMARKS_LOW]);
+	err = kw_check(s);
+	if (err)
+		return err;
 	if ((v[DAMOS_F_ACTION] == DAMOS_ACTION_MIGRATE_HOT ||
 	     v[DAMOS_F_ACTION] == DAMOS_ACTION_MIGRATE_COLD) &&
 	    v[DAMOS_F_TARGET_NID] == DAMOS_NID_NONE)
@@ -649,21 +634,196 @@ bool damos_scheme_equal(const struct damos_scheme *a,
 	return true;
 }
 
-static const char *const keywords[] = {
-	"sz", "access", "age", "quota", "weights", "wmarks", "nid",
-	"apply_interval", "filter", "goal", NULL,
+/*
+ * The scheme grammar, one row a keyword: parsing, formatting, the
+ * messages that list the keywords and, through damos_scheme_keyword(),
+ * damoctl's help, synopsis and completion read it.  A new keyword is a
+ * row here (its fields in damos_fields[]) and its lines in damoctl(8).
+ */
+enum kw_kind {
+	KW_VALUES,	/* .nr words, one a field of .f[] */
+	KW_SUBS,	/* sub-keywords, each with one value (.subs) */
+	KW_FILTER,	/* filter [not] TYPE [ARGS]: damos_filter_types[] */
+	KW_GOAL,	/* goal METRIC TARGET [CURRENT]: damos_goal_metrics[] */
 };
 
-static const char *const quota_keywords[] = { "time", "size", "reset", NULL };
+#define KW_RANGE	0x1	/* .f[0] <= .f[1] */
+#define KW_ORDERED	0x2	/* .f[2] >= .f[3] >= .f[4] (watermarks) */
+#define KW_IF_SET	0x4	/* formatted only if not the field's default */
+
+struct sub_kw {
+	const char *kw;
+	enum damos_field f;
+	const char *arg;
+};
+
+struct scheme_kw {
+	const char *kw;
+	enum kw_kind kind;
+	int nr;
+	enum damos_field f[5];
+	unsigned int flags;
+	enum damos_kw_values values;	/* what completes its first value */
+	const struct sub_kw *subs;	/* KW_SUBS, { NULL }-terminated */
+	const char *args, *help;
+};
+
+static const struct sub_kw quota_subs[] = {
+	{ "time", DAMOS_F_QUOTA_MS, "MS" },
+	{ "size", DAMOS_F_QUOTA_SZ, "BYTES" },
+	{ "reset", DAMOS_F_QUOTA_RESET_MS, "MS" },
+	{ NULL },
+};
+
+static const struct scheme_kw kws[] = {
+	{ "sz", KW_VALUES, 2, { DAMOS_F_MIN_SZ, DAMOS_F_MAX_SZ }, KW_RANGE,
+	  DAMOS_KW_V_MIN_MAX, NULL, "MIN MAX",
+	  "region size: bytes, or with B K M G T; min, max" },
+	{ "access", KW_VALUES, 2,
+	  { DAMOS_F_MIN_NR_ACCESSES, DAMOS_F_MAX_NR_ACCESSES }, KW_RANGE,
+	  DAMOS_KW_V_MIN_MAX, NULL, "MIN MAX",
+	  "accesses per aggregation interval: samples, or N% of them" },
+	{ "age", KW_VALUES, 2, { DAMOS_F_MIN_AGE, DAMOS_F_MAX_AGE }, KW_RANGE,
+	  DAMOS_KW_V_MIN_MAX, NULL, "MIN MAX",
+	  "how long the access count held: aggregation intervals, or us ms s m h" },
+	{ "quota", KW_SUBS, 0, { 0 }, 0, DAMOS_KW_V_NONE, quota_subs, NULL,
+	  "at most time of CPU and size of memory every reset (bare: ms)" },
+	{ "weights", KW_VALUES, 3, { DAMOS_F_WEIGHT_SZ,
+	  DAMOS_F_WEIGHT_NR_ACCESSES, DAMOS_F_WEIGHT_AGE }, 0,
+	  DAMOS_KW_V_NONE, NULL, "SZ ACCESS AGE",
+	  "which regions go first under the quota" },
+	{ "wmarks", KW_VALUES, 5, { DAMOS_F_WMARKS_METRIC,
+	  DAMOS_F_WMARKS_INTERVAL_US, DAMOS_F_WMARKS_HIGH, DAMOS_F_WMARKS_MID,
+	  DAMOS_F_WMARKS_LOW }, KW_ORDERED, DAMOS_KW_V_WMARK_METRIC, NULL,
+	  "METRIC INTERVAL HIGH MID LOW",
+	  "none, or free_mem_rate in per mille or N% checked every INTERVAL (bare: us): the scheme works between LOW and MID" },
+	{ "nid", KW_VALUES, 1, { DAMOS_F_TARGET_NID }, KW_IF_SET,
+	  DAMOS_KW_V_NONE, NULL, "N",
+	  "the NUMA node migrate_hot and migrate_cold move to (sysfs, Linux 6.11+)" },
+	{ "apply_interval", KW_VALUES, 1, { DAMOS_F_APPLY_INTERVAL_US },
+	  KW_IF_SET, DAMOS_KW_V_NONE, NULL, "TIME",
+	  "apply the scheme every TIME instead of every aggregation interval (sysfs, Linux 6.7+)" },
+	{ "filter", KW_FILTER, 1, { 0 }, 0, DAMOS_KW_V_FILTER_TYPE, NULL,
+	  "[not] TYPE [ARGS]",
+	  "leave out the memory that is (not) of that kind; may come again (sysfs, Linux 6.3+)" },
+	{ "goal", KW_GOAL, 2, { 0 }, 0, DAMOS_KW_V_GOAL_METRIC, NULL,
+	  "METRIC TARGET [CURRENT]",
+	  "tune the quota until METRIC (user_input, some_mem_psi_us) reaches TARGET; may come again (sysfs, Linux 6.8+)" },
+};
+
+#define NR_KWS ARRAY_SIZE(kws)
+
+/* The names, for damos_scheme_keywords(): the table's, in its order. */
+static const char *kw_names[NR_KWS + 1];
+static const char *quota_names[ARRAY_SIZE(quota_subs)];
+/* "time MS", "[time MS] [size BYTES] [reset MS]", and each sub's words */
+static char quota_args[128];
+/* "[not] anon|memcg PATH|..." and "anon, memcg PATH, ... or target IDX" */
+static char filter_alts[160], filter_list[192];
+
+static void kw_tables_once(void)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < NR_KWS; k++)
+		kw_names[k] = kws[k].kw;
+	for (size_t q = 0; quota_subs[q].kw; q++) {
+		quota_names[q] = quota_subs[q].kw;
+		n += snprintf(quota_args + n, sizeof(quota_args) - n, "%s[%s %s]",
+			      q ? " " : "", quota_subs[q].kw, quota_subs[q].arg);
+	}
+	for (int t = 0, a = 0, l = 0; t < DAMOS_NR_FILTER_TYPES; t++) {
+		const struct damos_filter_type_info *ft = &damos_filter_types[t];
+		const char *sep = *ft->args ? " " : "";
+
+		a += snprintf(filter_alts + a, sizeof(filter_alts) - a, "%s%s%s%s",
+			      t ? "|" : "[not] ", ft->name, sep, ft->args);
+		l += snprintf(filter_list + l, sizeof(filter_list) - l, "%s%s%s%s",
+			      !t ? "" : t + 1 < DAMOS_NR_FILTER_TYPES ? ", " : " or ",
+			      ft->name, sep, ft->args);
+	}
+}
+
+/* made once, at the first call (not in a constructor: damoctl's run first) */
+static void kw_tables(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, kw_tables_once);
+}
 
 const char *const *damos_scheme_keywords(void)
 {
-	return keywords;
+	kw_tables();
+	return kw_names;
 }
 
 const char *const *damos_scheme_quota_keywords(void)
 {
-	return quota_keywords;
+	kw_tables();
+	return quota_names;
+}
+
+int damos_scheme_keyword(size_t i, struct damos_scheme_kw *out)
+{
+	const struct scheme_kw *k;
+
+	if (i >= NR_KWS || !out || out->sz < sizeof(*out))
+		return -EINVAL;
+	kw_tables();
+	k = &kws[i];
+	out->kw = k->kw;
+	out->nr_values = k->kind == KW_SUBS ? 0 : k->nr;
+	out->subs = k->kind == KW_SUBS ? quota_names : NULL;
+	out->values = k->values;
+	out->repeat = k->kind == KW_FILTER || k->kind == KW_GOAL;
+	out->args = k->kind == KW_SUBS ? quota_args : k->args;
+	out->help_args = k->kind == KW_FILTER ? filter_alts : out->args;
+	out->help = k->help;
+	return 0;
+}
+
+/* "sz access ... goal": the keywords a message lists. */
+static const char *kw_list(char *buf, size_t sz)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < NR_KWS && n < sz; k++)
+		n += snprintf(buf + n, sz - n, "%s%s", k ? " " : "", kws[k].kw);
+	return buf;
+}
+
+static const struct scheme_kw *kw_find(const char *w)
+{
+	for (size_t k = 0; k < NR_KWS; k++)
+		if (!strcmp(w, kws[k].kw))
+			return &kws[k];
+	return NULL;
+}
+
+static int kw_check(const struct damos_scheme *s)
+{
+	const uint64_t *v = s->v;
+
+	for (size_t k = 0; k < NR_KWS; k++) {
+		const enum damos_field *f = kws[k].f;
+
+		if ((kws[k].flags & KW_RANGE) && v[f[0]] > v[f[1]])
+			return damos_err(-EINVAL, "%s %llu > %s %llu",
+					 damos_fields[f[0]].label,
+					 (unsigned long long)v[f[0]],
+					 damos_fields[f[1]].label,
+					 (unsigned long long)v[f[1]]);
+		if ((kws[k].flags & KW_ORDERED) &&
+		    (v[f[2]] < v[f[3]] || v[f[3]] < v[f[4]]))
+			return damos_err(-EINVAL,
+					 "%s: high %llu, mid %llu, low %llu are not ordered high >= mid >= low",
+					 kws[k].kw, (unsigned long long)v[f[2]],
+					 (unsigned long long)v[f[3]],
+					 (unsigned long long)v[f[4]]);
+	}
+	return 0;
 }
 
 struct parse_state {
@@ -690,52 +850,58 @@ static int set_words(struct damos_scheme *s, struct parse_state *p,
 	return 0;
 }
 
-static int parse_quota(struct damos_scheme *s, struct parse_state *p,
-		       const struct damos_attrs *attrs)
+/* Sub-keywords, each with one value, in any order, each at most once. */
+static int parse_subs(struct damos_scheme *s, struct parse_state *p,
+		      const struct scheme_kw *kw, const struct damos_attrs *attrs)
 {
-	static const enum damos_field fields[] = {
-		DAMOS_F_QUOTA_MS, DAMOS_F_QUOTA_SZ, DAMOS_F_QUOTA_RESET_MS,
-	};
-	bool seen[ARRAY_SIZE(fields)] = { false };
+	const struct sub_kw *subs = kw->subs;
+	bool seen[8] = { false };
 	int start = p->i;
+	char list[128];
+	size_t n = 0;
 
 	while (p->i < p->argc) {
 		size_t k;
 
-		for (k = 0; quota_keywords[k]; k++)
-			if (!strcmp(p->argv[p->i], quota_keywords[k]))
+		for (k = 0; subs[k].kw; k++)
+			if (!strcmp(p->argv[p->i], subs[k].kw))
 				break;
-		if (!quota_keywords[k])
+		if (!subs[k].kw)
 			break;
 		if (seen[k])
-			return damos_err(-EINVAL, "quota: '%s' given twice",
-					 quota_keywords[k]);
+			return damos_err(-EINVAL, "%s: '%s' given twice", kw->kw,
+					 subs[k].kw);
 		seen[k] = true;
 		if (p->i + 1 >= p->argc)
-			return damos_err(-EINVAL, "quota %s: expected a value",
-					 quota_keywords[k]);
-		int err = damos_scheme_set_str(s, fields[k], p->argv[p->i + 1],
+			return damos_err(-EINVAL, "%s %s: expected a value",
+					 kw->kw, subs[k].kw);
+		int err = damos_scheme_set_str(s, subs[k].f, p->argv[p->i + 1],
 					       attrs);
 		if (err)
 			return err;
 		p->i += 2;
 	}
-	if (p->i == start)
-		return damos_err(-EINVAL,
-				 "quota: expected time MS, size BYTES or reset MS");
+	if (p->i == start) {
+		for (size_t k = 0; subs[k].kw; k++)
+			n += snprintf(list + n, sizeof(list) - n, "%s%s %s",
+				      !k ? "" : subs[k + 1].kw ? ", " : " or ",
+				      subs[k].kw, subs[k].arg);
+		return damos_err(-EINVAL, "%s: expected %s", kw->kw, list);
+	}
 	/*
 	 * A quota without a reset interval: 0 opens a new charge window at
 	 * every check in Linux 6.1, so the quota would limit nothing.  1 s,
 	 * as damon_reclaim and damon_lru_sort use: "time/size per second".
 	 */
-	if (!seen[2] && !damos_scheme_get(s, DAMOS_F_QUOTA_RESET_MS) &&
+	if (subs == quota_subs && !seen[2] &&
+	    !damos_scheme_get(s, DAMOS_F_QUOTA_RESET_MS) &&
 	    (damos_scheme_get(s, DAMOS_F_QUOTA_MS) ||
 	     damos_scheme_get(s, DAMOS_F_QUOTA_SZ)))
 		return damos_scheme_set(s, DAMOS_F_QUOTA_RESET_MS, 1000);
 	return 0;
 }
 
-/* filter [not] anon|young|memcg PATH|addr START END|target IDX */
+/* filter [not] TYPE [ARGS]: the types and their ARGS of damos_filter_types[] */
 static int parse_filter(struct damos_scheme *s, struct parse_state *p)
 {
 	struct damos_filter_info f = { .sz = sizeof(f), .matching = true };
@@ -746,20 +912,22 @@ static int parse_filter(struct damos_scheme *s, struct parse_state *p)
 		f.matching = false;
 		p->i++;
 	}
-	if (p->i >= p->argc)
-		return damos_err(-EINVAL,
-				 "filter: expected [not] anon, young, memcg PATH, addr START END or target IDX");
+	if (p->i >= p->argc) {
+		kw_tables();
+		return damos_err(-EINVAL, "filter: expected [not] %s", filter_list);
+	}
 	t = damos_filter_type_from_name(p->argv[p->i++]);
 	if (t < 0)
 		return damos_err_prefix(t, "filter: ");
 	f.type = t;
+	if (p->i + (t == DAMOS_FILTER_ADDR ? 2 : 1) > p->argc &&
+	    *damos_filter_types[t].args)
+		return damos_err(-EINVAL, "filter %s: expected %s",
+				 damos_filter_types[t].name,
+				 damos_filter_types[t].args);
 	if (t == DAMOS_FILTER_MEMCG) {
-		if (p->i >= p->argc)
-			return damos_err(-EINVAL, "filter memcg: expected PATH");
 		f.memcg_path = p->argv[p->i++];
 	} else if (t == DAMOS_FILTER_ADDR) {
-		if (p->i + 2 > p->argc)
-			return damos_err(-EINVAL, "filter addr: expected START END");
 		err = damos_parse_addr(p->argv[p->i], &f.addr_start);
 		if (!err)
 			err = damos_parse_addr(p->argv[p->i + 1], &f.addr_end);
@@ -767,8 +935,7 @@ static int parse_filter(struct damos_scheme *s, struct parse_state *p)
 			return damos_err_prefix(err, "filter addr: ");
 		p->i += 2;
 	} else if (t == DAMOS_FILTER_TARGET) {
-		if (p->i >= p->argc || damos_parse_u64(p->argv[p->i], &v) ||
-		    v > INT32_MAX)
+		if (damos_parse_u64(p->argv[p->i], &v) || v > INT32_MAX)
 			return damos_err(-EINVAL, "filter target: expected a target index");
 		f.target_idx = (int)v;
 		p->i++;
@@ -777,13 +944,14 @@ static int parse_filter(struct damos_scheme *s, struct parse_state *p)
 }
 
 /* goal METRIC TARGET [CURRENT] */
-static int parse_goal(struct damos_scheme *s, struct parse_state *p)
+static int parse_goal(struct damos_scheme *s, struct parse_state *p,
+		      const struct scheme_kw *kw)
 {
 	struct damos_goal_info g = { .sz = sizeof(g) };
 	int m;
 
 	if (p->i + 2 > p->argc)
-		return damos_err(-EINVAL, "goal: expected METRIC TARGET [CURRENT]");
+		return damos_err(-EINVAL, "goal: expected %s", kw->args);
 	m = damos_goal_metric_from_name(p->argv[p->i]);
 	if (m < 0)
 		return damos_err_prefix(m, "goal: ");
@@ -797,6 +965,51 @@ static int parse_goal(struct damos_scheme *s, struct parse_state *p)
 	return damos_scheme_add_goal(s, &g);
 }
 
+/* A row's values, then the checks between them its flags ask for. */
+static int parse_values(struct damos_scheme *s, struct parse_state *p,
+			const struct scheme_kw *kw,
+			const struct damos_attrs *attrs)
+{
+	const char *const *w = p->argv + p->i;
+	const enum damos_field *f = kw->f;
+	int err = set_words(s, p, f, kw->nr, attrs, kw->args);
+
+	if (!err && (kw->flags & KW_RANGE) && s->v[f[0]] > s->v[f[1]])
+		err = damos_err(-EINVAL, "%s %s > %s %s",
+				damos_fields[f[0]].label, w[0],
+				damos_fields[f[1]].label, w[1]);
+	if (!err && (kw->flags & KW_ORDERED) &&
+	    (s->v[f[2]] < s->v[f[3]] || s->v[f[3]] < s->v[f[4]]))
+		err = damos_err(-EINVAL,
+				"%s: high %s, mid %s, low %s are not ordered high >= mid >= low",
+				kw->kw, w[2], w[3], w[4]);
+	return err;
+}
+
+/*
+ * The lists a keyword of damos_scheme_edit() replaces: the first filter
+ * (goal) keyword drops the scheme's filters (goals), the other list stays.
+ */
+static void edit_reset(struct damos_scheme *s, bool filter)
+{
+	struct damos_scheme tmp = *s;
+
+	if (filter) {
+		tmp.nr_goals = 0;
+		tmp.goals = NULL;
+		s->nr_filters = 0;
+		s->filters = NULL;
+	} else {
+		tmp.nr_filters = 0;
+		tmp.filters = NULL;
+		s->nr_goals = 0;
+		s->goals = NULL;
+	}
+	tmp.raw = NULL;
+	damos_scheme_clear_lists(&tmp);
+	s->dirty = true;
+}
+
 /*
  * The keywords from argv[@p->i] on, over @s.  @edit (damos_scheme_edit()):
  * "action NAME" too, and the first filter (goal) replaces the scheme's
@@ -806,22 +1019,14 @@ static int apply_keywords(struct damos_scheme *s, struct parse_state *p,
 			  const struct damos_attrs *attrs, bool edit,
 			  bool *seen, bool *seen_action)
 {
-	static const enum damos_field weights[] = {
-		DAMOS_F_WEIGHT_SZ, DAMOS_F_WEIGHT_NR_ACCESSES,
-		DAMOS_F_WEIGHT_AGE,
-	};
-	static const enum damos_field wmarks[] = {
-		DAMOS_F_WMARKS_METRIC, DAMOS_F_WMARKS_INTERVAL_US,
-		DAMOS_F_WMARKS_HIGH, DAMOS_F_WMARKS_MID, DAMOS_F_WMARKS_LOW,
-	};
-	const char *const *argv = p->argv;
 	bool filters_reset = false, goals_reset = false;
+	char list[160];
 	int err = 0;
 
 	while (!err && p->i < p->argc) {
-		size_t k;
+		const struct scheme_kw *kw;
 
-		p->kw = argv[p->i];
+		p->kw = p->argv[p->i];
 		if (edit && !strcmp(p->kw, "action")) {
 			if (*seen_action)
 				return damos_err(-EINVAL, "'action' given twice");
@@ -831,81 +1036,38 @@ static int apply_keywords(struct damos_scheme *s, struct parse_state *p,
 						DAMOS_F_ACTION }, 1, attrs, "ACTION");
 			continue;
 		}
-		for (k = 0; keywords[k]; k++)
-			if (!strcmp(p->kw, keywords[k]))
-				break;
-		if (!keywords[k])
-			return damos_err(-EINVAL,
-					 "unknown keyword '%s' (expected %ssz access age quota weights wmarks nid apply_interval filter goal)",
-					 p->kw, edit ? "action " : "");
-		if (seen[k] && strcmp(p->kw, "filter") && strcmp(p->kw, "goal"))
+		kw = kw_find(p->kw);
+		if (!kw)
+			return damos_err(-EINVAL, "unknown keyword '%s' (expected %s%s)",
+					 p->kw, edit ? "action " : "",
+					 kw_list(list, sizeof(list)));
+		if (seen[kw - kws] && kw->kind != KW_FILTER && kw->kind != KW_GOAL)
 			return damos_err(-EINVAL, "'%s' given twice", p->kw);
-		seen[k] = true;
+		seen[kw - kws] = true;
 		p->i++;
-		if (!strcmp(p->kw, "nid")) {
-			err = set_words(s, p, (const enum damos_field[]){
-						DAMOS_F_TARGET_NID }, 1, attrs, "N");
-		} else if (!strcmp(p->kw, "apply_interval")) {
-			err = set_words(s, p, (const enum damos_field[]){
-						DAMOS_F_APPLY_INTERVAL_US }, 1,
-					attrs, "TIME");
-		} else if (!strcmp(p->kw, "filter") || !strcmp(p->kw, "goal")) {
-			bool filter = p->kw[0] == 'f';
+		switch (kw->kind) {
+		case KW_VALUES:
+			err = parse_values(s, p, kw, attrs);
+			break;
+		case KW_SUBS:
+			err = parse_subs(s, p, kw, attrs);
+			break;
+		case KW_FILTER:
+		case KW_GOAL: {
+			bool filter = kw->kind == KW_FILTER;
 			bool *reset = filter ? &filters_reset : &goals_reset;
 
 			if (edit && !*reset) {
-				struct damos_scheme tmp = *s;
-
-				/* the other list stays */
-				if (filter) {
-					tmp.nr_goals = 0;
-					tmp.goals = NULL;
-					s->nr_filters = 0;
-					s->filters = NULL;
-				} else {
-					tmp.nr_filters = 0;
-					tmp.filters = NULL;
-					s->nr_goals = 0;
-					s->goals = NULL;
-				}
-				tmp.raw = NULL;
-				damos_scheme_clear_lists(&tmp);
+				edit_reset(s, filter);
 				*reset = true;
-				s->dirty = true;
 			}
-			if (edit && p->i < p->argc && !strcmp(argv[p->i], "none")) {
+			if (edit && p->i < p->argc && !strcmp(p->argv[p->i], "none")) {
 				p->i++;
 				continue;
 			}
-			err = filter ? parse_filter(s, p) : parse_goal(s, p);
-		} else if (k < ARRAY_SIZE(ranges)) {
-			int first = p->i;
-
-			err = set_words(s, p, ranges[k], 2, attrs, "MIN MAX");
-			if (!err && s->v[ranges[k][0]] > s->v[ranges[k][1]])
-				err = damos_err(-EINVAL, "%s %s > %s %s",
-						damos_fields[ranges[k][0]].label,
-						argv[first],
-						damos_fields[ranges[k][1]].label,
-						argv[first + 1]);
-		} else if (!strcmp(p->kw, "quota")) {
-			err = parse_quota(s, p, attrs);
-		} else if (!strcmp(p->kw, "weights")) {
-			err = set_words(s, p, weights, 3, attrs,
-					"SZ ACCESS AGE");
-		} else {
-			int first = p->i;
-
-			err = set_words(s, p, wmarks, 5, attrs,
-					"METRIC INTERVAL HIGH MID LOW");
-			if (!err && (s->v[DAMOS_F_WMARKS_HIGH] <
-				     s->v[DAMOS_F_WMARKS_MID] ||
-				     s->v[DAMOS_F_WMARKS_MID] <
-				     s->v[DAMOS_F_WMARKS_LOW]))
-				err = damos_err(-EINVAL,
-						"wmarks: high %s, mid %s, low %s are not ordered high >= mid >= low",
-						argv[first + 2], argv[first + 3],
-						argv[first + 4]);
+			err = filter ? parse_filter(s, p) : parse_goal(s, p, kw);
+			break;
+		}
 		}
 	}
 	return err;
@@ -915,7 +1077,7 @@ struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
 					const struct damos_attrs *attrs)
 {
 	struct parse_state p = { .argc = argc, .argv = argv, .i = 1 };
-	bool seen[ARRAY_SIZE(keywords)] = { false }, seen_action = false;
+	bool seen[NR_KWS] = { false }, seen_action = false;
 	struct damos_scheme *s;
 	char preset_msg[256];
 	int a, err = 0, preset_err = 0;
@@ -938,7 +1100,8 @@ struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
 	}
 	err = apply_keywords(s, &p, attrs, false, seen, &seen_action);
 	/* the preset's failing value is access (lru_prio) or age (deprio) */
-	if (!err && preset_err && !seen[a == DAMOS_ACTION_LRU_PRIO ? 1 : 2])
+	if (!err && preset_err &&
+	    !seen[kw_find(a == DAMOS_ACTION_LRU_PRIO ? "access" : "age") - kws])
 		err = damos_err(preset_err, "%s", preset_msg);
 	if (!err)
 		err = damos_scheme_validate(s);
@@ -954,12 +1117,13 @@ int damos_scheme_edit(struct damos_scheme *s, int argc,
 		      const char *const *argv, const struct damos_attrs *attrs)
 {
 	struct parse_state p = { .argc = argc, .argv = argv, .i = 0 };
-	bool seen[ARRAY_SIZE(keywords)] = { false }, seen_action = false;
+	bool seen[NR_KWS] = { false }, seen_action = false;
+	char list[160];
 	int err;
 
 	if (argc < 1)
-		return damos_err(-EINVAL,
-				 "expected FIELD VALUE... (action sz access age quota weights wmarks nid apply_interval filter goal)");
+		return damos_err(-EINVAL, "expected FIELD VALUE... (action %s)",
+				 kw_list(list, sizeof(list)));
 	if (attrs && (err = damos_attrs_check(attrs)))
 		return err;
 	err = apply_keywords(s, &p, attrs, true, seen, &seen_action);
@@ -975,7 +1139,9 @@ static const char *fmt_num(const struct damos_scheme *s, enum damos_field f,
 {
 	uint64_t v = s->v[f];
 
-	if (v == damos_fields[f].max && v)
+	if (damos_fields[f].unit == U_METRIC)
+		return damos_metric_name(v);
+	if (v == damos_fields[f].max && v && damos_fields[f].unit != U_NID)
 		return "max";
 	switch (damos_fields[f].unit) {
 	case U_SIZE:
@@ -995,58 +1161,64 @@ static const char *fmt_num(const struct damos_scheme *s, enum damos_field f,
 	return buf;
 }
 
+static void format_filter(struct damos_buf *o, const struct scheme_kw *kw,
+			  const struct damos_filter_v *f)
+{
+	damos_buf_printf(o, " %s %s%s", kw->kw, f->matching ? "" : "not ",
+			 f->word);
+	if (f->type == DAMOS_FILTER_MEMCG) {
+		damos_buf_printf(o, " ");
+		damos_quote(o, f->memcg_path ? f->memcg_path : "");
+	} else if (f->type == DAMOS_FILTER_ADDR) {
+		damos_buf_printf(o, " %#llx %#llx",
+				 (unsigned long long)f->addr_start,
+				 (unsigned long long)f->addr_end);
+	} else if (f->type == DAMOS_FILTER_TARGET) {
+		damos_buf_printf(o, " %d", f->target_idx);
+	}
+}
+
+/* Keyword @kw with its values, if the scheme has them to show. */
+static void format_kw(struct damos_buf *o, const struct damos_scheme *s,
+		      const struct scheme_kw *kw)
+{
+	char b[32];
+
+	if (kw->kind == KW_SUBS) {
+		damos_buf_printf(o, " %s", kw->kw);
+		for (const struct sub_kw *q = kw->subs; q->kw; q++)
+			damos_buf_printf(o, " %s %s", q->kw,
+					 fmt_num(s, q->f, b, sizeof(b)));
+		return;
+	}
+	if (kw->kind == KW_FILTER) {
+		for (size_t i = 0; i < s->nr_filters; i++)
+			format_filter(o, kw, &s->filters[i]);
+		return;
+	}
+	for (size_t i = 0; kw->kind == KW_GOAL && i < s->nr_goals; i++)
+		damos_buf_printf(o, " %s %s %llu %llu", kw->kw, s->goals[i].word,
+				 (unsigned long long)s->goals[i].target,
+				 (unsigned long long)s->goals[i].current);
+	if (kw->kind != KW_VALUES || ((kw->flags & KW_IF_SET) &&
+				      s->v[kw->f[0]] == damos_fields[kw->f[0]].def))
+		return;
+	damos_buf_printf(o, " %s", kw->kw);
+	for (int i = 0; i < kw->nr; i++)
+		damos_buf_printf(o, " %s", fmt_num(s, kw->f[i], b, sizeof(b)));
+}
+
 int damos_scheme_format(const struct damos_scheme *s, char *buf, size_t sz)
 {
-	char b[DBGFS_NR_INPUTS][32], x[32];
-	const char *t[DBGFS_NR_INPUTS];
 	struct damos_buf o = { 0 };
 	int n;
 
 	if ((!s->action_word && s->v[DAMOS_F_ACTION] >= DAMOS_NR_ACTIONS) ||
 	    s->v[DAMOS_F_WMARKS_METRIC] >= DAMOS_NR_WMARK_METRICS)
 		return damos_err(-EINVAL, "invalid scheme");
-	for (int f = 0; f < DBGFS_NR_INPUTS; f++)
-		t[f] = fmt_num(s, f, b[f], sizeof(b[f]));
-	damos_buf_printf(&o,
-		     "%s sz %s %s access %s %s age %s %s quota time %s size %s reset %s weights %s %s %s wmarks %s %s %s %s %s",
-		     damos_scheme_action_name(s),
-		     t[DAMOS_F_MIN_SZ], t[DAMOS_F_MAX_SZ],
-		     t[DAMOS_F_MIN_NR_ACCESSES], t[DAMOS_F_MAX_NR_ACCESSES],
-		     t[DAMOS_F_MIN_AGE], t[DAMOS_F_MAX_AGE],
-		     t[DAMOS_F_QUOTA_MS], t[DAMOS_F_QUOTA_SZ],
-		     t[DAMOS_F_QUOTA_RESET_MS],
-		     t[DAMOS_F_WEIGHT_SZ], t[DAMOS_F_WEIGHT_NR_ACCESSES],
-		     t[DAMOS_F_WEIGHT_AGE],
-		     damos_metric_name(s->v[DAMOS_F_WMARKS_METRIC]),
-		     t[DAMOS_F_WMARKS_INTERVAL_US], t[DAMOS_F_WMARKS_HIGH],
-		     t[DAMOS_F_WMARKS_MID], t[DAMOS_F_WMARKS_LOW]);
-	if (s->v[DAMOS_F_TARGET_NID] != DAMOS_NID_NONE)
-		damos_buf_printf(&o, " nid %llu",
-				 (unsigned long long)s->v[DAMOS_F_TARGET_NID]);
-	if (s->v[DAMOS_F_APPLY_INTERVAL_US])
-		damos_buf_printf(&o, " apply_interval %s",
-				 damos_format_time_us(s->v[DAMOS_F_APPLY_INTERVAL_US],
-						      x, sizeof(x)));
-	for (size_t i = 0; i < s->nr_filters; i++) {
-		const struct damos_filter_v *f = &s->filters[i];
-
-		damos_buf_printf(&o, " filter %s%s", f->matching ? "" : "not ",
-				 f->word);
-		if (f->type == DAMOS_FILTER_MEMCG) {
-			damos_buf_printf(&o, " ");
-			damos_quote(&o, f->memcg_path ? f->memcg_path : "");
-		} else if (f->type == DAMOS_FILTER_ADDR) {
-			damos_buf_printf(&o, " %#llx %#llx",
-					 (unsigned long long)f->addr_start,
-					 (unsigned long long)f->addr_end);
-		} else if (f->type == DAMOS_FILTER_TARGET) {
-			damos_buf_printf(&o, " %d", f->target_idx);
-		}
-	}
-	for (size_t i = 0; i < s->nr_goals; i++)
-		damos_buf_printf(&o, " goal %s %llu %llu", s->goals[i].word,
-				 (unsigned long long)s->goals[i].target,
-				 (unsigned long long)s->goals[i].current);
+	damos_buf_printf(&o, "%s", damos_scheme_action_name(s));
+	for (size_t k = 0; k < NR_KWS; k++)
+		format_kw(&o, s, &kws[k]);
 	if (o.err) {
 		damos_buf_free(&o);
 		return damos_err(-ENOMEM, "out of memory");
@@ -1188,10 +1360,14 @@ int damos_attrs_set_str(struct damos_attrs *a, const char *key,
 	for (i = 0; i < ARRAY_SIZE(keys); i++)
 		if (key && !strcmp(key, keys[i]))
 			break;
-	if (i == ARRAY_SIZE(keys))
-		return damos_err(-EINVAL,
-				 "unknown attribute '%s' (expected sample aggr update min_regions max_regions)",
-				 key ? key : "");
+	if (i == ARRAY_SIZE(keys)) {
+		char list[64];
+
+		return damos_err(-EINVAL, "unknown attribute '%s' (expected %s)",
+				 key ? key : "",
+				 damos_join_names(list, sizeof(list), keys,
+						  ARRAY_SIZE(keys), sizeof(*keys)));
+	}
 	v = (uint64_t *)damos_attrs_field(a, i);
 	if (i < 3)
 		err = damos_parse_time_us(value, 1, v);

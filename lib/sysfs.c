@@ -47,6 +47,16 @@ static int write_u64_at(struct damos_ctx *d, char *path, uint64_t v)
 	return err;
 }
 
+/* A "state" command that updates what the kernel shows, nothing else. */
+static int update_cmd(struct damos_ctx *d, const char *cmd)
+{
+	char *p = damos_path("%s/state", d->kdamond);
+	int err = p ? damos_write_update(d, p, cmd) : -ENOMEM;
+
+	free(p);
+	return err;
+}
+
 static int sysfs_status(struct damos_ctx *d, bool *on, int *pid)
 {
 	char word[32] = "off";
@@ -56,8 +66,7 @@ static int sysfs_status(struct damos_ctx *d, bool *on, int *pid)
 	p = damos_path("%s/state", d->kdamond);
 	if (!p)
 		return damos_err(-ENOMEM, "out of memory");
-	if (damos_exists(p) || !d->fresh)
-		err = damos_read_word(d, p, word, sizeof(word));
+	err = damos_read_word(d, p, word, sizeof(word));
 	free(p);
 	if (err && !damos_exists(d->kdamond))
 		err = 0;	/* no kdamond yet: off */
@@ -83,7 +92,7 @@ static int ensure_ctx(struct damos_ctx *d)
 	char *p;
 	int err;
 
-	if (d->fresh || damos_exists(d->dir))
+	if (damos_exists(d->dir))
 		return 0;
 	p = damos_path("%s/kdamonds/nr_kdamonds", d->admin);
 	err = read_u64_at(d, p, &nr);
@@ -100,11 +109,8 @@ static int ensure_ctx(struct damos_ctx *d)
 		if (err)
 			return err;
 	}
-	err = write_u64_at(d, damos_path("%s/contexts/nr_contexts",
-					 d->kdamond), 1);
-	if (!err && d->dry_run)
-		d->fresh = true;
-	return err;
+	return write_u64_at(d, damos_path("%s/contexts/nr_contexts",
+					  d->kdamond), 1);
 }
 
 static int commit_if_on(struct damos_ctx *d)
@@ -314,17 +320,14 @@ static int sysfs_schemes_read(struct damos_ctx *d, struct damos_scheme ***out,
 
 	*out = NULL;
 	*n = 0;
-	if (d->fresh || !damos_exists(d->dir))
+	if (!damos_exists(d->dir))
 		return 0;
-	if (!d->dry_run && !sysfs_status(d, &on, NULL) && on) {
-		write_at(d, damos_path("%s/state", d->kdamond),
-			 "update_schemes_stats\n");
+	if (!sysfs_status(d, &on, NULL) && on) {
+		update_cmd(d, "update_schemes_stats\n");
 		if (damos_has(d, DAMOS_FEAT_EFFECTIVE_BYTES) == 1)
-			write_at(d, damos_path("%s/state", d->kdamond),
-				 "update_schemes_effective_quotas\n");
+			update_cmd(d, "update_schemes_effective_quotas\n");
 		if (damos_has(d, DAMOS_FEAT_TRIED_BYTES) == 1)
-			write_at(d, damos_path("%s/state", d->kdamond),
-				 "update_schemes_tried_bytes\n");
+			update_cmd(d, "update_schemes_tried_bytes\n");
 	}
 	err = read_u64_at(d, cpath(d, "schemes/nr_schemes"), &nr);
 	if (!err && nr > 65536)
@@ -460,7 +463,7 @@ static int write_goals(struct damos_ctx *d, size_t i,
 }
 
 /*
- * Scheme @i after nr_schemes made its directory afresh: first every file
+ * Scheme @i after nr_schemes made its directory anew: first every file
  * the scheme had when it was read (what the library does not model
  * included), then the modelled values that differ from those.  A new
  * scheme gets the 6.1 fields and whatever later ones it sets.
@@ -522,8 +525,8 @@ static int sysfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *
 	return err;
 }
 
-int damos_sysfs_goal_current(struct damos_ctx *d, size_t idx, size_t goal,
-			     uint64_t v)
+static int sysfs_goal_current(struct damos_ctx *d, size_t idx, size_t goal,
+			      uint64_t v)
 {
 	bool on = false;
 	int err = write_u64_at(d, cpath(d, "schemes/%zu/quotas/goals/%zu/current_value",
@@ -550,7 +553,7 @@ static int sysfs_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
 	int err = 0;
 
 	damos_attrs_default(a);
-	if (d->fresh || !damos_exists(d->dir))
+	if (!damos_exists(d->dir))
 		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(attr_files) && !err; i++)
 		err = read_u64_at(d, cpath(d, "%s", attr_files[i]),
@@ -580,7 +583,7 @@ static int sysfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
 
 	memset(t, 0, sizeof(*t));
 	t->sz = sizeof(*t);
-	if (d->fresh || !damos_exists(d->dir))
+	if (!damos_exists(d->dir))
 		return 0;
 	char *p = cpath(d, "operations");
 
@@ -673,8 +676,6 @@ static int sysfs_turn(struct damos_ctx *d, bool on)
 
 	if (!err)
 		err = damos_write(d, p, on ? "on\n" : "off\n");
-	if (!err && !on)
-		damos_dry_turned_off(d, p);
 	free(p);
 	return err;
 }
@@ -824,16 +825,15 @@ static int sysfs_tried_regions(struct damos_ctx *d, size_t idx,
 	bool on = false;
 	int err = dir ? 0 : damos_err(-ENOMEM, "out of memory");
 
-	if (!err && (d->fresh || !damos_exists(dir))) {
+	if (!err && !damos_exists(dir)) {
 		p = cpath(d, "schemes/%zu", idx);
 		err = p && damos_exists(p) ?
 		      damos_err(-EOPNOTSUPP, "%s: no tried_regions directory", p) :
 		      damos_err(-ENOENT, "no scheme %zu", idx);
 		free(p);
 	}
-	if (!err && !d->dry_run && !sysfs_status(d, &on, NULL) && on)
-		err = write_at(d, damos_path("%s/state", d->kdamond),
-			       "update_schemes_tried_regions\n");
+	if (!err && !sysfs_status(d, &on, NULL) && on)
+		err = update_cmd(d, "update_schemes_tried_regions\n");
 	p = dir ? damos_path("%s/total_bytes", dir) : NULL;
 	if (!err && p && damos_exists(p)) {
 		err = damos_read_u64(d, p, &r->total_bytes);
@@ -912,4 +912,5 @@ const struct damos_backend damos_sysfs_backend = {
 	.targets_write = sysfs_targets_write,
 	.status = sysfs_status,
 	.turn = sysfs_turn,
+	.goal_current = sysfs_goal_current,
 };

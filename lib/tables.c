@@ -141,19 +141,20 @@ const char *damos_action_desc(enum damos_action a)
 	return damos_actions[a].desc;
 }
 
+/* The names of a table, for a message: its rows' .name or its strings. */
+#define NAMES(buf, tbl, member)						\
+	damos_join_names(buf, sizeof(buf), &(tbl)[0] member,		\
+			 ARRAY_SIZE(tbl), sizeof((tbl)[0]))
+
 int damos_action_from_name(const char *name)
 {
-	char list[256] = "";
-	size_t n = 0;
+	char list[256];
 
-	for (int a = 0; a < DAMOS_NR_ACTIONS; a++) {
+	for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
 		if (name && !strcmp(name, damos_actions[a].name))
 			return a;
-		n += snprintf(list + n, sizeof(list) - n, "%s%s",
-			      a ? " " : "", damos_actions[a].name);
-	}
 	return damos_err(-EINVAL, "unknown action '%s' (actions: %s)",
-			 name ? name : "", list);
+			 name ? name : "", NAMES(list, damos_actions, .name));
 }
 
 int damos_action_dbgfs_nr(enum damos_action a)
@@ -184,6 +185,7 @@ const char *damos_metric_name(enum damos_wmark_metric m)
 
 int damos_metric_from_name(const char *name)
 {
+	char list[128];
 	uint64_t v;
 
 	for (int m = 0; m < DAMOS_NR_WMARK_METRICS; m++)
@@ -191,9 +193,8 @@ int damos_metric_from_name(const char *name)
 			return m;
 	if (name && !damos_parse_u64(name, &v) && v < DAMOS_NR_WMARK_METRICS)
 		return (int)v;
-	return damos_err(-EINVAL,
-			 "unknown metric '%s' (metrics: none free_mem_rate)",
-			 name ? name : "");
+	return damos_err(-EINVAL, "unknown metric '%s' (metrics: %s)",
+			 name ? name : "", NAMES(list, metrics, ));
 }
 
 const char *damos_field_name(enum damos_field f)
@@ -243,9 +244,10 @@ int damos_iface_from_name(const char *name)
 	for (size_t i = 0; i < ARRAY_SIZE(iface_names); i++)
 		if (name && !strcmp(name, iface_names[i]))
 			return (int)i;
-	return damos_err(-EINVAL,
-			 "unknown interface '%s' (interfaces: auto sysfs dbgfs)",
-			 name ? name : "");
+	char list[64];
+
+	return damos_err(-EINVAL, "unknown interface '%s' (interfaces: %s)",
+			 name ? name : "", NAMES(list, iface_names, ));
 }
 
 bool damos_field_is_stat(enum damos_field f)
@@ -266,9 +268,10 @@ int damos_filter_type_from_name(const char *name)
 	for (int t = 0; t < DAMOS_NR_FILTER_TYPES; t++)
 		if (name && !strcmp(name, damos_filter_types[t].name))
 			return t;
-	return damos_err(-EINVAL,
-			 "unknown filter type '%s' (types: anon memcg young addr target)",
-			 name ? name : "");
+	char list[128];
+
+	return damos_err(-EINVAL, "unknown filter type '%s' (types: %s)",
+			 name ? name : "", NAMES(list, damos_filter_types, .name));
 }
 
 const char *damos_goal_metric_name(enum damos_goal_metric m)
@@ -283,9 +286,10 @@ int damos_goal_metric_from_name(const char *name)
 	for (int m = 0; m < DAMOS_NR_GOAL_METRICS; m++)
 		if (name && !strcmp(name, damos_goal_metrics[m]))
 			return m;
-	return damos_err(-EINVAL,
-			 "unknown goal metric '%s' (metrics: user_input some_mem_psi_us)",
-			 name ? name : "");
+	char list[128];
+
+	return damos_err(-EINVAL, "unknown goal metric '%s' (metrics: %s)",
+			 name ? name : "", NAMES(list, damos_goal_metrics, ));
 }
 
 const char *damos_feature_name(enum damos_feature f)

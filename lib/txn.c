@@ -107,8 +107,8 @@ static char *norm(const char *rel, const char *c)
 	return b.s ? b.s : strdup("");
 }
 
-/* A fake tree (d->emulate) keeps bytes as written: compare them all. */
-static bool same_in(const struct damos_ctx *d, const char *rel, const char *a,
+/* Files that keep the bytes as written (a fake tree): compare them all. */
+static bool same_in(struct damos_ctx *d, const char *rel, const char *a,
 		    const char *b);
 
 static bool same(const char *rel, const char *a, const char *b)
@@ -121,10 +121,11 @@ static bool same(const char *rel, const char *a, const char *b)
 	return eq;
 }
 
-static bool same_in(const struct damos_ctx *d, const char *rel, const char *a,
+static bool same_in(struct damos_ctx *d, const char *rel, const char *a,
 		    const char *b)
 {
-	return d->emulate ? !strcmp(a, b) : same(rel, a, b);
+	return damos_io_query(d, DAMOS_IO_Q_EXACT) == 1 ? !strcmp(a, b) :
+							   same(rel, a, b);
 }
 
 static int join(struct damos_ctx *d)
@@ -132,7 +133,7 @@ static int join(struct damos_ctx *d)
 	struct txn_dir *t;
 	int err;
 
-	if (!d || d->dry_run || !d->top)
+	if (!d || damos_io_query(d, DAMOS_IO_Q_RECORDED) == 1 || !d->top)
 		return 0;
 	for (size_t i = 0; i < txn.nr_dirs; i++)
 		if (!strcmp(txn.dirs[i].dir, d->top))
@@ -196,7 +197,8 @@ static bool in_snap_dir(const struct damos_snap *sn, const char *rel)
  */
 void damos_txn_before_write(struct damos_ctx *d, const char *path)
 {
-	if (!txn.depth || txn.restoring || d->dry_run)
+	if (!txn.depth || txn.restoring ||
+	    damos_io_query(d, DAMOS_IO_Q_RECORDED) == 1)
 		return;
 	for (size_t i = 0; i < txn.nr_dirs; i++) {
 		struct txn_dir *t = &txn.dirs[i];
@@ -231,7 +233,8 @@ void damos_txn_note_write(struct damos_ctx *d, const char *path,
 	struct txn_write *w;
 	size_t n;
 
-	if (!txn.depth || txn.restoring || d->dry_run)
+	if (!txn.depth || txn.restoring ||
+	    damos_io_query(d, DAMOS_IO_Q_RECORDED) == 1)
 		return;
 	/* an nr_* file recreates what is below its directory */
 	if (!strncmp(base_of(path), "nr_", 3)) {
@@ -275,7 +278,7 @@ bool damos_txn_defer_commit(struct damos_ctx *d, const char *state_path)
 	struct damos_ctx **cd;
 	char **c;
 
-	if (!txn.depth || d->dry_run)
+	if (!txn.depth || damos_io_query(d, DAMOS_IO_Q_RECORDED) == 1)
 		return false;
 	for (size_t i = 0; i < txn.nr_commit; i++)
 		if (!strcmp(txn.commit[i], state_path))
@@ -420,7 +423,7 @@ static int restore_dir(struct txn_dir *t, struct damos_buf *left)
 				continue;
 			}
 			free(cur);
-			if (t->d->emulate) {
+			if (damos_io_query(t->d, DAMOS_IO_Q_EXACT) == 1) {
 				damos_write(t->d, p, f->content);
 				free(p);
 				continue;
@@ -514,13 +517,20 @@ static void txn_reset(void)
 	memset(&txn, 0, sizeof(txn));
 }
 
+/* The layers of @d learn that its change is done (after every check). */
+static int changed(struct damos_ctx *d, int err)
+{
+	if (d && !err)
+		damos_io_event(d, DAMOS_IO_EV_CHANGED);
+	return err;
+}
+
 int damos_txn_end(struct damos_ctx *d, int err)
 {
-	(void)d;
 	if (txn.depth <= 0)
-		return err;
+		return changed(d, err);
 	if (--txn.depth)
-		return err;
+		return changed(d, err);
 	if (!err)
 		err = commit_all();
 	if (err && txn.nr_dirs) {
@@ -550,5 +560,5 @@ int damos_txn_end(struct damos_ctx *d, int err)
 		damos_buf_free(&left);
 	}
 	txn_reset();
-	return err;
+	return changed(d, err);
 }

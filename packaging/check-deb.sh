@@ -3,7 +3,7 @@
 #
 #   boot 1  the packaged kernel's vmlinuz (no initramfs, root=/dev/vda) on a
 #           writable copy of IMAGE; guest/install.sh installs the .debs of
-#           DEBS (libdamos0, libdamos-dev, damoctl) and KDEB (linux-image,
+#           DEBS (libdamos1, libdamos-dev, damoctl) and KDEB (linux-image,
 #           linux-headers if made) with apt-get, offline, and checks them
 #   boot 2  the vmlinuz and initrd.img that the kernel package installed in
 #           the guest's /boot (read out of the disk with debugfs),
@@ -31,7 +31,7 @@ say() { echo "check-deb: $*"; }
 rel=$(cat "$kdeb/kernelrelease") || die "no kernel packages in $kdeb (make kernel-deb)"
 [ -f "$image" ] || die "no guest image $image"
 ls "$kdeb"/linux-image-"$rel"_*.deb >/dev/null 2>&1 || die "no linux-image-$rel .deb in $kdeb"
-for p in libdamos0 libdamos-dev damoctl; do
+for p in libdamos1 libdamos-dev damoctl; do
 	ls "$debs/${p}_"*.deb >/dev/null 2>&1 || die "no $p .deb in $debs (make deb)"
 done
 
@@ -45,7 +45,7 @@ out=$(cd "$out" && pwd)
 # the payload: the packages and the two guest scripts
 rm -rf "$stage/debs" "$stage/deb" "$stage/root"
 mkdir -p "$stage/debs" "$stage/deb"
-cp "$debs"/libdamos0_*.deb "$debs"/libdamos-dev_*.deb "$debs"/damoctl_*.deb \
+cp "$debs"/libdamos1_*.deb "$debs"/libdamos-dev_*.deb "$debs"/damoctl_*.deb \
 	"$kdeb"/linux-*"$rel"_*.deb "$stage/debs/"
 cp "$here"/guest/*.sh "$stage/deb/"
 echo "$rel" > "$stage/deb/kernelrelease"

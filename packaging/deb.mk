@@ -1,6 +1,6 @@
 # packaging: Debian packages of damos (debian/) and of the patched kernel.
 #
-#   make deb          libdamos0, libdamos-dev, damoctl with dpkg-buildpackage
+#   make deb          libdamos1, libdamos-dev, damoctl with dpkg-buildpackage
 #                     into $(DEB_OUT); lintian must be clean
 #   make kernel-deb   kbuild's bindeb-pkg of the patched kernel (KVER, KCONFIG,
 #                     KPATCHES as for make kernel): linux-image-*-damos .deb
@@ -47,7 +47,7 @@ kernel-deb-info:
 	@echo "KERNEL_DEB_VERSION=$(KERNEL_DEB_VERSION)"
 	@echo "KERNEL_DEB_CONFIGS=$(notdir $(KERNEL_DEB_CONFIGS))"
 
-# --- libdamos0, libdamos-dev, damoctl -----------------------------------------
+# --- libdamos1, libdamos-dev, damoctl -----------------------------------------
 
 .PHONY: deb
 deb:

@@ -1,5 +1,5 @@
 #!/bin/bash
-# mkdeb.sh OUT: build libdamos0, libdamos-dev and damoctl with
+# mkdeb.sh OUT: build libdamos1, libdamos-dev and damoctl with
 # dpkg-buildpackage -us -uc -b from a copy of this checkout (its tracked and
 # untracked, not ignored, files: what a commit of it would hold) in
 # OUT/src, move the packages to OUT, print their paths and run lintian on

@@ -37,7 +37,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_A) lib/damos.h
 # every exported symbol and version node, enum value and struct member
 # offset it lists (and the size of structs without .sz).  New lines are
 # fine; a changed or missing one fails.  tests/abi/abi.sh says what is kept.
-ABI_BASELINE := tests/abi/libdamos-1.0.abi
+ABI_BASELINE := tests/abi/libdamos-$(VERSION_MINOR).0.abi
 check-abi: $(LIB_SO)
 	@tests/abi/abi.sh lib/damos.h $(LIB_SO) $(CC) > $(BUILD)/abi.raw
 	@LC_ALL=C sort $(BUILD)/abi.raw > $(BUILD)/abi.now
@@ -52,27 +52,31 @@ update-abi: $(LIB_SO)
 	tests/abi/abi.sh lib/damos.h $(LIB_SO) $(CC) > $(BUILD)/abi.raw
 	LC_ALL=C sort $(BUILD)/abi.raw > $(ABI_BASELINE)
 
-# damoctl with the fault layer of lib/io.c (DAMOS_FAULT, DAMOS_FAULT_LOG:
-# lib/internal.h): its own objects, so that the shipped damoctl and
-# libdamos have no such code at all, and no environment variable makes a
-# root tool fail on purpose.  tests/host/transactions.bats sweeps it.
-FAULT_OBJS := $(LIB_SRCS:lib/%.c=$(BUILD)/fault/lib/%.o) \
-	$(CLI_SRCS:cli/%.c=$(BUILD)/fault/cli/%.o)
+# The test build of damoctl: the shipped objects, with tests/layers/
+# (cli_layers.c in place of cli/layers.c) adding two layers to every
+# handle's I/O stack: the fault layer (DAMOS_FAULT, DAMOS_FAULT_LOG),
+# which tests/host/transactions.bats sweeps, and the race layer
+# (DAMOCTL_TEST_RACE) of tests/host/lock.bats and
+# tests/guest/concurrency.bats.  The shipped damoctl and libdamos have no
+# such code at all: no environment variable makes a root tool fail or run
+# a command on purpose.  damoctl-fault is its old name.
+TEST_LAYER_OBJS := $(patsubst tests/layers/%.c,$(BUILD)/tests/layers/%.o,\
+	$(wildcard tests/layers/*.c))
+DAMOCTL_TEST := $(BUILD)/tests/damoctl-test
 DAMOCTL_FAULT := $(BUILD)/tests/damoctl-fault
 
-$(BUILD)/fault/lib/%.o: lib/%.c lib/damos.h lib/internal.h lib/lib.mk
+$(BUILD)/tests/layers/%.o: tests/layers/%.c tests/layers/layers.h cli/cli.h \
+		lib/damos.h lib/internal.h tests/tests.mk
 	@mkdir -p $(@D)
-	$(CC) $(DAMOS_CFLAGS) -DDAMOS_FAULT_INJECTION \
-		-DDAMOS_VERSION='"$(VERSION)"' -Ilib -c -o $@ $<
+	$(CC) $(DAMOS_CFLAGS) $(CLI_CFLAGS) -Ilib -Icli -c -o $@ $<
 
-$(BUILD)/fault/cli/%.o: cli/%.c cli/cli.h lib/damos.h cli/cli.mk
+$(DAMOCTL_TEST): $(filter-out $(BUILD)/cli/layers.o,$(CLI_OBJS)) \
+		$(TEST_LAYER_OBJS) $(LIB_A)
 	@mkdir -p $(@D)
-	$(CC) $(DAMOS_CFLAGS) $(CLI_CFLAGS) -DDAMOS_FAULT_INJECTION \
-		-DDAMOS_VERSION='"$(VERSION)"' -Ilib -c -o $@ $<
+	$(CC) -o $@ $^ $(DAMOS_LDFLAGS) $(CLI_LIBS)
 
-$(DAMOCTL_FAULT): $(FAULT_OBJS)
-	@mkdir -p $(@D)
-	$(CC) -o $@ $(FAULT_OBJS) $(DAMOS_LDFLAGS) $(CLI_LIBS)
+$(DAMOCTL_FAULT): $(DAMOCTL_TEST)
+	ln -sf $(notdir $<) $@
 
 check-unit: $(UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do \
@@ -84,6 +88,7 @@ check-unit: $(UNIT_BINS)
 # A skip fails the run unless tests/host/allowed-skips gives its reason.
 check-bats: $(BUILD)/damoctl $(LIB_SO) $(DAMOCTL_FAULT)
 	DAMOCTL=$(abspath $(BUILD)/damoctl) \
+	DAMOCTL_TEST=$(abspath $(DAMOCTL_TEST)) \
 	DAMOCTL_FAULT=$(abspath $(DAMOCTL_FAULT)) tests/host/run-suite.sh \
 		tests/host/allowed-skips $(BUILD)/host.tap -- tests/host
 
@@ -120,7 +125,7 @@ check-install: $(ALL_TARGETS)
 	test -f $(INST)/usr/share/bash-completion/completions/damoctl
 	grep -qx 'ExecStart=/usr/bin/damoctl apply /etc/damoctl.conf' \
 		$(INST)/usr/lib/systemd/system/damoctl.service
-	test -L $(INST)/usr/lib/libdamos.so.0
+	test -L $(INST)/usr/lib/libdamos.so.$(LIB_SOMAJOR)
 	$(CC) $(DAMOS_CFLAGS) -o $(BUILD)/install-smoke tests/install-smoke.c \
 		$$(PKG_CONFIG_SYSROOT_DIR=$(INST) \
 		   PKG_CONFIG_LIBDIR=$(INST)/usr/lib/pkgconfig \

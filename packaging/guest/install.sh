@@ -11,10 +11,10 @@ export DEBIAN_FRONTEND=noninteractive
 cd /damos/debs || exit 1
 
 kpkgs=$(cd /damos/debs && ls linux-*.deb | sed 's/_.*//' | sort -u | xargs)
-check "apt-get install ./*.deb (libdamos0, libdamos-dev, damoctl, $kpkgs), offline" \
+check "apt-get install ./*.deb (libdamos1, libdamos-dev, damoctl, $kpkgs), offline" \
 	apt-get install -y -q --no-install-recommends ./*.deb
 
-for p in libdamos0 libdamos-dev damoctl $kpkgs; do
+for p in libdamos1 libdamos-dev damoctl $kpkgs; do
 	check "$p is installed" bash -c "dpkg-query -W -f='\${Status}' $p | grep -qx 'install ok installed'"
 done
 listed() { dpkg -L "$1" | grep -qxF "$2"; }
@@ -29,7 +29,7 @@ check "dpkg -L libdamos-dev: libdamos.a, libdamos.so, libdamos.pc under the mult
 	bash -c 'dpkg -L libdamos-dev | grep -cE "^/usr/lib/[^/]+-linux-gnu/(libdamos\.a|libdamos\.so|pkgconfig/libdamos\.pc)$" | grep -qx 3'
 check "/etc/damoctl.conf is a conffile of damoctl" \
 	bash -c "dpkg-query -W -f='\${Conffiles}\n' damoctl | grep -q '^ /etc/damoctl.conf '"
-check "damoctl runs on the installed libdamos.so.0" \
+check "damoctl runs on the installed libdamos.so.1" \
 	bash -c 'ldd /usr/bin/damoctl | grep -E "libdamos\.so\.0 => /(usr/)?lib/[^/]+-linux-gnu/libdamos\.so\.0 " && damoctl --version'
 check "damoctl.service is installed, not enabled" \
 	bash -c '[ -f /lib/systemd/system/damoctl.service ] && ! ls /etc/systemd/system/*.wants/damoctl.service 2>/dev/null | grep -q .'

@@ -33,7 +33,7 @@ suites_rc=$?
 cp -a /root/damoctl.conf.pkg /etc/damoctl.conf
 check "the damoctl suites ($suites) pass against the packages (TAP: suites.tap)" test $suites_rc = 0
 
-pkgs="damoctl libdamos-dev libdamos0"
+pkgs="damoctl libdamos-dev libdamos1"
 for p in $pkgs; do dpkg -L "$p"; done | sort -u > /root/files
 dpkg-query -W -f='${Conffiles}\n' $pkgs | awk 'NF { print $1 }' > /root/conffiles
 check "apt-get remove $pkgs" apt-get remove -y -q $pkgs

@@ -19,6 +19,7 @@
 
 static void read_all(enum damos_iface iface)
 {
+	const struct damos_layer *fake_kernel[] = { damos_layer_fake_kernel(), NULL };
 	struct damos_opts o = DAMOS_OPTS_INIT;
 	struct damos_scheme **s = NULL;
 	struct damos_targets t = { 0 };
@@ -30,7 +31,7 @@ static void read_all(enum damos_iface iface)
 
 	o.root = fake_root;
 	o.iface = iface;
-	o.emulate = 1;
+	o.layers = fake_kernel;
 	d = damos_open(&o);
 	if (!d) {
 		fuzz_check_msg("damos_open");

@@ -140,8 +140,9 @@ count_ok() {	# count_ok N: how many of st.1..st.N are 0; failures on stderr
 		else
 			race="echo > $DBGFS/schemes"
 		fi
-		# the hook runs only under --root; / is this throwaway guest's root
-		DAMOCTL_TEST_RACE="$race" run "$DAMOCTL" --root / --interface "$iface" scheme add stat
+		# the race layer is in the test build of damoctl only (staged
+		# as helpers/damoctl-test); it runs $race after damoctl's write
+		DAMOCTL_TEST_RACE="$race" run "$HELPERS/damoctl-test" --root / --interface "$iface" scheme add stat
 		assert_failure 1
 		assert_output --partial "another program changed the schemes while damoctl wrote them"
 		assert_output --partial "damoctl meant 2 schemes, there are now 0"

@@ -274,6 +274,8 @@ damoctl: apply: m.conf: 1 bad line; nothing was changed"
 	assert_success
 	assert_line "echo N > $(LRU)/enabled"
 	assert_line "echo on > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state"
+	# the dry run wrote its copy, not the module's file
+	[ "$(cat "$(LRU)/enabled")" = Y ]
 }
 
 @test "what dbgfs cannot take is a bad line, found before the first write" {

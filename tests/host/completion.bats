@@ -189,7 +189,7 @@ dbgfs"
 	done
 }
 
-@test "14 Low: scheme rm TAB offers the scheme indexes, read with the options typed" {
+@test "scheme rm TAB offers the scheme indexes, read with the options typed" {
 	make_dbgfs
 	damoctl scheme add stat
 	damoctl scheme add pageout

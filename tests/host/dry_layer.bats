@@ -120,7 +120,7 @@ dbgfs_running() {
 	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
 }
 
-@test "14 High 2: dbgfs, monitoring on: stop, adds, rm, attrs, target, start; dash and bash leave the batch's tree" {
+@test "dbgfs, monitoring on: stop, adds, rm, attrs, target, start; dash and bash leave the batch's tree" {
 	dbgfs_running
 	same_as_batch "monitor stop" "scheme add stat" "scheme add lru_prio" \
 		"scheme add pageout age 10s max" "scheme rm 1" \
@@ -134,7 +134,7 @@ dbgfs_running() {
 	assert_equal "$(cat "$ROOT/sys/kernel/debug/damon/monitor_on")" on
 }
 
-@test "14 High 2: sysfs from no kdamond: nr_kdamonds and nr_contexts written once; dash and bash leave the batch's tree" {
+@test "sysfs from no kdamond: nr_kdamonds and nr_contexts written once; dash and bash leave the batch's tree" {
 	make_sysfs_empty
 	same_as_batch "scheme add stat" "scheme add lru_prio" "scheme add pageout" \
 		"scheme rm 1" "attrs set sample 10ms aggr 200ms" \
@@ -150,7 +150,7 @@ lru_deprio
 stat"
 }
 
-@test "14 High 2: sysfs, kdamond on with a scheme: adds commit, rm, stop, start; dash and bash leave the batch's tree" {
+@test "sysfs, kdamond on with a scheme: adds commit, rm, stop, start; dash and bash leave the batch's tree" {
 	make_sysfs on 1
 	same_as_batch "scheme add stat" "scheme add lru_prio" "scheme rm 0" \
 		"monitor stop" "attrs set aggr 200ms" "scheme add lru_deprio" \
@@ -165,7 +165,7 @@ lru_deprio
 on"
 }
 
-@test "14 High 2: a sysfs batch writes nr_kdamonds and nr_contexts once, not again on each command" {
+@test "a sysfs batch writes nr_kdamonds and nr_contexts once, not again on each command" {
 	make_sysfs_empty
 	printf '%s\n' "scheme add stat" "attrs set aggr 200ms" "scheme add pageout" \
 		"target set paddr region 4G 8G" > "$BATS_TEST_TMPDIR/b"
@@ -175,7 +175,7 @@ on"
 	[ "$(grep -c '/contexts/nr_contexts$' <<<"$output")" = 1 ]
 }
 
-@test "14 High 2b: --dry-run apply on dbgfs while monitoring runs succeeds as the apply does, and its script does the same" {
+@test "--dry-run apply on dbgfs while monitoring runs succeeds as the apply does, and its script does the same" {
 	dbgfs_running
 	printf '%s\n' "attrs sample 10ms aggr 200ms" "target paddr region 4G 6G" \
 		"scheme lru_prio" "scheme lru_deprio" "monitor on" > "$BATS_TEST_TMPDIR/a.conf"
@@ -189,7 +189,7 @@ on"
 	assert_equal "$(cat "$ROOT/sys/kernel/debug/damon/monitor_on")" on
 }
 
-@test "14 High 2c: --dry-run monitor start with no target fails as the real run does; after target set in the batch it runs" {
+@test "--dry-run monitor start with no target fails as the real run does; after target set in the batch it runs" {
 	local tree
 	for tree in dbgfs sysfs; do
 		rm -rf "$ROOT" && mkdir -p "$ROOT"

@@ -19,7 +19,7 @@ setup_file() {
 
 # A sanitized build (make check-sanitize) needs the runtime in the programs.
 san_flags() {
-	if ldd "$INST/usr/lib/libdamos.so.0" 2>/dev/null | grep -q libasan; then
+	if ldd "$INST/usr/lib/libdamos.so.1" 2>/dev/null | grep -q libasan; then
 		echo "-fsanitize=address,undefined"
 	fi
 }
@@ -43,12 +43,12 @@ pc() {
 	assert_success
 }
 
-@test "the shared library: libdamos.so -> .so.0 -> .so.VERSION, soname libdamos.so.0" {
-	[ "$(readlink "$INST/usr/lib/libdamos.so")" = libdamos.so.0 ]
-	[ "$(readlink "$INST/usr/lib/libdamos.so.0")" = "libdamos.so.$(cat "$SRC/VERSION")" ]
+@test "the shared library: libdamos.so -> .so.1 -> .so.VERSION, soname libdamos.so.1" {
+	[ "$(readlink "$INST/usr/lib/libdamos.so")" = libdamos.so.1 ]
+	[ "$(readlink "$INST/usr/lib/libdamos.so.1")" = "libdamos.so.$(cat "$SRC/VERSION")" ]
 	command -v objdump >/dev/null || skip "objdump not installed"
-	run objdump -p "$INST/usr/lib/libdamos.so.0"
-	assert_line --regexp 'SONAME +libdamos\.so\.0$'
+	run objdump -p "$INST/usr/lib/libdamos.so.1"
+	assert_line --regexp 'SONAME +libdamos\.so\.1$'
 }
 
 @test "pkg-config: the EXAMPLES program of libdamos(3), shared and static" {

@@ -7,6 +7,15 @@
 load helper
 load lru_sort
 
+# The race layer (DAMOCTL_TEST_RACE) is in the test build only.
+: "${DAMOCTL_TEST:=$BATS_TEST_DIRNAME/../../build/tests/damoctl-test}"
+
+# race_build: the race tests run the test build as damoctl
+race_build() {
+	[ -x "$DAMOCTL_TEST" ] || fail "no $DAMOCTL_TEST (make $DAMOCTL_TEST)"
+	DAMOCTL=$DAMOCTL_TEST
+}
+
 DBGDIR() { echo "$ROOT/sys/kernel/debug/damon"; }
 ADMIN() { echo "$ROOT/sys/kernel/mm/damon/admin"; }
 
@@ -201,6 +210,7 @@ serial_outcome() {
 
 @test "a program without the lock changes the schemes meanwhile: add and rm fail, saying what is there" {
 	make_dbgfs
+	race_build
 	damoctl scheme add pageout sz 1M max
 	export DAMOCTL_TEST_RACE="echo '4096 8192 0 0 0 0 5 0 0 0 0 0 0 0 0 0 0 0' > $(DBGDIR)/schemes"
 	run damoctl scheme add stat
@@ -218,6 +228,7 @@ serial_outcome() {
 
 @test "sysfs: a program without the lock changes attrs or targets meanwhile: reported" {
 	make_sysfs off 0
+	race_build
 	c="$(ADMIN)/kdamonds/0/contexts/0"
 	DAMOCTL_TEST_RACE="echo 7000 > $c/monitoring_attrs/intervals/sample_us" \
 		run damoctl attrs set sample 10ms
@@ -230,4 +241,12 @@ serial_outcome() {
 	assert_output --partial "another program changed the targets while damoctl wrote them"
 	run damoctl attrs set sample 10ms
 	assert_success
+}
+
+@test "the shipped damoctl obeys no DAMOCTL_TEST_RACE: only the test build runs it" {
+	make_dbgfs
+	DAMOCTL_TEST_RACE="touch $BATS_TEST_TMPDIR/ran" damoctl scheme add stat
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	run grep -c DAMOCTL_TEST "$DAMOCTL"
+	assert_failure
 }

@@ -20,7 +20,7 @@ make_iomem() {
 
 C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 
-@test "14 High 1: target set paddr with no region takes the biggest System RAM range, and says so (sysfs)" {
+@test "target set paddr with no region takes the biggest System RAM range, and says so (sysfs)" {
 	make_sysfs off 0
 	make_iomem
 	run damoctl target set paddr
@@ -32,7 +32,7 @@ C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 	assert_output "paddr region 0x100000000 0x180000000"
 }
 
-@test "14 High 1: the same on dbgfs" {
+@test "target set paddr with no region takes the biggest System RAM range on dbgfs too" {
 	make_dbgfs
 	make_iomem
 	run damoctl target set paddr
@@ -41,7 +41,7 @@ C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 	[ "$(cat "$ROOT/sys/kernel/debug/damon/init_regions")" = "0 4294967296 6442450944" ]
 }
 
-@test "14 High 1: no System RAM range (no file, or zeros as a user sees it): refused, nothing written" {
+@test "no System RAM range (no file, or zeros as a user sees it): refused, nothing written" {
 	make_sysfs off 0
 	before=$(tree_sum)
 	run damoctl target set paddr
@@ -59,7 +59,7 @@ C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 	assert_output ""
 }
 
-@test "14 High 1: monitor start of a paddr target without a region fills it in, or refuses" {
+@test "monitor start of a paddr target without a region fills it in, or refuses" {
 	make_sysfs off 0
 	echo 0 > "$(C targets/0/regions/nr_regions)"
 	rm -rf "$(C targets/0/regions/0)"
@@ -75,7 +75,7 @@ C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 	[ "$(cat "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state")" = on ]
 }
 
-@test "14 High 1: apply of 'target paddr' takes the range, or names the line" {
+@test "apply of 'target paddr' takes the range, or names the line" {
 	make_sysfs off 0
 	printf 'target paddr\nmonitor on\n' > "$BATS_TEST_TMPDIR/p.conf"
 	run damoctl apply "$BATS_TEST_TMPDIR/p.conf"
@@ -88,7 +88,7 @@ C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 	[ "$(cat "$(C targets/0/regions/0/end)")" = 6442450944 ]
 }
 
-@test "14 High 3: --root \"\" is a usage error, not the live system" {
+@test "--root \"\" is a usage error, not the live system" {
 	run "$DAMOCTL" --root "" scheme list
 	assert_failure 2
 	assert_output "damoctl: --root: an empty DIR (an unset variable?); give / for the live system"
@@ -96,7 +96,7 @@ C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 	assert_failure 2
 }
 
-@test "14 Low: a relative --root is made absolute (dry-run scripts work from anywhere)" {
+@test "a relative --root is made absolute (dry-run scripts work from anywhere)" {
 	make_dbgfs
 	cd "$BATS_TEST_TMPDIR"
 	run "$DAMOCTL" --root root --dry-run scheme add stat
@@ -104,14 +104,14 @@ C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 	assert_output --partial "> $ROOT/sys/kernel/debug/damon/schemes"
 }
 
-@test "14 Medium: -f DIR is an error, not an empty batch" {
+@test "-f DIR is an error, not an empty batch" {
 	make_dbgfs
 	run damoctl -f "$BATS_TEST_TMPDIR"
 	assert_failure 1
 	assert_output --partial "Is a directory"
 }
 
-@test "14 Medium: a NUL byte in a batch line is refused, the command not run" {
+@test "a NUL byte in a batch line is refused, the command not run" {
 	make_dbgfs
 	printf 'scheme add stat\0 sz 4K max\n' > "$BATS_TEST_TMPDIR/nul"
 	run damoctl -f "$BATS_TEST_TMPDIR/nul"
@@ -120,7 +120,7 @@ C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 	[ ! -s "$ROOT/sys/kernel/debug/damon/schemes" ]
 }
 
-@test "14 Medium: attrs set of a huge sample names no internal placeholder" {
+@test "attrs set of a huge sample names no internal placeholder" {
 	make_dbgfs
 	run damoctl attrs set sample 18446744073709551615
 	assert_failure 2
@@ -128,7 +128,7 @@ C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 	assert_output --partial "aggr 100ms"
 }
 
-@test "14 Medium: --kdamond 1 where only kdamond 0 exists: reads fail, no made-up defaults" {
+@test "--kdamond 1 where only kdamond 0 exists: reads fail, no made-up defaults" {
 	make_sysfs off 1
 	for cmd in "scheme list" "attrs show" "target show" "stats show"; do
 		run damoctl --kdamond 1 $cmd
@@ -137,7 +137,7 @@ C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 	done
 }
 
-@test "14 Medium: apply of the same file twice writes nothing the second time (no commit)" {
+@test "apply of the same file twice writes nothing the second time (no commit)" {
 	command -v strace >/dev/null || skip "strace is missing"
 	make_sysfs on 1
 	mkdir -p "$ROOT/proc"
@@ -167,7 +167,7 @@ teardown() {
 	[ -z "${NC_TMP:-}" ] || rm -rf "$NC_TMP"
 }
 
-@test "14 Medium: target set with init_regions read-only changes nothing and says so" {
+@test "target set with init_regions read-only changes nothing and says so" {
 	# a root that user nobody can reach (bats' own directory is 0700)
 	NC_TMP=$(mktemp -d "${TMPDIR:-/tmp}/damos-nc.XXXXXX")
 	chmod 755 "$NC_TMP"
@@ -191,14 +191,14 @@ teardown() {
 	[ "$(cat "$ROOT/sys/kernel/debug/damon/target_ids")" = 42 ]
 }
 
-@test "14 Medium: a kernel without DAMON is named as such" {
+@test "a kernel without DAMON is named as such" {
 	mkdir -p "$ROOT/sys/kernel/debug" "$ROOT/sys/kernel/mm"
 	run damoctl scheme list
 	assert_failure 1
 	assert_output --partial "this kernel has no DAMON (CONFIG_DAMON_SYSFS and CONFIG_DAMON_DBGFS are not set?)"
 }
 
-@test "14 Medium: lru-sort status says when the module failed to start, and when the watermarks keep it idle" {
+@test "lru-sort status says when the module failed to start, and when the watermarks keep it idle" {
 	load lru_sort
 	make_lru_sort
 	echo Y > "$(LRU)/enabled"
@@ -216,7 +216,7 @@ teardown() {
 	assert_output --partial '"state":"running"'
 }
 
-@test "14 Low: --context on a sysfs-only tree, and --context ../..: say what is wrong" {
+@test "--context on a sysfs-only tree, and --context ../..: say what is wrong" {
 	make_sysfs off 0
 	run damoctl --context foo scheme list
 	assert_failure 1
@@ -226,7 +226,7 @@ teardown() {
 	assert_output --partial "a context is a name (of mk_contexts), not a path"
 }
 
-@test "14 Low: damo's spellings: --interface debugfs, lru_sort, version" {
+@test "damo's spellings: --interface debugfs, lru_sort, version" {
 	make_dbgfs
 	run damoctl --interface debugfs scheme list
 	assert_success
@@ -240,7 +240,7 @@ teardown() {
 	assert_output --regexp '^damoctl [0-9.]+ \(libdamos [0-9.]+\)$'
 }
 
-@test "14 Low: --version extra is a usage error; damoctl with commands on stdin hints at -f -; a batch line with damoctl" {
+@test "--version extra is a usage error; damoctl with commands on stdin hints at -f -; a batch line with damoctl" {
 	run "$DAMOCTL" --version extra
 	assert_failure 2
 	assert_output --partial "--version: nothing goes after it, got 'extra'"
@@ -253,18 +253,18 @@ teardown() {
 	assert_output --partial "what follows \"damoctl\": leave it out (scheme list)"
 }
 
-@test "14 Low: scheme add --help says lru_prio/lru_deprio start from the module's defaults with keywords too" {
+@test "scheme add --help says lru_prio/lru_deprio start from the module's defaults with keywords too" {
 	run "$DAMOCTL" scheme add --help
 	assert_output --partial "start from damon_lru_sort's defaults, the keywords given change them"
 	refute_output --partial "alone"
 }
 
-@test "14 Low: damoctl(8) EXAMPLES no longer calls access 0 5 'not accessed'" {
+@test "damoctl(8) EXAMPLES do not call access 0 5 'not accessed'" {
 	run grep -n "not accessed for 1 to 2 seconds" "$BATS_TEST_DIRNAME/../../man/damoctl.8"
 	assert_failure
 }
 
-@test "14 Medium: --json prints exactly one document a command, also on success; strings are UTF-8" {
+@test "--json prints exactly one document a command, also on success; strings are UTF-8" {
 	make_dbgfs
 	make_iomem
 	for cmd in "scheme add stat" "scheme list" "scheme rm 0" "scheme clear" "attrs set sample 10ms" \
@@ -286,7 +286,7 @@ teardown() {
 	printf '%s\n' "$output" | python3 -c 'import json,sys; d = json.loads(sys.stdin.buffer.read().decode("utf-8")); assert "bad\ufffdname" in d["error"], d'
 }
 
-@test "14 Low: completion after --root=DIR and --interface=, no second --watch, nothing after -f -" {
+@test "completion after --root=DIR and --interface=, no second --watch, nothing after -f -" {
 	run "$DAMOCTL" --complete -- --root=/x scheme ""
 	assert_line add
 	run "$DAMOCTL" --complete -- --interface=d
@@ -300,7 +300,7 @@ teardown() {
 	assert_output ""
 }
 
-@test "14 Medium: access beyond the samples of an aggregation interval is refused; a quota resets every 1s by default" {
+@test "access beyond the samples of an aggregation interval is refused; a quota resets every 1s by default" {
 	make_dbgfs
 	run damoctl scheme add pageout access 50 max
 	assert_failure 2
@@ -315,7 +315,7 @@ teardown() {
 	assert_output --partial " 2 0 104857600 0 "
 }
 
-@test "14 Low: scheme encode lru_prio warns on a dbgfs without actions 6 and 7" {
+@test "scheme encode lru_prio warns on a dbgfs without actions 6 and 7" {
 	make_dbgfs
 	echo 5 > "$ROOT/sys/kernel/debug/damon/.max_action"
 	run damoctl --interface dbgfs scheme encode lru_prio
@@ -327,7 +327,7 @@ teardown() {
 	refute_output --partial warning
 }
 
-@test "14 Low: scheme list with no scheme says so on a terminal, prints nothing to a pipe" {
+@test "scheme list with no scheme says so on a terminal, prints nothing to a pipe" {
 	make_dbgfs
 	run damoctl scheme list
 	assert_output ""
@@ -336,13 +336,13 @@ teardown() {
 	assert_output --partial "no schemes (damoctl scheme add ACTION ... adds one)"
 }
 
-@test "14 Low: sizes KiB and KB, times in days, as damo users type them" {
+@test "sizes KiB and KB, times in days, as damo users type them" {
 	run "$DAMOCTL" scheme encode stat sz 4KiB 1MB age 1d max
 	assert_success
 	assert_output "4096 1048576 0 4294967295 864000 4294967295 5 0 0 0 0 0 0 0 0 0 0 0"
 }
 
-@test "14 Low: access 101% says it is above 100% before any word on the granularity" {
+@test "access 101% says it is above 100% before any word on the granularity" {
 	make_dbgfs
 	run damoctl scheme add stat access 101% max
 	assert_failure 2
@@ -356,7 +356,7 @@ teardown() {
 	assert_output --partial "is not a whole number of samples"
 }
 
-@test "14 Low: stats show with no scheme says so on a terminal; a pipe gets the header alone" {
+@test "stats show with no scheme says so on a terminal; a pipe gets the header alone" {
 	make_dbgfs
 	run damoctl stats show
 	assert_success
@@ -370,7 +370,7 @@ teardown() {
 	assert_output --partial "0   stat"
 }
 
-@test "14 Medium: target set vaddr then scheme add lru_prio is refused as apply refuses it (both orders, both interfaces)" {
+@test "target set vaddr then scheme add lru_prio is refused as apply refuses it (both orders, both interfaces)" {
 	local tree msg="lru_prio does nothing on vaddr targets (Linux 6.1 applies willneed, cold, pageout, hugepage, nohugepage and stat there)"
 	for tree in dbgfs sysfs; do
 		rm -rf "$ROOT" && mkdir -p "$ROOT"

@@ -117,7 +117,7 @@ EOF
 	[ ! -e "$BATS_TEST_TMPDIR/home/.damoctl_history" ]
 }
 
-@test "14 Low: scheme rm TAB offers the indexes of the schemes there are, in a dry-run session too" {
+@test "scheme rm TAB offers the indexes of the schemes there are, in a dry-run session too" {
 	damoctl scheme add stat
 	damoctl scheme add pageout
 	damoctl scheme add lru_prio

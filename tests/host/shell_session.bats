@@ -166,7 +166,7 @@ EOF
 	assert_line --index 0 "Usage: damoctl [OPTIONS] OBJECT COMMAND [ARGS]"
 }
 
-@test "14 Low: the shell's help has no command-line options nor \"damoctl\" prefixes; quit now is not an object" {
+@test "the shell's help has no command-line options nor \"damoctl\" prefixes; quit now is not an object" {
 	session_quit <<'EOF'
 expect "damoctl> "
 send "help\r"
@@ -180,7 +180,7 @@ EOF
 	refute_output --partial "unknown object"
 }
 
-@test "14 Low: Ctrl-C in --watch: the prompt comes back on a line of its own" {
+@test "Ctrl-C in --watch: the prompt comes back on a line of its own" {
 	session_quit <<'EOF'
 expect "damoctl> "
 send "stats --watch 100ms\r"

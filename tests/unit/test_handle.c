@@ -89,14 +89,20 @@ static int teardown_tree(void **state)
 	return 0;
 }
 
+/* The files as they are, without the fake kernel's doings. */
+static const struct damos_layer *const files_only[] = { NULL };
+
 static struct damos_ctx *open_tree(const struct tree *t, enum damos_iface iface,
 			       bool dry_run)
 {
 	struct damos_opts o = DAMOS_OPTS_INIT;
+	const struct damos_layer *dry[] = {
+		damos_layer_dry_run(), damos_layer_fake_kernel_auto(), NULL,
+	};
 
 	o.root = t->root;
 	o.iface = iface;
-	o.dry_run = dry_run;
+	o.layers = dry_run ? dry : NULL;
 	return damos_open(&o);
 }
 
@@ -164,17 +170,18 @@ static void test_open_errors(void **state)
 	assert_string_equal(damos_errmsg(), "dbgfs context 'foo' on the sysfs interface");
 }
 
-/* A caller built against a header whose damos_opts ended after .iface. */
+/* A caller built against a header whose damos_opts ended before .layers. */
 static void test_opts_older_caller(void **state)
 {
 	struct tree *t = *state;
 	struct damos_opts o = DAMOS_OPTS_INIT;
+	const struct damos_layer *dry[] = { damos_layer_dry_run(), NULL };
 	struct damos_ctx *d;
 
 	make_dbgfs(t);
 	o.root = t->root;
-	o.dry_run = true;	/* beyond the old size: ignored */
-	o.sz = offsetof(struct damos_opts, dry_run);
+	o.layers = dry;		/* beyond the old size: ignored */
+	o.sz = offsetof(struct damos_opts, layers);
 	d = damos_open(&o);
 	assert_non_null(d);
 	assert_int_equal(damos_get_iface(d), DAMOS_IFACE_DBGFS);
@@ -389,7 +396,7 @@ static void test_dbgfs_probe_unknown(void **state)
 	make_dbgfs(t);
 	put(t, "sys/kernel/debug/damon/schemes", "1 2 3 4 5 6 4 0 0 0 1 2 3 1 100 3 2 1\n");
 	o.root = t->root;
-	o.emulate = 0;
+	o.layers = files_only;	/* no fake kernel: as on a kernel */
 	d = damos_open(&o);
 	assert_non_null(d);
 	assert_int_equal(damos_dbgfs_lru_supported(d), -EAGAIN);
@@ -700,7 +707,7 @@ static void test_checks(void **state)
 	before = strdup(get(t, "sys/kernel/debug/damon/schemes"));
 	o.root = t->root;
 	o.iface = DAMOS_IFACE_DBGFS;
-	o.emulate = 0;
+	o.layers = files_only;	/* no fake kernel: as on a kernel */
 	d = damos_open(&o);
 	assert_int_equal(damos_scheme_check(d, lru), 1);
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), before);
@@ -779,7 +786,7 @@ static void test_tried_regions(void **state)
 	put(t, "sys/kernel/mm/damon/admin/kdamonds/0/state", "on\n");
 	o.root = t->root;
 	o.iface = DAMOS_IFACE_SYSFS;
-	o.emulate = 0;
+	o.layers = files_only;	/* no fake kernel: as on a kernel */
 	d = damos_open(&o);
 	assert_int_equal(damos_tried_regions_read(d, 0, &r), 0);
 	assert_string_equal(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/state"),

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -435,6 +436,44 @@ static void test_dbgfs_round_trip(void **state)
 	damos_schemes_free(back, m);
 }
 
+/*
+ * The keyword table damos_scheme_keyword() shows is the one the parser
+ * and the formatter read: every keyword in it is known to the parser, in
+ * the order of damos_scheme_keywords(), and a formatted scheme that has
+ * every keyword shows each one.
+ */
+static void test_keyword_table(void **state)
+{
+	struct damos_scheme_kw k = { .sz = sizeof(k) };
+	struct damos_attrs a = attrs_5ms_100ms();
+	const char *const *names = damos_scheme_keywords();
+	const char *argv[] = { "migrate_hot", "nid", "1", "apply_interval", "1s",
+			       "quota", "size", "1G", "filter", "anon", "goal",
+			       "user_input", "10" };
+	struct damos_scheme *s = damos_scheme_parse(13, argv, &a);
+	char line[512], word[40];
+	size_t i;
+
+	(void)state;
+	assert_non_null(s);
+	assert_true(damos_scheme_format(s, line, sizeof(line)) > 0);
+	for (i = 0; !damos_scheme_keyword(i, &k); i++) {
+		assert_non_null(names[i]);
+		assert_string_equal(k.kw, names[i]);
+		assert_non_null(k.args);
+		assert_non_null(k.help_args);
+		assert_non_null(k.help);
+		assert_true(k.nr_values > 0 || k.subs);
+		snprintf(word, sizeof(word), " %s ", k.kw);
+		assert_non_null(strstr(line, word));
+	}
+	assert_null(names[i]);
+	assert_int_equal(i, 10);
+	k.sz = sizeof(k) - 1;
+	assert_int_equal(damos_scheme_keyword(0, &k), -EINVAL);
+	damos_scheme_free(s);
+}
+
 /* The keyword lists the library publishes are the ones its parsers take. */
 static void test_keyword_lists(void **state)
 {
@@ -558,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_encode_list),
 		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_dbgfs_round_trip),
+		cmocka_unit_test(test_keyword_table),
 		cmocka_unit_test(test_keyword_lists),
 		cmocka_unit_test(test_ops_supports),
 		cmocka_unit_test(test_scheme_dup),
