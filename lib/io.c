@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <time.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <stdlib.h>
@@ -150,7 +152,35 @@ static int io_err(const struct damos_ctx *d, int err, const char *verb,
  * ENOMEM when it does not fit, so read in large chunks, and a larger one
  * when the first read fails so (256 schemes of wide numbers take 125 KiB).
  */
+/*
+ * DAMON's sysfs files take damon_sysfs_lock with mutex_trylock() and answer
+ * EBUSY while it is held, and a running kdamond holds it in its callbacks
+ * at every sampling interval: a state read or an "off" can meet it on a
+ * busy machine.  There, EBUSY is tried again for up to a second.  (dbgfs's
+ * EBUSY means "monitoring is on" and is final.)
+ */
+static int read_once(struct damos_io *io, const char *path, char **out);
+
+static bool busy_again(const char *path, int err, int *tries)
+{
+	const struct timespec pause = { 0, 10 * 1000 * 1000 };
+
+	if (err != -EBUSY || !strstr(path, "/kdamonds/") || ++*tries > 100)
+		return false;
+	nanosleep(&pause, NULL);
+	return true;
+}
+
 static int real_read(struct damos_io *io, const char *path, char **out)
+{
+	int err, tries = 0;
+
+	while ((err = read_once(io, path, out)) && busy_again(path, err, &tries))
+		;
+	return err;
+}
+
+static int read_once(struct damos_io *io, const char *path, char **out)
 {
 	struct damos_ctx *d = io->d;
 	size_t chunk = 1 << 16;
@@ -303,7 +333,7 @@ static int rm_rf(const struct damos_ctx *d, const char *path)
  * O_TRUNC: a no-op on kernel files, needed for plain files; with
  * DAMOS_IO_CREATE the file is made if missing (a fake kernel's files).
  */
-static int real_write(struct damos_io *io, const char *path,
+static int write_once(struct damos_io *io, const char *path,
 		      const char *content, unsigned int flags)
 {
 	struct damos_ctx *d = io->d;
@@ -322,6 +352,17 @@ static int real_write(struct damos_io *io, const char *path,
 	if (close(fd) && !err)
 		err = -errno;
 	return err ? io_err(d, err, "write", path) : 0;
+}
+
+static int real_write(struct damos_io *io, const char *path,
+		      const char *content, unsigned int flags)
+{
+	int err, tries = 0;
+
+	while ((err = write_once(io, path, content, flags)) &&
+	       busy_again(path, err, &tries))
+		;
+	return err;
 }
 
 static int real_list(struct damos_io *io, const char *dir,
