@@ -58,7 +58,7 @@ SELFTESTS_DAMON = $(KERNEL_SRC)/tools/testing/selftests/damon
 # kernel fails on the stock one too.  (KUnit: the stock configs have none.)
 GUEST_SELFTESTS ?= $(if $(filter debian,$(KIMAGE)),0,1)
 
-.PHONY: image bench-image guest-stage check-guest check-guest-prereqs guest-run guest-image-clean check-matrix
+.PHONY: image bench-image guest-payload guest-stage check-guest check-guest-prereqs guest-run guest-image-clean check-matrix
 
 image: $(GUEST_IMAGE)
 
@@ -81,6 +81,10 @@ guest-image-clean:
 	rm -f $(GUEST_CACHE)/image-*/root.img
 	rm -rf $(GUEST_CACHE)/passed
 	-rmdir $(GUEST_CACHE)/image-* 2>/dev/null
+
+# What guest-stage installs and copies, made ahead (check-matrix: before
+# two kernels' guest-stage run at once, each into its own GUEST_STAGE).
+guest-payload: $(DAMOCTL_TEST)
 
 # The payload tree, rebuilt on every boot (cheap): the project's install tree,
 # the suites and their helpers, the kernel's DAMON selftests, guest-init.

@@ -60,11 +60,13 @@ ensure_packages() {
 	if [ ${#missing[@]} -gt 0 ]; then
 		[ "$(id -u)" = 0 ] || sudo=sudo
 		say "installing with apt-get: ${missing[*]}"
+		# DPkg::Lock::Timeout: make check's matrix may install Debian's
+		# kernel source for its KIMAGE=debian run at the same moment
 		# shellcheck disable=SC2086
-		$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		$sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
 			--no-install-recommends "${missing[@]}" ||
-		{ $sudo apt-get update -q &&
-		  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		{ $sudo apt-get -o DPkg::Lock::Timeout=600 update -q &&
+		  $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
 			--no-install-recommends "${missing[@]}"; } ||
 			die "could not install: ${missing[*]}"
 	fi

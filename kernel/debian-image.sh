@@ -57,7 +57,7 @@ trap cleanup EXIT
 say "downloading $DEBIAN_KPKG $DEBIAN_KPKGVER with apt-get download"
 if ! (cd "$work" && apt-get download -q "$DEBIAN_KPKG=$DEBIAN_KPKGVER" >"$work/apt.log" 2>&1); then
 	say "apt-get download failed; apt-get update and once more"
-	apt-get update -q >/dev/null 2>&1 || true
+	apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null 2>&1 || true
 	(cd "$work" && apt-get download -q "$DEBIAN_KPKG=$DEBIAN_KPKGVER" >"$work/apt.log" 2>&1) || {
 		cat "$work/apt.log" >&2
 		now=$(apt-cache policy "$DEBIAN_KPKG" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
@@ -110,8 +110,8 @@ mkdir -p "$DEBIAN_KOUT.new/modules" "$DEBIAN_KOUT.new/src"
 t=$SECONDS
 if [ "$(dpkg-query -W -f='${Status}' "$KERNEL_PKG" 2>/dev/null)" != "install ok installed" ]; then
 	say "installing $KERNEL_PKG with apt-get"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$KERNEL_PKG" >"$work/apt-src.log" 2>&1 ||
-	{ apt-get update -q >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$KERNEL_PKG" >"$work/apt-src.log" 2>&1; } ||
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "$KERNEL_PKG" >"$work/apt-src.log" 2>&1 ||
+	{ apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "$KERNEL_PKG" >"$work/apt-src.log" 2>&1; } ||
 		{ tail -n 20 "$work/apt-src.log" >&2; die "could not install $KERNEL_PKG"; }
 fi
 srcver=$(dpkg-query -W -f='${Version}' "$KERNEL_PKG")

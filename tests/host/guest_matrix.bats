@@ -1,0 +1,136 @@
+#!/usr/bin/env bats
+# guest-image/matrix.sh (make check-matrix) against a fake make: the
+# kernels' suites run MATRIX_JOBS at a time, never more, each with its own
+# payload tree and output; the patched kernels are built one after the
+# other, 6.12 first; the closing summary lists every kernel in the same
+# order whatever order they finished in, and a failing kernel fails the
+# run without stopping the others.  No kernel, no image, no QEMU.
+
+bats_load_library bats-support
+bats_load_library bats-assert
+
+MATRIX_SH="$BATS_TEST_DIRNAME/../../guest-image/matrix.sh"
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	mkdir -p "$T/bin"
+	# The fake make: each target the matrix asks for leaves a line in
+	# $T/events ("start|end TARGET KVER-KIMAGE STAGE") and takes a little
+	# time; check-guest prints what the real one prints last.
+	cat > "$T/bin/fake-make" <<'EOF'
+#!/bin/bash
+target= kver= kimage= stage=-
+for a in "$@"; do
+	case $a in
+	--no-print-directory) ;;
+	KVER=*) kver=${a#KVER=} ;;
+	KIMAGE=*) kimage=${a#KIMAGE=} ;;
+	GUEST_STAGE=*) stage=${a#GUEST_STAGE=} ;;
+	*=*) ;;
+	*) target=$a ;;
+	esac
+done
+ev() { echo "$1 $target $kver-$kimage $stage $(date +%s.%N)" >> "$FAKE_EVENTS"; }
+case $target in
+image | all | guest-payload) exit 0 ;;
+kernel-info)
+	echo "$kver-$kimage-release" > "$FAKE_DIR/rel-$kver-$kimage"
+	echo "KERNEL_RELEASE_FILE=$FAKE_DIR/rel-$kver-$kimage"
+	exit 0 ;;
+kernel)
+	ev start
+	sleep "${FAKE_BUILD_S:-0.3}"
+	ev end
+	echo "kernel: ready: fake $kver $kimage"
+	exit 0 ;;
+check-guest)
+	ev start
+	sleep "${FAKE_SUITE_S:-0.6}"
+	ev end
+	if [ "$kver-$kimage" = "${FAKE_FAIL:-}" ]; then
+		echo "not ok 3 a test that fails"
+		echo "# why it failed"
+		echo "check-guest: 4 passed, 1 failed, 0 skipped"
+		exit 1
+	fi
+	echo "# skipped 2: kernel lacks: something ($kver)"
+	echo "check-guest: 5 passed, 0 failed, 2 skipped"
+	exit 0 ;;
+esac
+echo "fake-make: unexpected target '$target'" >&2
+exit 2
+EOF
+	chmod +x "$T/bin/fake-make"
+	export FAKE_EVENTS=$T/events FAKE_DIR=$T MAKE=$T/bin/fake-make
+	: > "$FAKE_EVENTS"
+}
+
+# most_at_once: the largest number of check-guest runs under way at once
+most_at_once() {
+	awk '$2 == "check-guest" { print $5, ($1 == "start" ? 1 : -1) }' "$FAKE_EVENTS" |
+		sort -k1,1n -k2,2n | awk '{ n += $2; if (n > m) m = n } END { print m + 0 }'
+}
+
+@test "matrix: two kernels' suites at a time, never three, each in its own payload tree" {
+	MATRIX_JOBS=2 run "$MATRIX_SH" "$T/out" 6.1:patched 6.12:patched 6.12:debian 6.1:debian
+	assert_success
+	assert_output --partial "check-matrix: 4 kernels: 20 passed, 0 failed, 8 skipped"
+	assert_equal "$(most_at_once)" 2
+	# four suites, four payload trees, each beside the matrix's output
+	run awk '$1 == "start" && $2 == "check-guest" { print $4 }' "$FAKE_EVENTS"
+	assert_equal "$(sort -u <<<"$output" | wc -l)" 4
+	for t in 6.1-patched 6.12-patched 6.12-debian 6.1-debian; do
+		assert_line "$(dirname "$T/out")/stage-$t"
+	done
+}
+
+@test "matrix: MATRIX_JOBS=1 runs one suite at a time" {
+	MATRIX_JOBS=1 run "$MATRIX_SH" "$T/out" 6.12:debian 6.1:debian 6.1:patched
+	assert_success
+	assert_equal "$(most_at_once)" 1
+}
+
+@test "matrix: the patched kernels build one after the other, 6.12 first, whatever order they are given in" {
+	run "$MATRIX_SH" "$T/out" 6.1:patched 6.12:patched
+	assert_success
+	run awk '$2 == "kernel" { print $1, $3 }' "$FAKE_EVENTS"
+	assert_output "start 6.12-patched
+end 6.12-patched
+start 6.1-patched
+end 6.1-patched"
+	# and a patched kernel's suites start only after its build
+	b=$(awk '$1 == "end" && $2 == "kernel" && $3 == "6.1-patched" { print $5 }' "$FAKE_EVENTS")
+	s=$(awk '$1 == "start" && $2 == "check-guest" && $3 == "6.1-patched" { print $5 }' "$FAKE_EVENTS")
+	run awk -v b="$b" -v s="$s" 'BEGIN { exit !(s >= b) }'
+	assert_success
+}
+
+@test "matrix: the summary lists the kernels in order (Debian's, then 6.12, then 6.1), each with its skips, whatever finished first" {
+	# Debian's 6.1 finishes long before Debian's 6.12 beside it
+	FAKE_SUITE_S=0.2 MATRIX_JOBS=2 run "$MATRIX_SH" "$T/out" 6.1:debian 6.12:patched 6.12:debian
+	assert_success
+	run sed -n '/^matrix: ----/,$p' <<<"$output"
+	assert_line --index 1 --regexp '^matrix: 6\.12 debian \(6\.12-debian-release\): 5 passed, 0 failed, 2 skipped'
+	assert_line --index 2 'matrix:   skipped 2: kernel lacks: something (6.12)'
+	assert_line --index 3 --regexp '^matrix: 6\.1 debian \(6\.1-debian-release\): 5 passed'
+	assert_line --index 5 --regexp '^matrix: 6\.12 patched \(6\.12-patched-release\): 5 passed'
+}
+
+@test "matrix: a kernel whose suite fails fails the run, names the test, and the other kernels still run" {
+	FAKE_FAIL=6.12-debian MATRIX_JOBS=2 run "$MATRIX_SH" "$T/out" 6.12:debian 6.1:debian 6.1:patched
+	assert_failure
+	assert_output --partial "matrix: 6.12 debian (6.12-debian-release): FAILED: 4 passed, 1 failed, 0 skipped"
+	assert_output --partial "matrix:   not ok 3 a test that fails"
+	assert_output --partial "matrix:     # why it failed"
+	assert_output --partial "matrix: failed: 6.12 debian"
+	assert_output --partial "check-matrix: 3 kernels: 14 passed, 1 failed, 4 skipped"
+	run grep -c "^start check-guest" "$FAKE_EVENTS"
+	assert_output 3
+}
+
+@test "matrix: MATRIX_JOBS that is not 1..9 is refused before anything runs" {
+	MATRIX_JOBS=0 run "$MATRIX_SH" "$T/out" 6.1:debian
+	assert_failure 2
+	assert_output --partial "MATRIX_JOBS='0' is not 1..9"
+	[ ! -s "$FAKE_EVENTS" ]
+}
