@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # Scripts that echo schemes into DAMON's debugfs under bash: bash's echo and
 # printf write a multi-line string one line per write(2).  The writes to one
-# open file are one input (kernel patch "join the writes to one open
-# 'schemes' or 'init_regions'"), and each write is applied as if it ended
+# open file are one input (kernel patches "join the writes to one open
+# 'schemes' or 'init_regions'" and "... 'target_ids' too"; a pid per line
+# from a shell loop is the same), and each write is applied as if it ended
 # the input: the whole content is set; a write that makes the input bad
 # (a bad line, or a write that ends inside a line) fails, changes nothing,
 # and so do the later writes to that open file.  With or without a last
@@ -163,4 +164,45 @@ $(line 2 7)"
 	run sh -c 'echo "$1" > "$2"' _ "$two" "$DBGFS/schemes"
 	assert_success
 	assert_equal "$(schemes_now)" "$two"
+}
+
+@test "target_ids: one pid per write (bash) and one write (dash) set the same targets; a bad line fails and keeps them" {
+	local p1=$$ p2=$PPID
+	# bash: the loop's echo writes each line with its own write(2)
+	run bash -c 'for p in "${@:2}"; do echo "$p"; done > "$1"' _ "$DBGFS/target_ids" "$p1" "$p2"
+	assert_success
+	assert_equal "$(< "$DBGFS/target_ids")" "$p1 $p2"
+	echo > "$DBGFS/target_ids"
+	assert_equal "$(< "$DBGFS/target_ids")" ""
+	# dash: printf writes both lines in one write(2)
+	run sh -c 'printf "%s\n" "$2" "$3" > "$1"' _ "$DBGFS/target_ids" "$p1" "$p2"
+	assert_success
+	assert_equal "$(< "$DBGFS/target_ids")" "$p1 $p2"
+
+	# a bad line fails its write and the later ones: the line before it
+	# stays (bash wrote it alone), nothing after it is applied
+	run bash -c 'for p in "${@:2}"; do echo "$p"; done > "$1"' _ "$DBGFS/target_ids" "$p2" garbage "$p1"
+	assert_failure
+	assert_output --partial "Invalid argument"
+	assert_equal "$(< "$DBGFS/target_ids")" "$p2"
+	# in one write, nothing of it is applied
+	printf '%s\n' "$p1" "$p2" > "$DBGFS/target_ids"
+	run write_once "$DBGFS/target_ids" "$p2
+garbage
+$p1
+"
+	assert_failure
+	assert_equal "$(< "$DBGFS/target_ids")" "$p1 $p2"
+	# a bad first line keeps the old targets, however it is written
+	run bash -c 'for p in "${@:2}"; do echo "$p"; done > "$1"' _ "$DBGFS/target_ids" garbage "$p2"
+	assert_failure
+	assert_equal "$(< "$DBGFS/target_ids")" "$p1 $p2"
+	run sh -c 'printf "%s\n" garbage "$2" > "$1"' _ "$DBGFS/target_ids" "$p2"
+	assert_failure
+	assert_equal "$(< "$DBGFS/target_ids")" "$p1 $p2"
+	# without a last newline, the same
+	run bash -c 'printf "%s\n%s" "$2" "$3" > "$1"' _ "$DBGFS/target_ids" "$p2" "$p1"
+	assert_success
+	assert_equal "$(< "$DBGFS/target_ids")" "$p2 $p1"
+	echo > "$DBGFS/target_ids"
 }
