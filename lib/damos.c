@@ -203,16 +203,8 @@ struct damos_ctx *damos_open(const struct damos_opts *opts)
 		err = missing(d, &o, b);
 	if (!err)
 		err = b->open(d, &o);
-	if (!err) {
-		/* the default stack (damos.h): the fake kernel, if a fake tree */
-		const struct damos_layer *const def[] = {
-			damos_layer_fake_kernel_auto(), NULL,
-		};
-
-		if (!o.layers)
-			o.layers = def;
+	if (!err)
 		err = damos_io_open(d, &o, b->fs_magic);
-	}
 	if (err) {
 fail:
 		damos_close(d);

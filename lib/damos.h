@@ -19,19 +19,20 @@
  *   calling thread and returned by damos_errmsg() until the next failure.
  * - The library never prints, never exits and never clamps or truncates a
  *   value: a value that does not fit its field exactly is an error.
- * - Every path is below a root directory ("/" by default), so the library
- *   works on fake trees of plain files (tests, offline use) as on a kernel.
+ * - Every path is below a root directory ("/" by default).  The library
+ *   writes plain files as it writes the kernel's: what the kernel would
+ *   make on a write (a sysfs nr_* file's directories) it makes only on the
+ *   dry run's copy (damos_layer_dry_run()); damos' own tests put a fake
+ *   kernel under a tree of plain files in their test build.
  *
  * Detecting whether dbgfs accepts lru_prio/lru_deprio (action numbers 6 and
  * 7, added by the damos kernel series; stock kernels reject them with
  * EINVAL and never misread them):
  *
  * 1. damos_opts.dbgfs_lru forces the answer (1 yes, 0 no).
- * 2. A fake tree (a dbgfs directory that is not on debugfs, see
- *    damos_layer_fake_kernel()) declares its kernel with an optional file
- *    "<dbgfs>/damon/.max_action" holding the highest dbgfs action number it
- *    accepts: "5" models a stock kernel, "7" the damos series.  Without the
- *    file a fake tree models the damos series.
+ * 2. A layer of the handle's I/O may know (damos' test build's fake kernel
+ *    reads it from a fake tree's "<dbgfs>/damon/.max_action": the highest
+ *    dbgfs action number that tree's kernel accepts).
  * 3. On a real debugfs, with monitoring off, the library creates a private
  *    context ("damos_probe_<pid>" via mk_contexts), writes one action-6
  *    scheme to that context's schemes file only, reads the errno and removes
@@ -811,31 +812,16 @@ struct damos_layer;
 /*
  * damos_layer_dry_run() - the dry run: the handle works on a private copy
  * of the DAMON files below the root (made at the first dry run of the
- * process, kept for the later ones, removed at exit) with the fake kernel
- * under it.  Each write is recorded with its real path
- * (damos_dry_run_script()) and made on the copy, so that a later read, in
- * the same handle or a later one of the process, sees it as the kernel
- * would show it: a batch of dry-run commands writes the script its
+ * process, kept for the later ones, removed at exit).  Each write is
+ * recorded with its real path (damos_dry_run_script()) and made on the
+ * copy with what the kernel would make (a sysfs nr_* write its numbered
+ * directories, from the sysfs backend's own layout), so that a later
+ * read, in the same handle or a later one of the process, sees it as the
+ * kernel would show it: a batch of dry-run commands writes the script its
  * commands write when run one after the other.  The real tree is never
  * written.  Put it on top.
  */
 DAMOS_API const struct damos_layer *damos_layer_dry_run(void);
-
-/*
- * damos_layer_fake_kernel() - the fake kernel, for a tree of plain files:
- * the library does what the kernel would do with them: writing a sysfs
- * "nr_*" file creates or removes the numbered directories with the
- * kernel's default files, sysfs "state" commands other than on/off leave
- * the file as it is, dbgfs "mk_contexts" and "rm_contexts" create and
- * remove context directories, dbgfs files refuse writes with EBUSY while
- * "monitor_on" reads "on", and the dbgfs files a minimal tree lacks read
- * as the kernel's defaults.
- *
- * damos_layer_fake_kernel_auto() - the same where the tree is a fake one
- * (its dbgfs or sysfs directory is not on debugfs/sysfs), else nothing.
- */
-DAMOS_API const struct damos_layer *damos_layer_fake_kernel(void);
-DAMOS_API const struct damos_layer *damos_layer_fake_kernel_auto(void);
 
 struct damos_opts {
 	size_t sz;
@@ -846,8 +832,7 @@ struct damos_opts {
 	int dbgfs_lru;		/* -1 probe, 0 no, 1 yes: see the top */
 	/*
 	 * The layers over the files, top first, NULL-terminated; NULL for
-	 * { damos_layer_fake_kernel_auto(), NULL }.  A dry run:
-	 * { damos_layer_dry_run(), damos_layer_fake_kernel_auto(), NULL }.
+	 * none.  A dry run: { damos_layer_dry_run(), NULL }.
 	 */
 	const struct damos_layer *const *layers;
 };
