@@ -875,6 +875,17 @@ DAMOS_API enum damos_iface damos_get_iface(const struct damos_ctx *d);
 DAMOS_API const char *damos_get_dir(const struct damos_ctx *d);
 
 /*
+ * damos_context_check() - whether the handle's context is there, or a
+ * write would make it without resetting another (a read of a context that
+ * is not there shows made-up defaults).  On sysfs, a context whose
+ * kdamond (other than 0, which the first write makes) does not exist is
+ * neither.
+ *
+ * Return: 0, or -ENOENT with a message ("kdamond 3 does not exist: ...").
+ */
+DAMOS_API int damos_context_check(struct damos_ctx *d);
+
+/*
  * Locking.  DAMON's files are read-modify-written (a scheme is added by
  * reading the schemes and writing them all back), so two programs writing
  * at once lose each other's changes, and sysfs answers EBUSY or ENODEV to
@@ -896,6 +907,18 @@ DAMOS_API const char *damos_get_dir(const struct damos_ctx *d);
  * interface (the table above).
  */
 DAMOS_API const char *damos_lock_dir(const struct damos_ctx *d);
+
+/*
+ * damos_iface_dir() - the directory of interface @i (not AUTO) below
+ * @root (NULL for "/"), whether or not it exists: the lock's of the table
+ * above.  damos_module_dir() - the parameters directory of module @name
+ * ("lru_sort" or "damon_lru_sort", ...), the same way.
+ *
+ * Return: the path (free() it), or NULL with errno EINVAL (no such
+ * interface) or ENOENT (no such module) and a message, or ENOMEM.
+ */
+DAMOS_API char *damos_iface_dir(const char *root, enum damos_iface i);
+DAMOS_API char *damos_module_dir(const char *root, const char *name);
 
 /*
  * damos_lock_take() - flock() directory @dir, LOCK_EX if @exclusive else
@@ -991,6 +1014,17 @@ DAMOS_API int damos_scheme_check(struct damos_ctx *d,
  */
 DAMOS_API int damos_targets_check(struct damos_ctx *d,
 				  const struct damos_targets *t);
+
+/*
+ * damos_targets_same() - whether @shown (damos_targets_read() after a
+ * write) shows @want as the handle's interface shows what was written:
+ * the operations, each target's pid (vaddr) and regions; dbgfs shows no
+ * regions while monitoring runs and keeps none of a target written
+ * without them, so there regions count only where both have some.
+ */
+DAMOS_API bool damos_targets_same(struct damos_ctx *d,
+				  const struct damos_targets *shown,
+				  const struct damos_targets *want);
 
 /*
  * damos_schemes_read() - the context's schemes with their statistics.  On

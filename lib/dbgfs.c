@@ -638,4 +638,9 @@ const struct damos_backend damos_dbgfs_backend = {
 	.status = dbgfs_status,
 	.turn = dbgfs_turn,
 	.model_write = dbgfs_model_write,
+	/*
+	 * dbgfs shows no regions while monitoring runs, and keeps none of a
+	 * target written without them
+	 */
+	.regions_lossy = true,
 };

@@ -283,6 +283,10 @@ struct damos_backend {
 	int (*model_write)(struct damos_ctx *d, struct damos_io *files,
 			   const char *path, const char *content,
 			   unsigned int flags);
+	/* optional: damos_context_check() */
+	int (*context_check)(struct damos_ctx *d);
+	/* the kernel may show a target's regions as none (damos_targets_same()) */
+	bool regions_lossy;
 };
 
 extern const struct damos_backend damos_dbgfs_backend;
@@ -300,6 +304,8 @@ int damos_io_model_write(struct damos_ctx *d, struct damos_io *files,
 			 unsigned int flags);
 
 char *damos_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* damos.c: @root ("" or NULL: "/") without its trailing '/' ("/" is ""); NULL */
+char *damos_root_norm(const char *root);
 bool damos_exists(const char *path);
 
 /*

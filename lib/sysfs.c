@@ -867,6 +867,19 @@ static int sysfs_tried_regions(struct damos_ctx *d, size_t idx,
 	return err;
 }
 
+/*
+ * A context that is not there reads as defaults; a write makes it (and
+ * kdamond 0 first of all), unless its kdamond is another that is not
+ * there either.
+ */
+static int sysfs_context_check(struct damos_ctx *d)
+{
+	if (!d->kdamond_idx || damos_exists(d->dir) || damos_exists(d->kdamond))
+		return 0;
+	return damos_err(-ENOENT, "kdamond %d does not exist: no %s",
+			 d->kdamond_idx, d->kdamond);
+}
+
 static bool sysfs_claims(const struct damos_opts *o, char *buf, size_t sz)
 {
 	if (!o->kdamond)
@@ -906,4 +919,5 @@ const struct damos_backend damos_sysfs_backend = {
 	.turn = sysfs_turn,
 	.goal_current = sysfs_goal_current,
 	.model_write = damos_sysfs_model_write,
+	.context_check = sysfs_context_check,
 };

@@ -178,6 +178,32 @@ static void test_open_errors(void **state)
 	assert_string_equal(damos_errmsg(), "dbgfs context 'foo' on the sysfs interface");
 }
 
+/* The directories the lock of libdamos(3) names, from any root. */
+static void test_lock_dirs_of_root(void **state)
+{
+	char *p;
+
+	(void)state;
+	p = damos_iface_dir("/r//", DAMOS_IFACE_SYSFS);
+	assert_string_equal(p, "/r/sys/kernel/mm/damon/admin");
+	free(p);
+	p = damos_iface_dir(NULL, DAMOS_IFACE_DBGFS);
+	assert_string_equal(p, "/sys/kernel/debug/damon");
+	free(p);
+	errno = 0;
+	assert_null(damos_iface_dir("/r", DAMOS_IFACE_AUTO));
+	assert_int_equal(errno, EINVAL);
+	p = damos_module_dir("/", "damon_reclaim");
+	assert_string_equal(p, "/sys/module/damon_reclaim/parameters");
+	free(p);
+	p = damos_module_dir("/r/", "lru_sort");
+	assert_string_equal(p, "/r/sys/module/damon_lru_sort/parameters");
+	free(p);
+	errno = 0;
+	assert_null(damos_module_dir("/r", "swap"));
+	assert_int_equal(errno, ENOENT);
+}
+
 /* A caller built against a header whose damos_opts ended before .layers. */
 static void test_opts_older_caller(void **state)
 {
@@ -891,6 +917,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_open_errors, setup_tree,
 						teardown_tree),
+		cmocka_unit_test(test_lock_dirs_of_root),
 		cmocka_unit_test_setup_teardown(test_opts_older_caller,
 						setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_newer_caller,
