@@ -134,11 +134,11 @@ static void check_iface(struct apply *a, const struct damos_targets *t)
 		int r = damos_scheme_check(a->d, a->schemes[i]);
 
 		/*
-		 * Not known (dbgfs's probe could not run): a kernel without
-		 * actions 6 and 7 refuses the whole schemes write, so that
-		 * write goes first and a refusal leaves the attributes and
-		 * targets as they were too.  dbgfs keeps schemes in samples
-		 * and intervals, whatever the attributes.
+		 * Not known before the write (damos_scheme_check() is 1):
+		 * the kernel decides, and its refusal changes nothing, so
+		 * that write goes first and a refusal leaves the attributes
+		 * and targets as they were too.  Schemes are written in the
+		 * kernel's units, whatever the attributes.
 		 */
 		if (r > 0)
 			a->schemes_first = true;

@@ -405,42 +405,18 @@ struct damos_ctx *cli_open(struct cli *c)
 {
 	struct damos_ctx *d = cli_open_quiet(c);
 
-	if (!d) {
-		int err = errno;
-		char *sys = NULL, *dbg = NULL;
+	int err;
 
-		if (err == ENOENT && c->dbgfs_ctx &&
-		    asprintf(&dbg, "%s/sys/kernel/debug/damon", c->root ? c->root : "") >= 0 &&
-		    access(dbg, F_OK))
-			cli_error(c, EXIT_FAIL, "--context %s is a dbgfs context, and there is no dbgfs: %s does not exist",
-				  c->dbgfs_ctx, dbg);
-		else if (err == ENOENT && c->iface == DAMOS_IFACE_AUTO && !c->dbgfs_ctx &&
-			 asprintf(&sys, "%s/sys/kernel/mm/damon", c->root ? c->root : "") >= 0 &&
-			 access(sys, F_OK))
-			cli_error(c, EXIT_FAIL, "%s: this kernel has no DAMON (CONFIG_DAMON_SYSFS and CONFIG_DAMON_DBGFS are not set?), or debugfs is not mounted",
-				  cli_errmsg());
-		else
-			cli_lib_error(c, -err);
-		free(sys);
-		free(dbg);
+	if (!d) {
+		cli_lib_error(c, -errno);
 		return NULL;
 	}
-	/* reads of a kdamond that is not there would show made-up defaults */
-	if (c->kdamond && !c->writing &&
-	    damos_get_iface(d) == DAMOS_IFACE_SYSFS) {
-		const char *dir = damos_get_dir(d);
-		size_t n = strlen(dir) - strlen("/contexts/0");
-
-		char *k = access(dir, F_OK) ? strndup(dir, n) : NULL;
-
-		if (k && access(k, F_OK)) {
-			cli_error(c, EXIT_FAIL, "kdamond %d does not exist: no %s",
-				  c->kdamond, k);
-			free(k);
-			damos_close(d);
-			return NULL;
-		}
-		free(k);
+	/* reads of a context that is not there would show made-up defaults */
+	err = c->writing ? 0 : damos_context_check(d);
+	if (err) {
+		cli_lib_error(c, err);
+		damos_close(d);
+		return NULL;
 	}
 	return d;
 }

@@ -14,18 +14,6 @@
 
 #define NR_LOCKS 4
 
-/* "<root>/@rel", root as --root gives it ("" for /). */
-static char *below(struct cli *c, const char *rel)
-{
-	const char *r = c->root ? c->root : "";
-	size_t n = strlen(r);
-	char *p;
-
-	while (n && r[n - 1] == '/')
-		n--;
-	return asprintf(&p, "%.*s/%s", (int)n, r, rel) < 0 ? NULL : p;
-}
-
 static bool is_dir(const char *p)
 {
 	return p && !access(p, F_OK);
@@ -38,20 +26,18 @@ static bool is_dir(const char *p)
  */
 static int lock_dirs(struct cli *c, char *dirs[NR_LOCKS])
 {
-	static const char *const all[] = {
-		"sys/kernel/mm/damon/admin", "sys/kernel/debug/damon",
-		"sys/module/damon_lru_sort/parameters",
-		"sys/module/damon_reclaim/parameters",
-	};
+	const char *const *mod = damos_module_names();
 	int n = 0;
 
 	if (c->object && !strcmp(c->object, "lru-sort")) {
-		dirs[n++] = below(c, all[2]);
+		dirs[n++] = damos_module_dir(c->root, "lru_sort");
 	} else if (c->object && !strcmp(c->object, "reclaim")) {
-		dirs[n++] = below(c, all[3]);
+		dirs[n++] = damos_module_dir(c->root, "reclaim");
 	} else if (c->object && !strcmp(c->object, "apply")) {
-		for (size_t i = 0; i < ARRAY_SIZE(all); i++)
-			dirs[n++] = below(c, all[i]);
+		dirs[n++] = damos_iface_dir(c->root, DAMOS_IFACE_SYSFS);
+		dirs[n++] = damos_iface_dir(c->root, DAMOS_IFACE_DBGFS);
+		for (; *mod && n < NR_LOCKS; mod++)
+			dirs[n++] = damos_module_dir(c->root, *mod);
 	} else {
 		struct damos_ctx *d = cli_open_quiet(c);
 

@@ -100,33 +100,6 @@ int cli_verify_attrs(struct cli *c, struct damos_ctx *d,
 	return changed(c, "attributes", print_attrs, &a);
 }
 
-static bool targets_same(const struct damos_targets *a,
-			 const struct damos_targets *b)
-{
-	if (a->nr != b->nr || (a->nr && a->ops != b->ops))
-		return false;
-	for (size_t i = 0; i < a->nr; i++) {
-		const struct damos_target *x = &a->targets[i], *y = &b->targets[i];
-
-		if (a->ops == DAMOS_OPS_VADDR && x->pid != y->pid)
-			return false;
-		/*
-		 * dbgfs shows no regions while monitoring runs, and keeps
-		 * none of a target written without them: compare regions
-		 * only where both have some.
-		 */
-		if (!x->nr_regions || !y->nr_regions)
-			continue;
-		if (x->nr_regions != y->nr_regions)
-			return false;
-		for (size_t r = 0; r < x->nr_regions; r++)
-			if (x->regions[r].start != y->regions[r].start ||
-			    x->regions[r].end != y->regions[r].end)
-				return false;
-	}
-	return true;
-}
-
 int cli_verify_targets(struct cli *c, struct damos_ctx *d,
 		       const struct damos_targets *want)
 {
@@ -138,7 +111,7 @@ int cli_verify_targets(struct cli *c, struct damos_ctx *d,
 	err = damos_targets_read(d, &t);
 	if (err)
 		return cli_lib_error(c, err);
-	status = targets_same(&t, want) ? EXIT_OK :
+	status = damos_targets_same(d, &t, want) ? EXIT_OK :
 		 changed(c, "targets", print_targets, &t);
 	damos_targets_free(&t);
 	return status;

@@ -7,7 +7,7 @@
 #include "internal.h"
 
 
-static char *norm_root(const char *root)
+char *damos_root_norm(const char *root)
 {
 	size_t n;
 
@@ -27,7 +27,7 @@ static const struct damos_backend *const backends[] = {
 
 unsigned int damos_detect(const char *root)
 {
-	char *r = norm_root(root), *p;
+	char *r = damos_root_norm(root), *p;
 	unsigned int mask = 0;
 
 	if (!r)
@@ -123,11 +123,22 @@ static const struct damos_backend *pick(const struct damos_opts *o,
 	return b ? b : backends[0];
 }
 
+/* Neither @sysfs nor @dbgfs: and no DAMON directory in sysfs at all? */
+static int no_damon(const char *sysfs, const char *dbgfs)
+{
+	char *damon = strndup(sysfs, strrchr(sysfs, '/') - sysfs);
+	bool none = damon && !damos_exists(damon);
+
+	free(damon);
+	return damos_err(-ENOENT, "no DAMON interface: neither %s nor %s exists%s",
+			 sysfs, dbgfs, none ? ": this kernel has no DAMON (CONFIG_DAMON_SYSFS and CONFIG_DAMON_DBGFS are not set?), or debugfs is not mounted" : "");
+}
+
 /* No interface @b below the root: say where, and whether it is hidden. */
 static int missing(struct damos_ctx *d, const struct damos_opts *o,
 		   const struct damos_backend *b)
 {
-	char *top[ARRAY_SIZE(backends)];
+	char *top[ARRAY_SIZE(backends)], what[128];
 	const char *hidden = NULL;
 	int err = -ENOMEM;
 
@@ -145,10 +156,11 @@ static int missing(struct damos_ctx *d, const struct damos_opts *o,
 		err = damos_err(-EACCES,
 				"cannot look into %s: %s (DAMON's files need root)",
 				hidden, strerror(EACCES));
+	else if (b->claims(o, what, sizeof(what)))
+		err = damos_err(-ENOENT, "%s needs the %s interface, and there is none: %s does not exist",
+				what, damos_iface_name(b->iface), d->top);
 	else if (o->iface == DAMOS_IFACE_AUTO)
-		err = damos_err(-ENOENT,
-				"no DAMON interface: neither %s nor %s exists",
-				top[0], top[1]);
+		err = no_damon(top[0], top[1]);
 	else
 		err = damos_err(-ENOENT, "no DAMON %s interface: %s does not exist",
 				damos_iface_name(b->iface), d->top);
@@ -177,11 +189,11 @@ struct damos_ctx *damos_open(const struct damos_opts *opts)
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return damos_err_null(-ENOMEM, "out of memory");
-	d->root = norm_root(o.root);
+	d->root = damos_root_norm(o.root);
 	d->kdamond_idx = o.kdamond;
 	d->note_write = damos_txn_note_write;
 	d->before_write = damos_txn_before_write;
-	/* the fake kernel (emul.c) knows both interfaces' directories */
+	/* both interfaces' directories: the backends' model_write use them */
 	d->dbgfs = d->root ? damos_path("%s/%s", d->root, damos_dbgfs_backend.top) : NULL;
 	d->admin = d->root ? damos_path("%s/%s", d->root, damos_sysfs_backend.top) : NULL;
 	if (!d->dbgfs || !d->admin) {
@@ -203,16 +215,8 @@ struct damos_ctx *damos_open(const struct damos_opts *opts)
 		err = missing(d, &o, b);
 	if (!err)
 		err = b->open(d, &o);
-	if (!err) {
-		/* the default stack (damos.h): the fake kernel, if a fake tree */
-		const struct damos_layer *const def[] = {
-			damos_layer_fake_kernel_auto(), NULL,
-		};
-
-		if (!o.layers)
-			o.layers = def;
+	if (!err)
 		err = damos_io_open(d, &o, b->fs_magic);
-	}
 	if (err) {
 fail:
 		damos_close(d);
@@ -220,6 +224,50 @@ fail:
 		return NULL;
 	}
 	return d;
+}
+
+char *damos_iface_dir(const char *root, enum damos_iface i)
+{
+	const struct damos_backend *b = backend_of(i);
+	char *r = damos_root_norm(root), *p;
+
+	if (!b || !r) {
+		free(r);
+		return damos_err_null(b ? -ENOMEM : -EINVAL,
+				      b ? "out of memory" : "%d is not an interface", i);
+	}
+	p = damos_path("%s/%s", r, b->top);
+	free(r);
+	return p ? p : damos_err_null(-ENOMEM, "out of memory");
+}
+
+int damos_context_check(struct damos_ctx *d)
+{
+	return d->ops->context_check ? d->ops->context_check(d) : 0;
+}
+
+bool damos_targets_same(struct damos_ctx *d, const struct damos_targets *shown,
+			const struct damos_targets *want)
+{
+	const struct damos_targets *a = shown, *b = want;
+
+	if (a->nr != b->nr || (a->nr && a->ops != b->ops))
+		return false;
+	for (size_t i = 0; i < a->nr; i++) {
+		const struct damos_target *x = &a->targets[i], *y = &b->targets[i];
+
+		if (a->ops == DAMOS_OPS_VADDR && x->pid != y->pid)
+			return false;
+		if (d->ops->regions_lossy && (!x->nr_regions || !y->nr_regions))
+			continue;
+		if (x->nr_regions != y->nr_regions)
+			return false;
+		for (size_t r = 0; r < x->nr_regions; r++)
+			if (x->regions[r].start != y->regions[r].start ||
+			    x->regions[r].end != y->regions[r].end)
+				return false;
+	}
+	return true;
 }
 
 enum damos_iface damos_get_iface(const struct damos_ctx *d)

@@ -19,19 +19,20 @@
  *   calling thread and returned by damos_errmsg() until the next failure.
  * - The library never prints, never exits and never clamps or truncates a
  *   value: a value that does not fit its field exactly is an error.
- * - Every path is below a root directory ("/" by default), so the library
- *   works on fake trees of plain files (tests, offline use) as on a kernel.
+ * - Every path is below a root directory ("/" by default).  The library
+ *   writes plain files as it writes the kernel's: what the kernel would
+ *   make on a write (a sysfs nr_* file's directories) it makes only on the
+ *   dry run's copy (damos_layer_dry_run()); damos' own tests put a fake
+ *   kernel under a tree of plain files in their test build.
  *
  * Detecting whether dbgfs accepts lru_prio/lru_deprio (action numbers 6 and
  * 7, added by the damos kernel series; stock kernels reject them with
  * EINVAL and never misread them):
  *
  * 1. damos_opts.dbgfs_lru forces the answer (1 yes, 0 no).
- * 2. A fake tree (a dbgfs directory that is not on debugfs, see
- *    damos_layer_fake_kernel()) declares its kernel with an optional file
- *    "<dbgfs>/damon/.max_action" holding the highest dbgfs action number it
- *    accepts: "5" models a stock kernel, "7" the damos series.  Without the
- *    file a fake tree models the damos series.
+ * 2. A layer of the handle's I/O may know (damos' test build's fake kernel
+ *    reads it from a fake tree's "<dbgfs>/damon/.max_action": the highest
+ *    dbgfs action number that tree's kernel accepts).
  * 3. On a real debugfs, with monitoring off, the library creates a private
  *    context ("damos_probe_<pid>" via mk_contexts), writes one action-6
  *    scheme to that context's schemes file only, reads the errno and removes
@@ -811,31 +812,16 @@ struct damos_layer;
 /*
  * damos_layer_dry_run() - the dry run: the handle works on a private copy
  * of the DAMON files below the root (made at the first dry run of the
- * process, kept for the later ones, removed at exit) with the fake kernel
- * under it.  Each write is recorded with its real path
- * (damos_dry_run_script()) and made on the copy, so that a later read, in
- * the same handle or a later one of the process, sees it as the kernel
- * would show it: a batch of dry-run commands writes the script its
+ * process, kept for the later ones, removed at exit).  Each write is
+ * recorded with its real path (damos_dry_run_script()) and made on the
+ * copy with what the kernel would make (a sysfs nr_* write its numbered
+ * directories, from the sysfs backend's own layout), so that a later
+ * read, in the same handle or a later one of the process, sees it as the
+ * kernel would show it: a batch of dry-run commands writes the script its
  * commands write when run one after the other.  The real tree is never
  * written.  Put it on top.
  */
 DAMOS_API const struct damos_layer *damos_layer_dry_run(void);
-
-/*
- * damos_layer_fake_kernel() - the fake kernel, for a tree of plain files:
- * the library does what the kernel would do with them: writing a sysfs
- * "nr_*" file creates or removes the numbered directories with the
- * kernel's default files, sysfs "state" commands other than on/off leave
- * the file as it is, dbgfs "mk_contexts" and "rm_contexts" create and
- * remove context directories, dbgfs files refuse writes with EBUSY while
- * "monitor_on" reads "on", and the dbgfs files a minimal tree lacks read
- * as the kernel's defaults.
- *
- * damos_layer_fake_kernel_auto() - the same where the tree is a fake one
- * (its dbgfs or sysfs directory is not on debugfs/sysfs), else nothing.
- */
-DAMOS_API const struct damos_layer *damos_layer_fake_kernel(void);
-DAMOS_API const struct damos_layer *damos_layer_fake_kernel_auto(void);
 
 struct damos_opts {
 	size_t sz;
@@ -846,8 +832,7 @@ struct damos_opts {
 	int dbgfs_lru;		/* -1 probe, 0 no, 1 yes: see the top */
 	/*
 	 * The layers over the files, top first, NULL-terminated; NULL for
-	 * { damos_layer_fake_kernel_auto(), NULL }.  A dry run:
-	 * { damos_layer_dry_run(), damos_layer_fake_kernel_auto(), NULL }.
+	 * none.  A dry run: { damos_layer_dry_run(), NULL }.
 	 */
 	const struct damos_layer *const *layers;
 };
@@ -890,6 +875,17 @@ DAMOS_API enum damos_iface damos_get_iface(const struct damos_ctx *d);
 DAMOS_API const char *damos_get_dir(const struct damos_ctx *d);
 
 /*
+ * damos_context_check() - whether the handle's context is there, or a
+ * write would make it without resetting another (a read of a context that
+ * is not there shows made-up defaults).  On sysfs, a context whose
+ * kdamond (other than 0, which the first write makes) does not exist is
+ * neither.
+ *
+ * Return: 0, or -ENOENT with a message ("kdamond 3 does not exist: ...").
+ */
+DAMOS_API int damos_context_check(struct damos_ctx *d);
+
+/*
  * Locking.  DAMON's files are read-modify-written (a scheme is added by
  * reading the schemes and writing them all back), so two programs writing
  * at once lose each other's changes, and sysfs answers EBUSY or ENODEV to
@@ -911,6 +907,18 @@ DAMOS_API const char *damos_get_dir(const struct damos_ctx *d);
  * interface (the table above).
  */
 DAMOS_API const char *damos_lock_dir(const struct damos_ctx *d);
+
+/*
+ * damos_iface_dir() - the directory of interface @i (not AUTO) below
+ * @root (NULL for "/"), whether or not it exists: the lock's of the table
+ * above.  damos_module_dir() - the parameters directory of module @name
+ * ("lru_sort" or "damon_lru_sort", ...), the same way.
+ *
+ * Return: the path (free() it), or NULL with errno EINVAL (no such
+ * interface) or ENOENT (no such module) and a message, or ENOMEM.
+ */
+DAMOS_API char *damos_iface_dir(const char *root, enum damos_iface i);
+DAMOS_API char *damos_module_dir(const char *root, const char *name);
 
 /*
  * damos_lock_take() - flock() directory @dir, LOCK_EX if @exclusive else
@@ -1006,6 +1014,17 @@ DAMOS_API int damos_scheme_check(struct damos_ctx *d,
  */
 DAMOS_API int damos_targets_check(struct damos_ctx *d,
 				  const struct damos_targets *t);
+
+/*
+ * damos_targets_same() - whether @shown (damos_targets_read() after a
+ * write) shows @want as the handle's interface shows what was written:
+ * the operations, each target's pid (vaddr) and regions; dbgfs shows no
+ * regions while monitoring runs and keeps none of a target written
+ * without them, so there regions count only where both have some.
+ */
+DAMOS_API bool damos_targets_same(struct damos_ctx *d,
+				  const struct damos_targets *shown,
+				  const struct damos_targets *want);
 
 /*
  * damos_schemes_read() - the context's schemes with their statistics.  On

@@ -541,6 +541,78 @@ static void dbgfs_probe(struct damos_ctx *d)
 	snprintf(d->kdesc, sizeof(d->kdesc), "dbgfs");
 }
 
+/* A context directory as mk_contexts makes it. */
+static int make_context(struct damos_io *files, const char *dir)
+{
+	struct damos_attrs a;
+	char attrs[128];
+	const char *const f[][2] = {
+		{ "attrs", attrs }, { "schemes", "" }, { "target_ids", "" },
+		{ "init_regions", "" }, { "kdamond_pid", "none\n" },
+	};
+	int err = damos_io_mkdir(files, dir);
+
+	damos_attrs_default(&a);
+	damos_attrs_encode(&a, attrs, sizeof(attrs));
+	for (size_t i = 0; !err && i < ARRAY_SIZE(f); i++) {
+		char *p = damos_path("%s/%s", dir, f[i][0]);
+
+		err = p ? damos_io_write(files, p, f[i][1], DAMOS_IO_CREATE) :
+			  -ENOMEM;
+		free(p);
+	}
+	return err;
+}
+
+/* mk_contexts, rm_contexts: the directory of the context named. */
+static int context_dir_op(struct damos_ctx *d, struct damos_io *files,
+			  const char *base, const char *content)
+{
+	char name[256], *p;
+	int err;
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(content, " \n"),
+		 content);
+	if (!name[0] || strchr(name, '/') || !strcmp(name, ".."))
+		return -EINVAL;
+	p = damos_path("%s/%s", d->dbgfs, name);
+	if (!p)
+		return -ENOMEM;
+	if (base[0] == 'm')
+		err = damos_exists(p) ? -EEXIST : make_context(files, p);
+	else
+		err = damos_exists(p) ? damos_io_remove(files, p) : -ENOENT;
+	free(p);
+	return err;
+}
+
+/* What dbgfs does on a write, on plain files (the backend's model_write). */
+static int dbgfs_model_write(struct damos_ctx *d, struct damos_io *files,
+			     const char *path, const char *content,
+			     unsigned int flags)
+{
+	size_t n = strlen(d->dbgfs);
+	const char *base = strrchr(path, '/') + 1;
+	int err = damos_io_write(files, path, content, flags);
+
+	if (err || strncmp(path, d->dbgfs, n) || path[n] != '/')
+		return err;
+	/* the targets own their regions; new targets have none */
+	if (!strcmp(base, "target_ids")) {
+		char *p = damos_path("%.*s/init_regions", (int)(base - 1 - path),
+				     path);
+
+		err = !p ? -ENOMEM : damos_exists(p) ?
+		      damos_io_write(files, p, "", 0) : 0;
+		free(p);
+	} else if (!strcmp(base, "mk_contexts") || !strcmp(base, "rm_contexts")) {
+		err = context_dir_op(d, files, base, content);
+	}
+	if (err && err != -ENOMEM)
+		damos_err(err, "cannot write %s: %s", path, strerror(-err));
+	return err;
+}
+
 #define DEBUGFS_MAGIC	0x64626720
 
 const struct damos_backend damos_dbgfs_backend = {
@@ -565,4 +637,10 @@ const struct damos_backend damos_dbgfs_backend = {
 	.targets_write = dbgfs_targets_write,
 	.status = dbgfs_status,
 	.turn = dbgfs_turn,
+	.model_write = dbgfs_model_write,
+	/*
+	 * dbgfs shows no regions while monitoring runs, and keeps none of a
+	 * target written without them
+	 */
+	.regions_lossy = true,
 };

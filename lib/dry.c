@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * The dry run: a layer that records every write as a line of a shell
- * script and makes it on a private copy of the DAMON files (the layers
- * below it model the kernel there), so that a later read sees it as the
- * kernel would show it, and the real files are never written.
+ * script and makes it on a private copy of the DAMON files, with what the
+ * kernel would make there (the backend's model_write), so that a later
+ * read sees it as the kernel would show it, and the real files are never
+ * written.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +21,7 @@ struct dry {
 	struct damos_buf script;
 	char *real_root;	/* the root the script writes below */
 	char *copy;		/* the copy's root (the handle's root now) */
+	bool model;		/* no layer below models the kernel */
 };
 
 /* A path of the copy as the real one it stands for. */
@@ -301,14 +303,18 @@ static int dry_write(struct damos_io *io, const char *path,
 	record(y, path, content);
 	if (y->script.err)
 		return damos_err(y->script.err, "out of memory");
-	err = damos_io_write(io->below, path, content, flags);
+	err = y->model ? damos_io_model_write(io->d, io->below, path, content,
+					      flags) :
+			 damos_io_write(io->below, path, content, flags);
 	return err ? real_msg(y, err) : 0;
 }
 
+/* The copy is plain files: they change only when written, as written. */
 static int dry_query(struct damos_io *io, enum damos_io_q q)
 {
 	(void)io;
-	return q == DAMOS_IO_Q_RECORDED ? 1 : -ENOTTY;
+	return q == DAMOS_IO_Q_RECORDED || q == DAMOS_IO_Q_STATIC ||
+	       q == DAMOS_IO_Q_EXACT ? 1 : -ENOTTY;
 }
 
 static const char *dry_script(struct damos_io *io)
@@ -351,16 +357,8 @@ struct damos_io *damos_io_dry(struct damos_ctx *d, struct damos_io *below)
 	y = calloc(1, sizeof(*y));
 	if (!y)
 		return damos_err_null(-ENOMEM, "out of memory");
-	/* the copy is plain files: the kernel is modelled there */
-	if (damos_io_ask(below, DAMOS_IO_Q_STATIC) != 1) {
-		struct damos_io *e = damos_io_emul(d, below, false);
-
-		if (!e) {
-			free(y);
-			return NULL;
-		}
-		below = e;
-	}
+	/* a fake tree's fake kernel (test builds) models it already */
+	y->model = damos_io_ask(below, DAMOS_IO_Q_STATIC) != 1;
 	y->io.ops = &dry_ops;
 	y->io.below = below;
 	y->io.d = d;
@@ -379,8 +377,6 @@ struct damos_io *damos_io_dry(struct damos_ctx *d, struct damos_io *below)
 		err = d->root ? 0 : -ENOMEM;
 	}
 	if (err) {
-		if (below != d->io)
-			below->ops->free(below);	/* the fake kernel above */
 		dry_free(&y->io);
 		return damos_err_null(-ENOMEM, "out of memory");
 	}

@@ -84,6 +84,11 @@ struct damos_snap {
 };
 
 void damos_snap_free(struct damos_snap *sn);
+/* the files of @sn, not @sn itself, which is left empty */
+void damos_snap_free_files(struct damos_snap *sn);
+/* snap.c: one more file (@rel and @content are @sn's now, also on failure) */
+int damos_snap_add(struct damos_snap *sn, char *rel, char *content,
+		   bool writable);
 const char *damos_snap_get(const struct damos_snap *sn, const char *rel);
 
 struct damos_filter_v {
@@ -228,6 +233,8 @@ struct damos_ctx {
  * One DAMON interface: all that differs between them is here and in the
  * backend's file (lib/sysfs.c, lib/dbgfs.c); lib/damos.c only picks one.
  */
+struct damos_io;
+
 struct damos_backend {
 	enum damos_iface iface;
 	const char *top;	/* its directory below the root */
@@ -267,22 +274,49 @@ struct damos_backend {
 	 */
 	int (*goal_current)(struct damos_ctx *d, size_t idx, size_t goal,
 			    uint64_t v);
+	/*
+	 * What the kernel does on a write of @content to @path, done through
+	 * @files on plain files (the dry run's copy, a test build's fake
+	 * tree): the write, and the files and directories it makes or
+	 * removes.  From the backend's own tables, not a second model.
+	 */
+	int (*model_write)(struct damos_ctx *d, struct damos_io *files,
+			   const char *path, const char *content,
+			   unsigned int flags);
+	/* optional: damos_context_check() */
+	int (*context_check)(struct damos_ctx *d);
+	/* the kernel may show a target's regions as none (damos_targets_same()) */
+	bool regions_lossy;
 };
 
 extern const struct damos_backend damos_dbgfs_backend;
 extern const struct damos_backend damos_sysfs_backend;
 
+/* sysfs_model.c: the context's attrs files, in struct damos_attrs' order */
+#define DAMOS_SYSFS_NR_ATTR_FILES	5
+extern const char *const damos_sysfs_attr_files[DAMOS_SYSFS_NR_ATTR_FILES];
+int damos_sysfs_model_write(struct damos_ctx *d, struct damos_io *files,
+			    const char *path, const char *content,
+			    unsigned int flags);
+/* stack.c: @d's backend's model_write, else the write alone */
+int damos_io_model_write(struct damos_ctx *d, struct damos_io *files,
+			 const char *path, const char *content,
+			 unsigned int flags);
+
 char *damos_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* damos.c: @root ("" or NULL: "/") without its trailing '/' ("/" is ""); NULL */
+char *damos_root_norm(const char *root);
 bool damos_exists(const char *path);
 
 /*
  * The I/O stack (lib/stack.c).  Every read and write of a handle goes to
  * the top layer of its stack, which does its part and passes the call to
  * the layer below (a NULL op passes it on by itself).  At the bottom is the
- * filesystem (lib/io.c); above it, stacked by damos_io_open(): the fake
- * kernel (lib/emul.c: what the kernel does on a write, for a tree of plain
- * files), the dry run (lib/dry.c: writes recorded as a script and made on a
- * private copy) and the layers of test builds (tests/layers/).  The code
+ * filesystem (lib/io.c); above it, stacked by damos_io_open(): the dry
+ * run (lib/dry.c: writes recorded as a script and made on a private copy,
+ * with what the kernel would make there: the backend's model_write) and
+ * the layers of test builds (tests/layers/: the fake kernel of fake trees,
+ * faults, races).  The code
  * above the stack (damos.c, the backends, txn.c) never knows which layers
  * are there: it asks the stack (damos_io_query()).
  */
@@ -341,12 +375,9 @@ struct damos_io {
 
 /*
  * The layers: each takes the stack below and returns the new top (NULL
- * with a message).  @declared: the fake kernel stands for the caller's
- * tree (its .max_action), not for the dry run's copy.
+ * with a message).
  */
 struct damos_io *damos_io_real(struct damos_ctx *d);
-struct damos_io *damos_io_emul(struct damos_ctx *d, struct damos_io *below,
-			       bool declared);
 struct damos_io *damos_io_dry(struct damos_ctx *d, struct damos_io *below);
 
 /*

@@ -244,14 +244,24 @@ static const struct mod_info *info_of(const char *name)
 	return NULL;
 }
 
-struct damos_module *damos_module_new(const char *name)
+/* The module @name; NULL with a message. */
+static const struct mod_info *module_named(const char *name)
 {
 	const struct mod_info *mi = info_of(name);
-	struct damos_module *m;
 
 	if (!mi)
 		return damos_err_null(-ENOENT, "no DAMON module '%s' (expected lru_sort or reclaim)",
 				      name ? name : "");
+	return mi;
+}
+
+struct damos_module *damos_module_new(const char *name)
+{
+	const struct mod_info *mi = module_named(name);
+	struct damos_module *m;
+
+	if (!mi)
+		return NULL;
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return damos_err_null(-ENOMEM, "out of memory");
@@ -876,6 +886,19 @@ static char *mod_dir(const char *root, const struct mod_info *mi)
 	return damos_path("%s/sys/module/%s/parameters", root, mi->kname);
 }
 
+char *damos_module_dir(const char *root, const char *name)
+{
+	const struct mod_info *mi = module_named(name);
+	char *r, *p;
+
+	if (!mi)
+		return NULL;
+	r = damos_root_norm(root);
+	p = r ? mod_dir(r, mi) : NULL;
+	free(r);
+	return p ? p : damos_err_null(-ENOMEM, "out of memory");
+}
+
 /*
  * A handle that is only a root, its I/O stack and the module's directory
  * (d->top, which a transaction keeps a copy of).
@@ -885,22 +908,16 @@ static struct damos_ctx *mod_open(const struct damos_opts *opts,
 {
 	struct damos_opts o = DAMOS_OPTS_INIT;
 	struct damos_ctx *d;
-	const char *root;
-	size_t n;
 	int err;
 
 	if (damos_opts_get(opts, &o)) {
 		errno = EINVAL;
 		return NULL;
 	}
-	root = o.root && *o.root ? o.root : "/";
-	n = strlen(root);
-	while (n > 0 && root[n - 1] == '/')
-		n--;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return damos_err_null(-ENOMEM, "out of memory");
-	d->root = strndup(root, n);
+	d->root = damos_root_norm(o.root);
 	d->note_write = damos_txn_note_write;
 	d->before_write = damos_txn_before_write;
 	*dir = d->root ? mod_dir(d->root, mi) : NULL;

@@ -61,7 +61,7 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(x, y);
 }
 
-static int snap_add(struct damos_snap *sn, char *rel, char *content,
+int damos_snap_add(struct damos_snap *sn, char *rel, char *content,
 		    bool writable)
 {
 	struct damos_snap_file *f = realloc(sn->f, (sn->n + 1) * sizeof(*f));
@@ -161,7 +161,7 @@ static int snap_walk(struct damos_io *io, const char *top, const char *rel,
 			}
 			free(p);
 			if (!err && content)
-				err = snap_add(sn, r, content, !ro);
+				err = damos_snap_add(sn, r, content, !ro);
 			else
 				free(r);
 		}

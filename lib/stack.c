@@ -48,6 +48,15 @@ int damos_io_remove(struct damos_io *io, const char *path)
 	return io ? io->ops->remove(io, path) : -ENOSYS;
 }
 
+int damos_io_model_write(struct damos_ctx *d, struct damos_io *files,
+			 const char *path, const char *content,
+			 unsigned int flags)
+{
+	if (d->ops && d->ops->model_write)
+		return d->ops->model_write(d, files, path, content, flags);
+	return damos_io_write(files, path, content, flags);
+}
+
 int damos_io_ask(struct damos_io *io, enum damos_io_q q)
 {
 	for (; io; io = io->below) {

@@ -540,14 +540,6 @@ static int sysfs_goal_current(struct damos_ctx *d, size_t idx, size_t goal,
 	return err;
 }
 
-static const char *const attr_files[] = {
-	"monitoring_attrs/intervals/sample_us",
-	"monitoring_attrs/intervals/aggr_us",
-	"monitoring_attrs/intervals/update_us",
-	"monitoring_attrs/nr_regions/min",
-	"monitoring_attrs/nr_regions/max",
-};
-
 static int sysfs_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
 {
 	int err = 0;
@@ -555,8 +547,8 @@ static int sysfs_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
 	damos_attrs_default(a);
 	if (!damos_exists(d->dir))
 		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(attr_files) && !err; i++)
-		err = read_u64_at(d, cpath(d, "%s", attr_files[i]),
+	for (size_t i = 0; i < DAMOS_SYSFS_NR_ATTR_FILES && !err; i++)
+		err = read_u64_at(d, cpath(d, "%s", damos_sysfs_attr_files[i]),
 				  (uint64_t *)damos_attrs_field(a, i));
 	return err;
 }
@@ -567,8 +559,8 @@ static int sysfs_attrs_write(struct damos_ctx *d, const struct damos_attrs *a)
 
 	if (!err)
 		err = ensure_ctx(d);
-	for (size_t i = 0; i < ARRAY_SIZE(attr_files) && !err; i++)
-		err = write_u64_at(d, cpath(d, "%s", attr_files[i]),
+	for (size_t i = 0; i < DAMOS_SYSFS_NR_ATTR_FILES && !err; i++)
+		err = write_u64_at(d, cpath(d, "%s", damos_sysfs_attr_files[i]),
 				   *damos_attrs_field(a, i));
 	if (!err)
 		err = commit_if_on(d);
@@ -875,6 +867,19 @@ static int sysfs_tried_regions(struct damos_ctx *d, size_t idx,
 	return err;
 }
 
+/*
+ * A context that is not there reads as defaults; a write makes it (and
+ * kdamond 0 first of all), unless its kdamond is another that is not
+ * there either.
+ */
+static int sysfs_context_check(struct damos_ctx *d)
+{
+	if (!d->kdamond_idx || damos_exists(d->dir) || damos_exists(d->kdamond))
+		return 0;
+	return damos_err(-ENOENT, "kdamond %d does not exist: no %s",
+			 d->kdamond_idx, d->kdamond);
+}
+
 static bool sysfs_claims(const struct damos_opts *o, char *buf, size_t sz)
 {
 	if (!o->kdamond)
@@ -913,4 +918,6 @@ const struct damos_backend damos_sysfs_backend = {
 	.status = sysfs_status,
 	.turn = sysfs_turn,
 	.goal_current = sysfs_goal_current,
+	.model_write = damos_sysfs_model_write,
+	.context_check = sysfs_context_check,
 };

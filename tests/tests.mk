@@ -25,9 +25,12 @@ CHECK_HOST_TARGETS += check-unit check-bats check-install check-abi
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB_A) lib/damos.h
+# The unit tests link the test build's fake kernel (tests/layers/emul.c).
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/layers/emul.o $(LIB_A) \
+		lib/damos.h
 	@mkdir -p $(@D)
-	$(CC) $(DAMOS_CFLAGS) -Wno-missing-prototypes -Ilib -o $@ $< $(LIB_A) \
+	$(CC) $(DAMOS_CFLAGS) -Wno-missing-prototypes -Ilib -Itests/layers \
+		-o $@ $< $(BUILD)/tests/layers/emul.o $(LIB_A) \
 		$(DAMOS_LDFLAGS) -lcmocka
 
 .PHONY: check-unit check-bats check-install check-sanitize update-golden \
@@ -53,13 +56,17 @@ update-abi: $(LIB_SO)
 	LC_ALL=C sort $(BUILD)/abi.raw > $(ABI_BASELINE)
 
 # The test build of damoctl: the shipped objects, with tests/layers/
-# (cli_layers.c in place of cli/layers.c) adding two layers to every
+# (cli_layers.c in place of cli/layers.c) adding three layers to every
 # handle's I/O stack: the fault layer (DAMOS_FAULT, DAMOS_FAULT_LOG),
-# which tests/host/transactions.bats sweeps, and the race layer
+# which tests/host/transactions.bats sweeps, the race layer
 # (DAMOCTL_TEST_RACE) of tests/host/lock.bats and
-# tests/guest/concurrency.bats.  The shipped damoctl and libdamos have no
+# tests/guest/concurrency.bats, and the fake kernel (emul.c) that makes a
+# tree of plain files act as the kernel's: the host tests run this build
+# ($DAMOCTL) on their fake trees.  The shipped damoctl and libdamos have no
 # such code at all: no environment variable makes a root tool fail or run
-# a command on purpose.  damoctl-fault is its old name.
+# a command on purpose, and no fake kernel ships ($DAMOCTL_SHIPPED is the
+# shipped build, for the tests that check that).  damoctl-fault is its old
+# name.
 TEST_LAYER_OBJS := $(patsubst tests/layers/%.c,$(BUILD)/tests/layers/%.o,\
 	$(wildcard tests/layers/*.c))
 DAMOCTL_TEST := $(BUILD)/tests/damoctl-test
@@ -87,7 +94,8 @@ check-unit: $(UNIT_BINS)
 # prerequisite, so a fresh clone runs those tests instead of skipping them.
 # A skip fails the run unless tests/host/allowed-skips gives its reason.
 check-bats: $(BUILD)/damoctl $(LIB_SO) $(DAMOCTL_FAULT)
-	DAMOCTL=$(abspath $(BUILD)/damoctl) \
+	DAMOCTL=$(abspath $(DAMOCTL_TEST)) \
+	DAMOCTL_SHIPPED=$(abspath $(BUILD)/damoctl) \
 	DAMOCTL_TEST=$(abspath $(DAMOCTL_TEST)) \
 	DAMOCTL_FAULT=$(abspath $(DAMOCTL_FAULT)) tests/host/run-suite.sh \
 		tests/host/allowed-skips $(BUILD)/host.tap -- tests/host
@@ -98,8 +106,8 @@ check-sanitize:
 	$(MAKE) BUILD=$(BUILD)/san EXTRA_CFLAGS="$(SAN_FLAGS)" \
 		EXTRA_LDFLAGS="$(SAN_FLAGS)" check-host
 
-update-golden: $(BUILD)/damoctl
-	UPDATE_GOLDEN=1 DAMOCTL=$(abspath $(BUILD)/damoctl) bats tests/host
+update-golden: $(DAMOCTL_TEST)
+	UPDATE_GOLDEN=1 DAMOCTL=$(abspath $(DAMOCTL_TEST)) bats tests/host
 
 # The tests that drive damoctl through a pty (the shell, completion, --watch
 # on a terminal), again and again with every core busy: timing bugs there
@@ -108,8 +116,8 @@ TERMINAL_BATS := tests/host/shell_session.bats tests/host/shell_complete.bats \
 	tests/host/watch.bats
 SOAK_RUNS ?= 50
 SOAK_JOBS ?= 1
-soak-terminal: $(BUILD)/damoctl
-	DAMOCTL=$(abspath $(BUILD)/damoctl) SOAK_JOBS=$(SOAK_JOBS) \
+soak-terminal: $(DAMOCTL_TEST)
+	DAMOCTL=$(abspath $(DAMOCTL_TEST)) SOAK_JOBS=$(SOAK_JOBS) \
 		tests/host/soak.sh $(SOAK_RUNS) $(BUILD)/soak $(TERMINAL_BATS)
 
 # Install into a scratch DESTDIR, then build and run a program against the

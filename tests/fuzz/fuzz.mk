@@ -44,6 +44,8 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE $(FUZZ_SAN) \
 FUZZ_SRCS_cmdline := $(filter-out cli/main.c,$(CLI_SRCS))
 FUZZ_LIBS_cmdline := $(CLI_LIBS)
 FUZZ_SRCS_config :=
+# the test build's fake kernel under the fuzzed trees
+FUZZ_SRCS_tree := tests/layers/emul.c
 
 FUZZ_NAMES := $(sort $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_TARGETS ?= $(FUZZ_NAMES)
@@ -60,6 +62,11 @@ $(FUZZ_BUILD)/lib/%.o: lib/%.c lib/damos.h lib/internal.h tests/fuzz/fuzz.mk
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
+$(FUZZ_BUILD)/tests/layers/%.o: tests/layers/%.c tests/layers/layers.h \
+		lib/damos.h lib/internal.h tests/fuzz/fuzz.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
 $(FUZZ_BUILD)/cli/%.o: cli/%.c cli/cli.h lib/damos.h tests/fuzz/fuzz.mk
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(CLI_CFLAGS) -Icli -fsanitize=fuzzer-no-link \
@@ -70,7 +77,8 @@ $(FUZZ_BUILD)/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz.h \
 		tests/fuzz/faketree.h $(FUZZ_LIB_OBJS) \
 		$(FUZZ_SRCS_$(1):%.c=$(FUZZ_BUILD)/%.o)
 	@mkdir -p $$(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Icli -Itests/fuzz -fsanitize=fuzzer \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Icli -Itests/fuzz -Itests/layers \
+		-fsanitize=fuzzer \
 		-o $$@ $$< $(FUZZ_LIB_OBJS) \
 		$(FUZZ_SRCS_$(1):%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_LIBS_$(1))
 endef

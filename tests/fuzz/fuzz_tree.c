@@ -16,10 +16,11 @@
 #include <errno.h>
 
 #include "faketree.h"
+#include "layers.h"
 
 static void read_all(enum damos_iface iface)
 {
-	const struct damos_layer *fake_kernel[] = { damos_layer_fake_kernel(), NULL };
+	const struct damos_layer *fake_kernel[] = { &damos_test_layer_fake_kernel, NULL };
 	struct damos_opts o = DAMOS_OPTS_INIT;
 	struct damos_scheme **s = NULL;
 	struct damos_targets t = { 0 };

@@ -13,7 +13,7 @@ lost() {	# the facts of BASELINE that HEADER and the built library lose
 }
 
 setup() {
-	SO="$(dirname "$DAMOCTL")/libdamos.so"
+	SO="$(dirname "$DAMOCTL_SHIPPED")/libdamos.so"
 	[ -e "$SO" ] || skip "no $SO"
 	command -v nm >/dev/null || skip "nm not installed"
 }

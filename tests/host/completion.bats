@@ -42,7 +42,7 @@ completion_pairs() {
 setup() {
 	ROOT="$BATS_TEST_TMPDIR/root"
 	mkdir -p "$ROOT"
-	export PATH="$(dirname "$DAMOCTL"):$PATH"
+	export PATH="$(dirname "$DAMOCTL_SHIPPED"):$PATH"
 	cd "$BATS_TEST_TMPDIR"	# no file names among the candidates
 }
 

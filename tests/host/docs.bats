@@ -62,7 +62,7 @@ header_api() {
 }
 
 @test "libdamos.so exports exactly the header's functions, soname libdamos.so.1" {
-	so="$(dirname "$DAMOCTL")/libdamos.so"
+	so="$(dirname "$DAMOCTL_SHIPPED")/libdamos.so"
 	[ -e "$so" ] || skip "no $so"
 	command -v nm >/dev/null || skip "nm not installed"
 	header_api > "$BATS_TEST_TMPDIR/h"

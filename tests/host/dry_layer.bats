@@ -205,3 +205,42 @@ on"
 		same_as_batch "target set paddr region 4G 8G" "monitor start"
 	done
 }
+
+# The shipped damoctl has no fake kernel: its dry run makes on its copy
+# what the kernel would make from the backends' own layout (model_write),
+# which the test build's fake kernel uses too.  On a fake tree both must
+# write the same script.
+@test "the shipped damoctl's dry run writes the script of the test build's, sysfs and dbgfs" {
+	local iface want
+	printf '%s\n' "${BATCH[@]}" > "$BATS_TEST_TMPDIR/dbgfs"
+	# sysfs from no kdamond, a 6.12 layout: filters and goals too
+	printf '%s\n' "${BATCH[@]}" "scheme add stat filter anon" \
+		"scheme add stat goal user_input 100" "scheme rm 0" \
+		"scheme add pageout sz 4K max" > "$BATS_TEST_TMPDIR/sysfs"
+	for iface in dbgfs sysfs; do
+		rm -rf "$ROOT" && mkdir -p "$ROOT"
+		if [ $iface = dbgfs ]; then
+			make_dbgfs
+		else
+			make_sysfs_empty
+			put "$ROOT/proc/sys/kernel/osrelease" 6.12.0
+		fi
+		run damoctl --interface $iface --dry-run -f "$BATS_TEST_TMPDIR/$iface"
+		assert_success
+		want=$output
+		run "$DAMOCTL_SHIPPED" --root "$ROOT" --interface $iface --dry-run \
+			-f "$BATS_TEST_TMPDIR/$iface"
+		assert_success
+		assert_output "$want"
+	done
+}
+
+@test "no fake kernel ships: libdamos exports none, the shipped damoctl holds none" {
+	run nm -D --defined-only "$(dirname "$DAMOCTL_SHIPPED")/libdamos.so"
+	assert_success
+	refute_output --partial fake
+	run grep -c -e 'fake kernel' -e '\.max_action' "$DAMOCTL_SHIPPED"
+	assert_output 0
+	run grep -c 'fake kernel' "$DAMOCTL"
+	assert_success
+}

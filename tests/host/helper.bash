@@ -1,11 +1,14 @@
 # Shared by the host bats suites: fake trees and golden-file checks.
 # The binary under test is $DAMOCTL (make check-bats sets it), so the same
-# tests can run it under valgrind or from an installed prefix.
+# tests can run it under valgrind or from an installed prefix.  It is the
+# test build (build/tests/damoctl-test): only its fake kernel makes a fake
+# tree act as the kernel's; $DAMOCTL_SHIPPED is the damoctl that ships.
 
 bats_load_library bats-support
 bats_load_library bats-assert
 
-: "${DAMOCTL:=$BATS_TEST_DIRNAME/../../build/damoctl}"
+: "${DAMOCTL:=$BATS_TEST_DIRNAME/../../build/tests/damoctl-test}"
+: "${DAMOCTL_SHIPPED:=$BATS_TEST_DIRNAME/../../build/damoctl}"
 GOLDEN="$BATS_TEST_DIRNAME/golden"
 
 setup() {

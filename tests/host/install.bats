@@ -10,7 +10,7 @@ SRC="$BATS_TEST_DIRNAME/../.."
 
 setup_file() {
 	export BUILD_DIR INST
-	BUILD_DIR=$(cd "$(dirname "$DAMOCTL")" && pwd)
+	BUILD_DIR=$(cd "$(dirname "$DAMOCTL_SHIPPED")" && pwd)
 	INST="$BATS_FILE_TMPDIR/destdir"
 	make -C "$SRC" --no-print-directory -j2 BUILD="$BUILD_DIR" install \
 		DESTDIR="$INST" PREFIX=/usr >"$BATS_FILE_TMPDIR/install.log" 2>&1 ||

@@ -245,8 +245,8 @@ serial_outcome() {
 
 @test "the shipped damoctl obeys no DAMOCTL_TEST_RACE: only the test build runs it" {
 	make_dbgfs
-	DAMOCTL_TEST_RACE="touch $BATS_TEST_TMPDIR/ran" damoctl scheme add stat
+	DAMOCTL_TEST_RACE="touch $BATS_TEST_TMPDIR/ran" "$DAMOCTL_SHIPPED" --root "$ROOT" scheme add stat
 	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
-	run grep -c DAMOCTL_TEST "$DAMOCTL"
+	run grep -c DAMOCTL_TEST "$DAMOCTL_SHIPPED"
 	assert_failure
 }

@@ -220,7 +220,7 @@ teardown() {
 	make_sysfs off 0
 	run damoctl --context foo scheme list
 	assert_failure 1
-	assert_output --partial "--context foo is a dbgfs context, and there is no dbgfs"
+	assert_output --partial "dbgfs context 'foo' needs the dbgfs interface, and there is none: $ROOT/sys/kernel/debug/damon does not exist"
 	run damoctl --context ../.. scheme list
 	assert_failure 2
 	assert_output --partial "a context is a name (of mk_contexts), not a path"

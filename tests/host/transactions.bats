@@ -38,7 +38,7 @@ make_trees() {
 	[ -x "$DAMOCTL_FAULT" ] || fail "no $DAMOCTL_FAULT (make $DAMOCTL_FAULT)"
 	run grep -c DAMOS_FAULT "$DAMOCTL_FAULT"
 	assert_success
-	run grep -c DAMOS_FAULT "$DAMOCTL"
+	run grep -c DAMOS_FAULT "$DAMOCTL_SHIPPED"
 	assert_failure
 	run grep -c DAMOS_FAULT "$BATS_TEST_DIRNAME/../../build/libdamos.a"
 	assert_failure

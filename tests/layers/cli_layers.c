@@ -18,7 +18,7 @@ const struct damos_layer *const *cli_layers(const struct cli *c)
 	if (c->dry_run)
 		l[n++] = damos_layer_dry_run();
 	l[n++] = &damos_test_layer_fault;
-	l[n++] = damos_layer_fake_kernel_auto();
+	l[n++] = &damos_test_layer_fake_kernel_auto;
 	l[n] = NULL;
 	return l;
 }

@@ -7,5 +7,11 @@
 
 extern const struct damos_layer damos_test_layer_fault;
 extern const struct damos_layer damos_test_layer_race;
+/*
+ * emul.c: the fake kernel of fake trees; _auto stacks it only where the
+ * interface's directory is not on its kernel filesystem.
+ */
+extern const struct damos_layer damos_test_layer_fake_kernel;
+extern const struct damos_layer damos_test_layer_fake_kernel_auto;
 
 #endif

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "damos.h"
+#include "layers.h"
 
 #define LRU_PRIO_LINE \
 	"4096 18446744073709551615 10 4294967295 0 4294967295 6 5 0 1000 0 1 0 0 0 0 0 0\n"
@@ -91,18 +92,23 @@ static int teardown_tree(void **state)
 
 /* The files as they are, without the fake kernel's doings. */
 static const struct damos_layer *const files_only[] = { NULL };
+/* The fake kernel of the test build (tests/layers/emul.c). */
+static const struct damos_layer *const fake[] = {
+	&damos_test_layer_fake_kernel_auto, NULL,
+};
 
 static struct damos_ctx *open_tree(const struct tree *t, enum damos_iface iface,
 			       bool dry_run)
 {
 	struct damos_opts o = DAMOS_OPTS_INIT;
 	const struct damos_layer *dry[] = {
-		damos_layer_dry_run(), damos_layer_fake_kernel_auto(), NULL,
+		damos_layer_dry_run(), &damos_test_layer_fake_kernel_auto, NULL,
 	};
 
 	o.root = t->root;
+	o.layers = fake;
 	o.iface = iface;
-	o.layers = dry_run ? dry : NULL;
+	o.layers = dry_run ? dry : fake;
 	return damos_open(&o);
 }
 
@@ -147,6 +153,7 @@ static void test_open_errors(void **state)
 	assert_int_equal(damos_detect(t->root), 1U << DAMOS_IFACE_DBGFS);
 	assert_null(open_tree(t, DAMOS_IFACE_SYSFS, false));
 	o.root = t->root;
+	o.layers = fake;
 	o.kdamond = -1;
 	assert_null(damos_open(&o));
 	assert_int_equal(errno, EINVAL);
@@ -157,6 +164,7 @@ static void test_open_errors(void **state)
 	/* a kdamond is sysfs's, a context dbgfs's: refused, not ignored */
 	o = (struct damos_opts)DAMOS_OPTS_INIT;
 	o.root = t->root;
+	o.layers = fake;
 	o.iface = DAMOS_IFACE_DBGFS;
 	o.kdamond = 1;
 	assert_null(damos_open(&o));
@@ -170,6 +178,32 @@ static void test_open_errors(void **state)
 	assert_string_equal(damos_errmsg(), "dbgfs context 'foo' on the sysfs interface");
 }
 
+/* The directories the lock of libdamos(3) names, from any root. */
+static void test_lock_dirs_of_root(void **state)
+{
+	char *p;
+
+	(void)state;
+	p = damos_iface_dir("/r//", DAMOS_IFACE_SYSFS);
+	assert_string_equal(p, "/r/sys/kernel/mm/damon/admin");
+	free(p);
+	p = damos_iface_dir(NULL, DAMOS_IFACE_DBGFS);
+	assert_string_equal(p, "/sys/kernel/debug/damon");
+	free(p);
+	errno = 0;
+	assert_null(damos_iface_dir("/r", DAMOS_IFACE_AUTO));
+	assert_int_equal(errno, EINVAL);
+	p = damos_module_dir("/", "damon_reclaim");
+	assert_string_equal(p, "/sys/module/damon_reclaim/parameters");
+	free(p);
+	p = damos_module_dir("/r/", "lru_sort");
+	assert_string_equal(p, "/r/sys/module/damon_lru_sort/parameters");
+	free(p);
+	errno = 0;
+	assert_null(damos_module_dir("/r", "swap"));
+	assert_int_equal(errno, ENOENT);
+}
+
 /* A caller built against a header whose damos_opts ended before .layers. */
 static void test_opts_older_caller(void **state)
 {
@@ -180,6 +214,7 @@ static void test_opts_older_caller(void **state)
 
 	make_dbgfs(t);
 	o.root = t->root;
+	o.layers = fake;
 	o.layers = dry;		/* beyond the old size: ignored */
 	o.sz = offsetof(struct damos_opts, layers);
 	d = damos_open(&o);
@@ -372,6 +407,7 @@ static void test_dbgfs_busy_and_stock(void **state)
 
 	/* the caller's word wins over the tree's */
 	o.root = t->root;
+	o.layers = fake;
 	o.dbgfs_lru = 1;
 	d = damos_open(&o);
 	assert_int_equal(damos_dbgfs_lru_supported(d), 1);
@@ -396,6 +432,7 @@ static void test_dbgfs_probe_unknown(void **state)
 	make_dbgfs(t);
 	put(t, "sys/kernel/debug/damon/schemes", "1 2 3 4 5 6 4 0 0 0 1 2 3 1 100 3 2 1\n");
 	o.root = t->root;
+	o.layers = fake;
 	o.layers = files_only;	/* no fake kernel: as on a kernel */
 	d = damos_open(&o);
 	assert_non_null(d);
@@ -463,6 +500,7 @@ static void test_dbgfs_contexts(void **state)
 	free(names[1]);
 	free(names);
 	o.root = t->root;
+	o.layers = fake;
 	o.dbgfs_ctx = "zed";
 	ctx = damos_open(&o);
 	assert_non_null(ctx);
@@ -661,6 +699,7 @@ static void test_error_hints(void **state)
 	/* a kdamond that is not there: how many there are */
 	put(t, "sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "2\n");
 	o.root = t->root;
+	o.layers = fake;
 	o.kdamond = 5;
 	d = damos_open(&o);
 	assert_non_null(d);
@@ -706,6 +745,7 @@ static void test_checks(void **state)
 	unlink_rel(t, "sys/kernel/debug/damon/.max_action");
 	before = strdup(get(t, "sys/kernel/debug/damon/schemes"));
 	o.root = t->root;
+	o.layers = fake;
 	o.iface = DAMOS_IFACE_DBGFS;
 	o.layers = files_only;	/* no fake kernel: as on a kernel */
 	d = damos_open(&o);
@@ -785,6 +825,7 @@ static void test_tried_regions(void **state)
 	/* a kdamond that is on is asked to list them afresh first */
 	put(t, "sys/kernel/mm/damon/admin/kdamonds/0/state", "on\n");
 	o.root = t->root;
+	o.layers = fake;
 	o.iface = DAMOS_IFACE_SYSFS;
 	o.layers = files_only;	/* no fake kernel: as on a kernel */
 	d = damos_open(&o);
@@ -876,6 +917,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_open_errors, setup_tree,
 						teardown_tree),
+		cmocka_unit_test(test_lock_dirs_of_root),
 		cmocka_unit_test_setup_teardown(test_opts_older_caller,
 						setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_newer_caller,
