@@ -187,7 +187,10 @@ sysfs_baseline() {
 # What must survive: dbgfs schemes without their statistics; the sysfs
 # context (attributes, targets, schemes) without statistics.
 dbgfs_state() { [ "$HAVE_DBGFS" = 1 ] || return 0; awk '{ s = $1; for (i = 2; i <= 18; i++) s = s " " $i; print s }' "$DBGFS/schemes"; }
-sysfs_state() { grep -r . "$C" --exclude-dir=stats 2>/dev/null | sort; }
+# (Not named sysfs_state: that writes a state command, below.  Sharing the
+# name, the later definition won, and every class compared two empty
+# outputs of a state write missing its word: no sysfs check at all.)
+sysfs_context() { grep -r . "$C" --exclude-dir=stats 2>/dev/null | sort; }
 
 # sysfs_state WORD [KDAMOND]: WORD into the state file of KDAMOND (its
 # directory; kdamond 0's by default), again while the
@@ -623,11 +626,17 @@ class_cmdrace() {
 		"$HW" "$K/state" "commit\n" > "$TMPD/commit.out" 2>>"$LOG" &
 		cpid=$!
 		# nr_kdamonds is refused (EBUSY) while the kdamond runs; keep
-		# writing it until it is taken.  Neither writer keeps this
-		# script's stdout or stderr: if they hang, the caller (bats'
-		# "run", a pipe) must still see the end of the output.
+		# writing it until it is taken.  The 6.12 series refuses such a
+		# commit before it reaches the kdamond, which runs on (patch
+		# "return the error of a refused 'commit'"): once the commit
+		# has returned, stop the kdamond, or nr_kdamonds is refused to
+		# the end (400 writes, more than 60 s on a loaded TCG guest).
+		# Neither writer keeps this script's stdout or stderr: if they
+		# hang, the caller (bats' "run", a pipe) must still see the end
+		# of the output.
 		( for _ in $(seq 400); do
 			"$HW" "$SYSFS/kdamonds/nr_kdamonds" "1\n" | grep -q ' ok=1 ' && break
+			kill -0 "$cpid" 2>/dev/null || echo off 2>/dev/null > "$K/state"
 		  done ) >/dev/null 2>>"$LOG" &
 		rpid=$!
 		deadline=$((SECONDS + 60))
@@ -702,7 +711,7 @@ for c in $classes; do
 	damon_off
 	sysfs_baseline || { say "$c: cannot set the sysfs baseline"; rc=1; }
 	dbgfs_baseline || { say "$c: cannot set the dbgfs baseline"; rc=1; }
-	base_d=$(dbgfs_state) base_s=$(sysfs_state)
+	base_d=$(dbgfs_state) base_s=$(sysfs_context)
 	reset_counts
 	TOOL_FAIL=0
 	t0=$SECONDS
@@ -711,7 +720,7 @@ for c in $classes; do
 	damon_off
 	secs=$((SECONDS - t0))
 
-	now_d=$(dbgfs_state) now_s=$(sysfs_state)
+	now_d=$(dbgfs_state) now_s=$(sysfs_context)
 	if [ "$now_d" != "$base_d" ]; then
 		say "$c: dbgfs schemes differ from the baseline"
 		echo "$base_d" > "$TMPD/a"; echo "$now_d" > "$TMPD/b"

@@ -156,3 +156,23 @@ damon: aggregation of 3 regions, the most accessed seen in 9 samples" ] ||
 	DAMOS_TRACEFS=$t run damon_regions_summary 0
 	[ "$output" = "damon: no damon_aggregated trace event in $t" ]
 }
+
+# A function defined twice in one script is the later one everywhere:
+# hostile_input.sh had sysfs_state() as the context snapshot and again as
+# the EBUSY-retrying state writer, so every class compared two empty
+# snapshots.  Each guest script and helper defines each name once, and
+# none redefines a name of helpers/common.bash that it loads.
+@test "guest scripts: no shell function is defined twice, nor over one of common.bash" {
+	local f dups common
+	common=$(sed -nE 's/^([A-Za-z_][A-Za-z0-9_]*)\(\) *\{.*/\1/p' \
+		"$BATS_TEST_DIRNAME"/../guest/helpers/common.bash | sort)
+	for f in "$BATS_TEST_DIRNAME"/../guest/*.sh "$BATS_TEST_DIRNAME"/../guest/*.bats \
+		 "$BATS_TEST_DIRNAME"/../guest/helpers/*.bash; do
+		dups=$(sed -nE 's/^([A-Za-z_][A-Za-z0-9_]*)\(\) *\{.*/\1/p' "$f" | sort | uniq -d)
+		[ -z "$dups" ] || { echo "$(basename "$f") defines twice: $dups" >&2; return 1; }
+		case $f in */common.bash) continue ;; esac
+		grep -q 'load helpers/common\|common.bash' "$f" || continue
+		dups=$(sed -nE 's/^([A-Za-z_][A-Za-z0-9_]*)\(\) *\{.*/\1/p' "$f" | sort | comm -12 - <(echo "$common"))
+		[ -z "$dups" ] || { echo "$(basename "$f") redefines common.bash's: $dups" >&2; return 1; }
+	done
+}
