@@ -5,9 +5,13 @@
 # Debian system has it: downloaded with apt-get download (apt's own mirror
 # configuration), installed with dpkg -i into a throwaway copy of the guest
 # root (which has initramfs-tools, busybox and zstd, like a Debian install),
-# so that the package's own postinst runs depmod and update-initramfs with
-# Debian's default initramfs configuration.  What the guest boots is then
-# taken out of that root into $DEBIAN_KOUT:
+# so that the package's own postinst runs depmod and update-initramfs.  The
+# initramfs holds what this guest's root needs (MODULES=list: virtio_pci,
+# virtio_blk, ext4 and their dependencies), as MODULES=dep would pick on the
+# guest, not Debian's default MODULES=most: that one took 159 s (106 s of
+# CPU) of an install that takes 34 s (21 s) with the list, made a 30 MiB
+# initramfs against 5.5 MiB, and the guest decompressed it at every boot.
+# What the guest boots is then taken out of that root into $DEBIAN_KOUT:
 #
 #   vmlinuz  initrd.img  config  System.map  kernelrelease  package
 #   modules/<release>/    /lib/modules of the package, after depmod
@@ -82,15 +86,18 @@ say "guest root copied out of $(basename "$(dirname "$GUEST_IMAGE")") in $(elaps
 
 # dpkg -i as on an installed system: postinst runs depmod and the
 # initramfs-tools hook (update-initramfs -c).  A private mount namespace:
-# /proc and /dev in the chroot disappear with it.
+# /proc and /dev in the chroot disappear with it.  --force-unsafe-io: no
+# fsync of every module file into a root that is thrown away.
 t=$SECONDS
 cp "$deb" "$r/tmp/"
+echo MODULES=list >"$r/etc/initramfs-tools/conf.d/damos-guest"
+printf '%s\n' virtio_pci virtio_blk ext4 >>"$r/etc/initramfs-tools/modules"
 say "installing it with dpkg -i in the guest root (depmod, update-initramfs)"
 if ! unshare -m --propagation private sh -c '
 	r=$1 deb=$2
 	mount -t proc proc "$r/proc" && mount --rbind /dev "$r/dev" &&
 	chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C \
-		DEBIAN_FRONTEND=noninteractive dpkg -i "/tmp/$deb"
+		DEBIAN_FRONTEND=noninteractive dpkg --force-unsafe-io -i "/tmp/$deb"
 ' _ "$r" "$(basename "$deb")" >"$work/dpkg.log" 2>&1; then
 	tail -n 30 "$work/dpkg.log" >&2
 	die "dpkg -i $(basename "$deb") in the guest root failed"
