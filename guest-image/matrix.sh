@@ -56,13 +56,17 @@ done
 # images and their source subset are made in the foreground, without the
 # kernel lock).  It leaves OUT/ready-<tag> (its status) for each.  Niced:
 # a TCG guest beside an un-niced build slows down more than its share.
-rm -f "$out"/ready-* "$out"/*.log "$out/summary" "$out"/summary-* "$out"/counts-*
+# When it is done with all of them it leaves OUT/builds-done: from then on
+# only the kernels' suites use the machine (make check starts the host
+# tests then).
+rm -f "$out"/ready-* "$out"/builds-done "$out"/*.log "$out/summary" "$out"/summary-* "$out"/counts-*
 (
 	for k in "${order[@]}"; do
 		[[ $k == *:patched ]] || continue
 		m kernel KVER="${k%%:*}" KIMAGE=patched >"$out/build-$(tag "$k").log" 2>&1
 		echo $? >"$out/ready-$(tag "$k")"
 	done
+	: >"$out/builds-done"
 ) &
 builder=$!
 renice -n 10 -p $builder >/dev/null 2>&1

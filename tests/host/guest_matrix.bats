@@ -40,11 +40,15 @@ kernel-info)
 kernel)
 	ev start
 	sleep "${FAKE_BUILD_S:-0.3}"
+	# the builder must not say it is done while a build is under way
+	[ "$kimage" = patched ] && [ -f "$FAKE_OUT/builds-done" ] && ev early
 	ev end
 	echo "kernel: ready: fake $kver $kimage"
 	exit 0 ;;
 check-guest)
 	ev start
+	# whether the builder had said it was done when this suite started
+	[ -f "$FAKE_OUT/builds-done" ] && ev built || ev building
 	sleep "${FAKE_SUITE_S:-0.6}"
 	ev end
 	if [ "$kver-$kimage" = "${FAKE_FAIL:-}" ]; then
@@ -61,13 +65,13 @@ echo "fake-make: unexpected target '$target'" >&2
 exit 2
 EOF
 	chmod +x "$T/bin/fake-make"
-	export FAKE_EVENTS=$T/events FAKE_DIR=$T MAKE=$T/bin/fake-make
+	export FAKE_EVENTS=$T/events FAKE_DIR=$T MAKE=$T/bin/fake-make FAKE_OUT=$T/out
 	: > "$FAKE_EVENTS"
 }
 
 # most_at_once: the largest number of check-guest runs under way at once
 most_at_once() {
-	awk '$2 == "check-guest" { print $5, ($1 == "start" ? 1 : -1) }' "$FAKE_EVENTS" |
+	awk '$2 == "check-guest" && ($1 == "start" || $1 == "end") { print $5, ($1 == "start" ? 1 : -1) }' "$FAKE_EVENTS" |
 		sort -k1,1n -k2,2n | awk '{ n += $2; if (n > m) m = n } END { print m + 0 }'
 }
 
@@ -134,4 +138,20 @@ end 6.1-patched"
 	assert_failure 2
 	assert_output --partial "MATRIX_JOBS='0' is not 1..9"
 	[ ! -s "$FAKE_EVENTS" ]
+}
+
+@test "matrix: builds-done appears once the builder has made every patched kernel, not before" {
+	# a stale one from an earlier run is removed first
+	mkdir -p "$T/out" && : > "$T/out/builds-done"
+	FAKE_BUILD_S=1 run "$MATRIX_SH" "$T/out" 6.1:patched 6.12:patched 6.12:debian 6.1:debian
+	assert_success
+	assert [ -f "$T/out/builds-done" ]
+	# Debian's 6.12 starts while 6.12 builds; patched 6.1, the last one
+	# built, starts after its build, when the builder is done
+	run awk '$1 == "building" || $1 == "built" { print $1, $3 }' "$FAKE_EVENTS"
+	assert_line --index 0 "building 6.12-debian"
+	assert_line --index 3 "built 6.1-patched"
+	# and it was not there while a kernel was being built
+	run grep -c '^early ' "$FAKE_EVENTS"
+	assert_output 0
 }
