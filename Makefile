@@ -60,41 +60,53 @@ deps:
 
 check-host: $(CHECK_HOST_TARGETS)
 
-# Everything: host tests, then the in-guest suites on every kernel of the
-# matrix: patched 6.1 and 6.12, Debian's own 6.12 and 6.1 (check-matrix in
-# guest-image/guest.mk; check-guest runs one kernel).  On a fresh machine
-# the guest root and the patched kernels (6.12 first, whose suites are the
-# longer) are made in the background (niced) while the host tests run: the
-# matrix then finds them ready or under way (kernel/build.sh's lock),
-# instead of starting them after the host tests.  Their logs:
-# $(BUILD)/check-prefetch-*.log.  Each stage's time closes the run (the
-# matrix prints its kernels' own).
+# Everything: the in-guest suites on every kernel of the matrix (patched
+# 6.1 and 6.12, Debian's own 6.12 and 6.1: check-matrix in
+# guest-image/guest.mk; check-guest runs one kernel) and the host tests
+# (check-host).  On 2 cores the work is about 90 core-minutes: two kernel
+# builds, four guests of about one core each, the host tests of about one;
+# the guests run one after the other.  So the matrix starts first (the
+# guest root, then Debian's kernels, which need no build, while the
+# patched kernels build beside them), and the host tests start when the
+# builder is done ($(BUILD)/guest/matrix/builds-done), beside the last
+# suites, where the second core was idle (the programs both use are made
+# first, once); their lines are prefixed
+# "[host] " (log: $(BUILD)/check-host.log).  Each stage's time closes the
+# run (the matrix prints its kernels' own).
 #
-# Not at the same time as the matrix, nor two guests at once (MATRIX_JOBS,
-# default 1): tried on a fresh clone, 2 cores, it took longer.  A TCG guest
-# beside a kernel build and the host tests slows down more than its share
-# (Debian's 6.12 suites 23m49s against 12m04s), and the patched builds,
-# the critical path, still got a third of the machine.
+# Tried before on a fresh clone, 2 cores: host tests first, the builds
+# niced beside them (60m43s: the host tests took 18m19s beside the builds
+# against 10 alone); the host tests beside the whole matrix with two guests
+# at a time (70m37s: a TCG guest beside a kernel build and the host tests
+# slows down more than its share, and the builds got a third of the
+# machine).
 check:
 	@t=$$SECONDS; $(MAKE) --no-print-directory deps || exit; \
 	d=$$((SECONDS - t)); t=$$SECONDS; \
-	mkdir -p $(BUILD); \
-	setsid nice -n 10 $(MAKE) --no-print-directory image \
-		> $(BUILD)/check-prefetch-image.log 2>&1 & img=$$!; \
-	setsid bash -c 'for v in $(filter 6.12,$(KERNEL_VERSIONS)) $(filter-out 6.12,$(KERNEL_VERSIONS)); do \
-		nice -n 10 $(MAKE) --no-print-directory kernel KVER=$$v KIMAGE=patched || exit; \
-		done' > $(BUILD)/check-prefetch-kernels.log 2>&1 & krn=$$!; \
-	trap 'kill -- -$$img -$$krn 2>/dev/null' EXIT; \
-	$(MAKE) check-host || exit; \
-	h=$$((SECONDS - t)); t=$$SECONDS; \
-	wait $$img || echo "check: the guest root's background make failed" \
-		"(log: $(BUILD)/check-prefetch-image.log); the matrix tries again"; \
-	$(MAKE) check-matrix; rc=$$?; \
-	m=$$((SECONDS - t)); \
+	$(MAKE) --no-print-directory all guest-payload >/dev/null || exit; \
+	mx=$(BUILD)/guest/matrix; mkdir -p $$mx; \
+	rm -f $$mx/builds-done $(BUILD)/check-matrix.end $(BUILD)/check-host.rc \
+		$(BUILD)/check-host.start $(BUILD)/check-host.end; \
+	setsid bash -c 'while [ ! -f $$0/builds-done ] && [ ! -f $(BUILD)/check-matrix.end ]; do sleep 5; done; \
+		echo $$(date +%s) > $(BUILD)/check-host.start; \
+		set -o pipefail; $(MAKE) --no-print-directory check-host 2>&1 | \
+		sed -u "s/^/[host] /" | tee $(BUILD)/check-host.log; \
+		echo $$? > $(BUILD)/check-host.rc; echo $$(date +%s) > $(BUILD)/check-host.end' $$mx & host=$$!; \
+	trap 'kill -- -$$host 2>/dev/null' EXIT; \
+	t0=$$(date +%s); \
+	$(MAKE) --no-print-directory check-matrix; mrc=$$?; \
+	m=$$((SECONDS - t)); : > $(BUILD)/check-matrix.end; \
+	wait $$host; trap - EXIT; \
+	hrc=$$(cat $(BUILD)/check-host.rc 2>/dev/null || echo 1); \
+	hs=$$(( $$(cat $(BUILD)/check-host.start 2>/dev/null || date +%s) - t0 )); \
+	h=$$(( $$(cat $(BUILD)/check-host.end 2>/dev/null || date +%s) - t0 - hs )); \
 	mmss() { printf '%dm%02ds' $$(($$1 / 60)) $$(($$1 % 60)); }; \
-	echo "check: stages: deps $$(mmss $$d), host $$(mmss $$h)," \
-		"matrix $$(mmss $$m); total $$(mmss $$((d + h + m)))"; \
-	exit $$rc
+	grep -E '^\[host\] (check-version|check-bats|abi|fuzz: [0-9]+ targets)' $(BUILD)/check-host.log | sed 's/^\[host\] /check: host: /'; \
+	[ "$$hrc" = 0 ] && echo "check: host: passed" || echo "check: host: FAILED (exit $$hrc; log: $(BUILD)/check-host.log)"; \
+	tot=$$((SECONDS - t + d)); \
+	echo "check: stages: deps $$(mmss $$d), matrix $$(mmss $$m)," \
+		"host $$(mmss $$h) from $$(mmss $$hs) on (beside the last suites); total $$(mmss $$tot)"; \
+	[ "$$hrc" = 0 ] && [ "$$mrc" = 0 ]
 
 # The main job: set the machine up, then boot the guest (guest-run in
 # guest-image/guest.mk); CMD='...' reaches the sub-make on its command line.
