@@ -13,7 +13,7 @@
 struct apply {
 	struct cli *c;
 	const char *name;
-	struct damos_config *cfg;
+	struct cli_conf *cfg;
 	struct damos_ctx *d;		/* when the file has a DAMON part */
 	struct damos_lru_sort *lru;	/* live + the file's, when lru-sort */
 	bool lru_on;			/* what the module does now */
@@ -63,7 +63,7 @@ static int paddr_targets(struct apply *a, const struct damos_targets *t,
 			snprintf(msg, sizeof(msg),
 				 "target: paddr with no region monitors nothing, and %s: give one (region START END)",
 				 cli_errmsg());
-			damos_config_add_error(a->cfg, line, msg);
+			cli_conf_add_error(a->cfg, line, msg);
 			return EXIT_OK;
 		}
 	}
@@ -101,12 +101,12 @@ static char *slurp(FILE *f, size_t *len)
 
 static int report(struct apply *a)
 {
-	size_t n = damos_config_nr_errors(a->cfg), nr_lines = 0;
+	size_t n = cli_conf_nr_errors(a->cfg), nr_lines = 0;
 	unsigned int last = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		unsigned int line;
-		const char *msg = damos_config_error(a->cfg, i, &line);
+		const char *msg = cli_conf_error(a->cfg, i, &line);
 
 		cli_error(a->c, EXIT_USAGE, "%s:%u: %s", a->name, line, msg);
 		nr_lines += !i || line != last;
@@ -127,7 +127,7 @@ static void check_iface(struct apply *a, const struct damos_targets *t)
 
 	if (t && damos_targets_check(a->d, t)) {
 		snprintf(msg, sizeof(msg), "target: %s", cli_errmsg());
-		damos_config_add_error(a->cfg, damos_config_line(a->cfg, "target"),
+		cli_conf_add_error(a->cfg, cli_conf_line(a->cfg, "target"),
 				       msg);
 	}
 	for (size_t i = 0; a->has_schemes && i < a->nr_schemes; i++) {
@@ -145,7 +145,7 @@ static void check_iface(struct apply *a, const struct damos_targets *t)
 		if (r >= 0)
 			continue;
 		snprintf(msg, sizeof(msg), "scheme: %s", cli_errmsg());
-		damos_config_add_error(a->cfg, damos_config_scheme_line(a->cfg, i),
+		cli_conf_add_error(a->cfg, cli_conf_scheme_line(a->cfg, i),
 				       msg);
 	}
 }
@@ -153,9 +153,9 @@ static void check_iface(struct apply *a, const struct damos_targets *t)
 /* The checks that need the live system; failures become line errors. */
 static int check_live(struct apply *a)
 {
-	const struct damos_targets *t = damos_config_targets(a->cfg);
-	int mon = damos_config_monitor(a->cfg);
-	int lru_en = damos_config_lru_sort_enable(a->cfg);
+	const struct damos_targets *t = cli_conf_targets(a->cfg);
+	int mon = cli_conf_monitor(a->cfg);
+	int lru_en = cli_conf_lru_sort_enable(a->cfg);
 	struct damos_attrs live;
 	struct damos_targets lt = { 0 };
 	int err;
@@ -166,11 +166,11 @@ static int check_live(struct apply *a)
 			err = damos_attrs_read(a->d, &live);
 		if (err)
 			return cli_lib_error(a->c, err);
-		err = damos_config_schemes(a->cfg, &live, &a->schemes,
+		err = cli_conf_schemes(a->cfg, &live, &a->schemes,
 					   &a->nr_schemes);
 		a->has_schemes = !err;
 		check_iface(a, t);
-		if (t && (err = paddr_targets(a, t, damos_config_line(a->cfg, "target"))))
+		if (t && (err = paddr_targets(a, t, cli_conf_line(a->cfg, "target"))))
 			return err;
 		if (!t) {
 			err = damos_targets_read(a->d, &lt);
@@ -179,38 +179,38 @@ static int check_live(struct apply *a)
 				return cli_lib_error(a->c, err);
 			}
 			if (lt.nr)
-				damos_config_check_ops(a->cfg, lt.ops);
+				cli_conf_check_ops(a->cfg, lt.ops);
 			if (mon == 1 && !lt.nr)
-				damos_config_add_error(a->cfg,
-						       damos_config_line(a->cfg, "monitor"),
+				cli_conf_add_error(a->cfg,
+						       cli_conf_line(a->cfg, "monitor"),
 						       "monitor on: there is no target, here or in the kernel (add a target line)");
 			/* a live paddr target of no region: filled, written */
 			if (mon == 1 && lt.nr && lt.ops == DAMOS_OPS_PADDR &&
 			    !lt.targets[0].nr_regions && !a->mon_on &&
-			    (err = paddr_targets(a, &lt, damos_config_line(a->cfg, "monitor")))) {
+			    (err = paddr_targets(a, &lt, cli_conf_line(a->cfg, "monitor")))) {
 				damos_targets_free(&lt);
 				return err;
 			}
 			damos_targets_free(&lt);
 		}
 	}
-	if (damos_config_lru_sort(a->cfg)) {
+	if (cli_conf_lru_sort(a->cfg)) {
 		struct damos_opts o;
-		unsigned int line = damos_config_line(a->cfg, "lru-sort");
+		unsigned int line = cli_conf_line(a->cfg, "lru-sort");
 
 		cli_opts(a->c, &o);
 		err = damos_lru_sort_read(&o, &a->lru);
 		if (err) {
-			damos_config_add_error(a->cfg, line, cli_errmsg());
+			cli_conf_add_error(a->cfg, line, cli_errmsg());
 		} else {
 			a->lru_on = damos_lru_sort_enabled(a->lru);
-			damos_lru_sort_overlay(a->lru, damos_config_lru_sort(a->cfg));
+			damos_lru_sort_overlay(a->lru, cli_conf_lru_sort(a->cfg));
 			if (damos_lru_sort_validate(a->lru)) {
 				char msg[600];
 
 				snprintf(msg, sizeof(msg), "lru-sort: %s (with the module's other parameters)",
 					 cli_errmsg());
-				damos_config_add_error(a->cfg, line, msg);
+				cli_conf_add_error(a->cfg, line, msg);
 			}
 			/* DAMON monitoring that stays on keeps the module off */
 			if (lru_en == 1 && mon != 0 && !a->d) {
@@ -221,10 +221,10 @@ static int check_live(struct apply *a)
 				damos_close(d);
 			}
 			if (lru_en == 1 && mon != 0 && a->mon_on)
-				damos_config_add_error(a->cfg, line,
+				cli_conf_add_error(a->cfg, line,
 						       "lru-sort on: DAMON monitoring is on and stays on (add 'monitor off'): Linux 6.1 runs one DAMON user at a time");
 			if (a->lru_on && lru_en != 0 && mon == 1)
-				damos_config_add_error(a->cfg, line,
+				cli_conf_add_error(a->cfg, line,
 						       "monitor on: damon_lru_sort is on and stays on (make it 'lru-sort off'): Linux 6.1 runs one DAMON user at a time");
 		}
 	} else if (mon == 1) {
@@ -234,7 +234,7 @@ static int check_live(struct apply *a)
 
 		cli_opts(a->c, &o);
 		if (!damos_lru_sort_read(&o, &l) && damos_lru_sort_enabled(l))
-			damos_config_add_error(a->cfg, damos_config_line(a->cfg, "monitor"),
+			cli_conf_add_error(a->cfg, cli_conf_line(a->cfg, "monitor"),
 					       "monitor on: damon_lru_sort is on (add 'lru-sort off'): Linux 6.1 runs one DAMON user at a time");
 		damos_lru_sort_free(l);
 	}
@@ -298,10 +298,10 @@ static bool schemes_held(struct damos_ctx *d, struct damos_scheme *const *s,
 
 static int write_all(struct apply *a)
 {
-	const struct damos_attrs *at = damos_config_attrs(a->cfg);
+	const struct damos_attrs *at = cli_conf_attrs(a->cfg);
 	const struct damos_targets *t = a->has_targets ? &a->targets : NULL;
-	int mon = damos_config_monitor(a->cfg);
-	int lru_en = damos_config_lru_sort_enable(a->cfg);
+	int mon = cli_conf_monitor(a->cfg);
+	int lru_en = cli_conf_lru_sort_enable(a->cfg);
 	bool has_schemes = a->has_schemes;
 	bool writes, restart = false, lru_done = false;
 	const struct damos_attrs *want_at = at;
@@ -417,19 +417,19 @@ int apply_run(struct cli *c, int argc, char **argv)
 		buf = conf;
 		len = strlen(conf);
 	}
-	err = damos_config_parse(buf, len, &a.cfg);
+	err = cli_conf_parse(buf, len, &a.cfg);
 	free(buf);
 	if (!a.cfg)
 		return cli_lib_error(c, err);
-	if (damos_config_attrs(a.cfg) || damos_config_targets(a.cfg) ||
-	    damos_config_monitor(a.cfg) >= 0 ||
-	    damos_config_line(a.cfg, "scheme") ||
-	    damos_config_line(a.cfg, "attrs")) {
+	if (cli_conf_attrs(a.cfg) || cli_conf_targets(a.cfg) ||
+	    cli_conf_monitor(a.cfg) >= 0 ||
+	    cli_conf_line(a.cfg, "scheme") ||
+	    cli_conf_line(a.cfg, "attrs")) {
 		enum damos_iface saved = c->iface;
 		bool dry_run = c->dry_run;
 
-		if (c->iface == DAMOS_IFACE_AUTO && damos_config_iface(a.cfg) >= 0)
-			c->iface = damos_config_iface(a.cfg);
+		if (c->iface == DAMOS_IFACE_AUTO && cli_conf_iface(a.cfg) >= 0)
+			c->iface = cli_conf_iface(a.cfg);
 		/* check writes nothing, not even the dbgfs probe's context */
 		c->dry_run |= check_only;
 		/* a file already bad needs no other error */
@@ -443,7 +443,7 @@ int apply_run(struct cli *c, int argc, char **argv)
 	}
 	/* the live checks add their errors to those of the file */
 	status = check_live(&a);
-	if (!status && damos_config_nr_errors(a.cfg))
+	if (!status && cli_conf_nr_errors(a.cfg))
 		status = report(&a);
 	if (!status && !check_only)
 		status = write_all(&a);
@@ -452,6 +452,6 @@ out:
 		damos_close(a.d);
 	damos_lru_sort_free(a.lru);
 	damos_targets_free(&a.targets);
-	damos_config_free(a.cfg);
+	cli_conf_free(a.cfg);
 	return status;
 }

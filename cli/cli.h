@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * damoctl internals shared by the per-object files, the dispatcher and
- * (later) the interactive shell and batch mode.
+ * damoctl internals shared by the per-object files, the dispatcher, the
+ * interactive shell and batch mode.
  *
  * Entry points for a front end (argv, -f FILE, the readline shell):
  *   cli_init() / cli_fini()      the session: global options, JSON state
  *   cli_parse_globals()          --root, --interface, ... (argv only)
- *   damos_words_split()          one input line -> argv (the library's)
+ *   cli_words_split()            one input line -> argv (conf.h)
  *   cli_run()                    run "OBJECT COMMAND ARGS"; returns an exit
  *                                status (0 ok, 1 failure, 2 usage), never
  *                                exits, prints its own errors
@@ -22,6 +22,7 @@
 
 #include <json-c/json.h>
 
+#include "conf.h"
 #include "damos.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

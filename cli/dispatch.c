@@ -268,7 +268,7 @@ int cli_error(struct cli *c, int status, const char *fmt, ...)
 	return status;
 }
 
-/* The rule of apply (damos_config_check_ops) for scheme add and target set. */
+/* The rule of apply (cli_conf_check_ops) for scheme add and target set. */
 int cli_check_ops(struct cli *c, enum damos_ops o, enum damos_action a,
 		  const char *which)
 {

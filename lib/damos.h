@@ -1287,27 +1287,9 @@ DAMOS_API int damos_dbgfs_context_remove(struct damos_ctx *d, const char *name);
 DAMOS_API const char *damos_dry_run_script(struct damos_ctx *d);
 
 /* ------------------------------------------------------------------------
- * Grammars shared by damoctl's commands and damoctl.conf(5).
+ * The text grammars of the model: the words of damoctl's commands (and of
+ * damoctl.conf(5), which damoctl parses).
  */
-
-/*
- * damos_words_split() - split one line into words the way damoctl's
- * command lines, batch files, shell and damoctl.conf(5) all do: blanks
- * separate words; '...' and "..." quote (inside "...", a backslash takes
- * the next character as it is); a '#' that starts a word starts a comment
- * that runs to the end of the line.
- *
- * Return: 0 with a malloc()ed, NULL-terminated array of malloc()ed words
- * in *@argv (free with damos_words_free(); NULL for a blank line) and
- * their number in *@argc; -EINVAL for an unterminated quote, -ENOMEM.
- */
-DAMOS_API int damos_words_split(const char *line, int *argc, char ***argv);
-
-/*
- * damos_words_free() - free what damos_words_split() returned; NULL is a
- * no-op.
- */
-DAMOS_API void damos_words_free(int argc, char **argv);
 
 /*
  * damos_attrs_parse() - apply "[sample TIME] [aggr TIME] [update TIME]
@@ -1351,116 +1333,6 @@ DAMOS_API bool damos_ops_supports(enum damos_ops o, enum damos_action a);
  */
 DAMOS_API int damos_iomem_biggest_ram(const char *root, uint64_t *start,
 				      uint64_t *end);
-
-/* ------------------------------------------------------------------------
- * damoctl.conf(5): a whole setup, one directive a line ('#' comments,
- * quotes as in sh, a trailing backslash continues the line):
- *
- *   interface auto|sysfs|dbgfs             at most once
- *   attrs [sample T] [aggr T] [update T] [regions MIN MAX]     once
- *   target paddr|vaddr|fvaddr ...          once, "damoctl target set"
- *   scheme ACTION [KEYWORDS]               any number, in order
- *   scheme none                            no schemes at all
- *   monitor on|off                         once
- *   lru-sort [on|off] [KEYWORDS]           once, "damoctl lru-sort set"
- *
- * A directive that is absent leaves that part of the setup as it is.
- */
-struct damos_config;
-
-/*
- * damos_config_parse() - parse @len bytes of @buf (need not be
- * NUL-terminated; a NUL byte is an error of its line).  Every bad line is
- * recorded (damos_config_error()); parsing goes on after one.  Schemes are
- * converted with the file's attrs, else the kernel's defaults (see
- * damos_config_schemes() for the live ones).
- *
- * Return: 0 with *@out; -EINVAL with *@out set too (the errors are in it;
- * the message is the first one); -ENOMEM with *@out NULL.
- */
-DAMOS_API int damos_config_parse(const char *buf, size_t len,
-				 struct damos_config **out);
-
-/*
- * damos_config_free() - free @c; NULL is a no-op.
- */
-DAMOS_API void damos_config_free(struct damos_config *c);
-
-/*
- * damos_config_nr_errors() / damos_config_error() - the errors recorded,
- * sorted by line: message i ("scheme: min age 10s > max age 5s") and its
- * line number in *@line (may be NULL).
- *
- * Return: the message, owned by @c; NULL (EINVAL) if there is no error i.
- */
-DAMOS_API size_t damos_config_nr_errors(const struct damos_config *c);
-DAMOS_API const char *damos_config_error(const struct damos_config *c,
-					 size_t i, unsigned int *line);
-
-/*
- * damos_config_add_error() - record an error the caller found at @line
- * (for rules that need the live system), keeping the order by line.
- *
- * Return: -EINVAL (there is now an error), or -ENOMEM.
- */
-DAMOS_API int damos_config_add_error(struct damos_config *c,
-				     unsigned int line, const char *msg);
-
-/*
- * damos_config_directives() - the directive names, NULL-terminated.
- * damos_config_line() - the line of the (first) @directive; 0 if absent.
- * damos_config_scheme_line() - the line of scheme @i; 0 if none.
- */
-DAMOS_API const char *const *damos_config_directives(void);
-DAMOS_API unsigned int damos_config_line(const struct damos_config *c,
-					 const char *directive);
-DAMOS_API unsigned int damos_config_scheme_line(const struct damos_config *c,
-						size_t i);
-
-/*
- * The parts of the setup; each is "absent" when the file does not have it:
- * damos_config_iface()     enum damos_iface, or -1
- * damos_config_attrs()     NULL
- * damos_config_targets()   NULL
- * damos_config_monitor()   1 on, 0 off, -1
- * damos_config_lru_sort()  the parameters given (others at their
- *                          defaults, see damos_lru_sort_overlay()), NULL
- * damos_config_lru_sort_enable()  1 on, 0 off, -1
- */
-DAMOS_API int damos_config_iface(const struct damos_config *c);
-DAMOS_API const struct damos_attrs *
-damos_config_attrs(const struct damos_config *c);
-DAMOS_API const struct damos_targets *
-damos_config_targets(const struct damos_config *c);
-DAMOS_API int damos_config_monitor(const struct damos_config *c);
-DAMOS_API const struct damos_lru_sort *
-damos_config_lru_sort(const struct damos_config *c);
-DAMOS_API int damos_config_lru_sort_enable(const struct damos_config *c);
-
-/*
- * damos_config_schemes() - the schemes, converted with the file's attrs
- * or, if it has none, with @live (the context's attributes; NULL keeps the
- * kernel's defaults).  Conversions that fail are recorded as errors of
- * their lines.
- *
- * Return: 0 with the array (owned by @c, valid until the next call or
- * damos_config_free()) in *@s and its length in *@n (0 for "scheme none");
- * -ENOENT if the file has no scheme line; -EINVAL if @c has errors.
- */
-DAMOS_API int damos_config_schemes(struct damos_config *c,
-				   const struct damos_attrs *live,
-				   struct damos_scheme *const **s, size_t *n);
-
-/*
- * damos_config_check_ops() - record an error for every scheme whose action
- * does nothing on operations @o (damos_ops_supports()).  The parser does
- * it for the file's own target line; a caller does it for the live
- * targets otherwise.
- *
- * Return: 0, or -EINVAL if @c has errors.
- */
-DAMOS_API int damos_config_check_ops(struct damos_config *c,
-				     enum damos_ops o);
 
 /* ------------------------------------------------------------------------
  * damon_lru_sort: the kernel's LRU-lists sorting module (built in), driven

@@ -192,7 +192,7 @@ struct damos_buf {
 void damos_buf_printf(struct damos_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void damos_buf_free(struct damos_buf *b);
-/* error.c: @s as one word of damos_words_split() (quoted if it must be). */
+/* error.c: @s as one sh word (quoted if it must be). */
 void damos_quote(struct damos_buf *b, const char *s);
 /*
  * "a b c" into @buf: the @n names from @first on, each @stride bytes

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "conf.h"
 #include "damos.h"
 
 static uint64_t size_of(const char *s)
@@ -234,19 +235,18 @@ static void test_words(void **state)
 	int n;
 
 	(void)state;
-	assert_int_equal(damos_words_split("  scheme add 'a b'\"c\\\"d\" x#y # rest", &n, &v), 0);
+	assert_int_equal(cli_words_split("  scheme add 'a b'\"c\\\"d\" x#y # rest", &n, &v), 0);
 	assert_int_equal(n, 4);
 	assert_string_equal(v[0], "scheme");
 	assert_string_equal(v[2], "a bc\"d");
 	assert_string_equal(v[3], "x#y");
 	assert_null(v[4]);
-	damos_words_free(n, v);
-	assert_int_equal(damos_words_split(" # only a comment", &n, &v), 0);
+	cli_words_free(n, v);
+	assert_int_equal(cli_words_split(" # only a comment", &n, &v), 0);
 	assert_int_equal(n, 0);
 	assert_null(v);
-	damos_words_free(n, v);
-	assert_int_equal(damos_words_split("target set 'paddr", &n, &v), -EINVAL);
-	assert_string_equal(damos_errmsg(), "unterminated quote");
+	cli_words_free(n, v);
+	assert_int_equal(cli_words_split("target set 'paddr", &n, &v), -EINVAL);
 	assert_int_equal(n, 0);
 	assert_null(v);
 }
