@@ -34,15 +34,15 @@ enum { D_INTERFACE, D_ATTRS, D_TARGET, D_SCHEME, D_MONITOR, D_LRU_SORT, D_NR };
 struct cli_conf {
 	int iface;			/* -1: not given */
 	bool has_attrs;
-	struct damos_attrs attrs;
+	struct damon_attrs attrs;
 	bool has_targets;
-	struct damos_targets targets;
+	struct damon_targets targets;
 	bool schemes_none;		/* with no scheme line: "scheme none" */
 	size_t nr_schemes;
 	struct cfg_scheme *schemes;
 	struct damos_scheme **scheme_arr;
 	int monitor;			/* -1, 0, 1 */
-	struct damos_lru_sort *lru;	/* NULL: no lru-sort line */
+	struct damon_lru_sort *lru;	/* NULL: no lru-sort line */
 	int lru_enable;			/* -1, 0, 1 */
 	unsigned int lines[D_NR];	/* where each directive was, 0: absent */
 	size_t nr_errors;
@@ -187,21 +187,21 @@ static int directive(struct cli_conf *c, unsigned int line, int argc,
 		return r;
 	switch (d) {
 	case D_INTERFACE:
-		r = nargs == 1 ? damos_iface_from_name(args[0]) : -EINVAL;
+		r = nargs == 1 ? damon_iface_from_name(args[0]) : -EINVAL;
 		if (r < 0)
 			return add_error(c, line, "interface: expected auto, sysfs or dbgfs");
 		c->iface = r;
 		return 0;
 	case D_ATTRS:
-		damos_attrs_default(&c->attrs);
+		damon_attrs_default(&c->attrs);
 		/* on failure schemes convert with the defaults, not these */
-		if (damos_attrs_parse(&c->attrs, nargs, args))
+		if (damon_attrs_parse(&c->attrs, nargs, args))
 			return add_error(c, line, "attrs: %s", damos_errmsg());
 		c->has_attrs = true;
 		return 0;
 	case D_TARGET:
 		c->has_targets = true;
-		if (damos_targets_parse(&c->targets, nargs, args))
+		if (damon_targets_parse(&c->targets, nargs, args))
 			return add_error(c, line, "target: %s", damos_errmsg());
 		return 0;
 	case D_MONITOR:
@@ -210,7 +210,7 @@ static int directive(struct cli_conf *c, unsigned int line, int argc,
 			return add_error(c, line, "monitor: expected on or off");
 		return 0;
 	case D_LRU_SORT:
-		c->lru = damos_lru_sort_new();
+		c->lru = damon_lru_sort_new();
 		if (!c->lru)
 			return -ENOMEM;
 		if (nargs && on_off(args[0]) >= 0) {
@@ -220,7 +220,7 @@ static int directive(struct cli_conf *c, unsigned int line, int argc,
 		}
 		if (!nargs && c->lru_enable < 0)
 			return add_error(c, line, "lru-sort: expected on, off and/or keywords");
-		if (damos_lru_sort_parse(c->lru, nargs, args))
+		if (damon_lru_sort_parse(c->lru, nargs, args))
 			return add_error(c, line, "lru-sort: %s", damos_errmsg());
 		return 0;
 	}
@@ -260,7 +260,7 @@ static int directive(struct cli_conf *c, unsigned int line, int argc,
 }
 
 /* Convert the schemes with @a; each keeps why it does not convert. */
-static int resolve(struct cli_conf *c, const struct damos_attrs *a)
+static int resolve(struct cli_conf *c, const struct damon_attrs *a)
 {
 	for (size_t i = 0; i < c->nr_schemes; i++) {
 		struct cfg_scheme *s = &c->schemes[i];
@@ -320,16 +320,16 @@ static int finish(struct cli_conf *c)
 }
 
 /* "pageout, lru_prio, ... and stat": the table's actions for @o. */
-static const char *ops_actions(enum damos_ops o)
+static const char *ops_actions(enum damon_ops o)
 {
 	static __thread char buf[256];
 	size_t n = 0, nr = 0, k = 0;
 
 	for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
-		nr += damos_ops_supports(o, a);
+		nr += damon_ops_supports(o, a);
 	buf[0] = '\0';
 	for (int a = 0; a < DAMOS_NR_ACTIONS && n < sizeof(buf); a++) {
-		if (!damos_ops_supports(o, a))
+		if (!damon_ops_supports(o, a))
 			continue;
 		k++;
 		n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
@@ -339,23 +339,23 @@ static const char *ops_actions(enum damos_ops o)
 	return buf;
 }
 
-static int check_ops(struct cli_conf *c, enum damos_ops o)
+static int check_ops(struct cli_conf *c, enum damon_ops o)
 {
 	int err = 0;
 
 	for (size_t i = 0; !err && i < c->nr_schemes; i++) {
 		const struct damos_scheme *s = c->schemes[i].s;
 
-		if (s && !damos_ops_supports(o, damos_scheme_action(s)))
+		if (s && !damon_ops_supports(o, damos_scheme_action(s)))
 			err = add_error(c, c->schemes[i].line,
 					"scheme: %s does nothing on %s targets (Linux 6.1 applies %s there)",
 					damos_scheme_action_name(s),
-					damos_ops_name(o), ops_actions(o));
+					damon_ops_name(o), ops_actions(o));
 	}
 	return err;
 }
 
-int cli_conf_check_ops(struct cli_conf *c, enum damos_ops o)
+int cli_conf_check_ops(struct cli_conf *c, enum damon_ops o)
 {
 	int err = check_ops(c, o);
 
@@ -375,7 +375,7 @@ static int check(struct cli_conf *c)
 int cli_conf_parse(const char *buf, size_t len, struct cli_conf **out)
 {
 	struct cli_conf *c = calloc(1, sizeof(*c));
-	struct damos_attrs def;
+	struct damon_attrs def;
 	char *cmd = NULL;
 	size_t cmd_len = 0;
 	unsigned int nr = 0, first = 0;
@@ -436,7 +436,7 @@ int cli_conf_parse(const char *buf, size_t len, struct cli_conf **out)
 	}
 	free(cmd);
 	if (!err) {
-		damos_attrs_default(&def);
+		damon_attrs_default(&def);
 		err = resolve(c, c->has_attrs ? &c->attrs : &def);
 	}
 	if (!err)
@@ -463,8 +463,8 @@ void cli_conf_free(struct cli_conf *c)
 	free(c->all);
 	free(c->schemes);
 	free(c->scheme_arr);
-	damos_targets_free(&c->targets);
-	damos_lru_sort_free(c->lru);
+	damon_targets_free(&c->targets);
+	damon_lru_sort_free(c->lru);
 	for (size_t i = 0; i < c->nr_errors; i++)
 		free(c->errors[i].msg);
 	free(c->errors);
@@ -510,18 +510,18 @@ int cli_conf_iface(const struct cli_conf *c)
 	return c->iface;
 }
 
-const struct damos_attrs *cli_conf_attrs(const struct cli_conf *c)
+const struct damon_attrs *cli_conf_attrs(const struct cli_conf *c)
 {
 	return c->has_attrs ? &c->attrs : NULL;
 }
 
-const struct damos_targets *cli_conf_targets(const struct cli_conf *c)
+const struct damon_targets *cli_conf_targets(const struct cli_conf *c)
 {
 	return c->has_targets ? &c->targets : NULL;
 }
 
 int cli_conf_schemes(struct cli_conf *c,
-			 const struct damos_attrs *live,
+			 const struct damon_attrs *live,
 			 struct damos_scheme *const **s, size_t *n)
 {
 	static struct damos_scheme *const none[1];
@@ -566,7 +566,7 @@ int cli_conf_monitor(const struct cli_conf *c)
 	return c->monitor;
 }
 
-const struct damos_lru_sort *cli_conf_lru_sort(const struct cli_conf *c)
+const struct damon_lru_sort *cli_conf_lru_sort(const struct cli_conf *c)
 {
 	return c->lru;
 }

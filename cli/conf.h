@@ -94,19 +94,19 @@ unsigned int cli_conf_scheme_line(const struct cli_conf *c, size_t i);
 
 /*
  * The parts of the setup; each is "absent" when the file does not have it:
- * cli_conf_iface()     enum damos_iface, or -1
+ * cli_conf_iface()     enum damon_iface, or -1
  * cli_conf_attrs()     NULL
  * cli_conf_targets()   NULL
  * cli_conf_monitor()   1 on, 0 off, -1
  * cli_conf_lru_sort()  the parameters given (others at their
- *                      defaults, see damos_lru_sort_overlay()), NULL
+ *                      defaults, see damon_lru_sort_overlay()), NULL
  * cli_conf_lru_sort_enable()  1 on, 0 off, -1
  */
 int cli_conf_iface(const struct cli_conf *c);
-const struct damos_attrs *cli_conf_attrs(const struct cli_conf *c);
-const struct damos_targets *cli_conf_targets(const struct cli_conf *c);
+const struct damon_attrs *cli_conf_attrs(const struct cli_conf *c);
+const struct damon_targets *cli_conf_targets(const struct cli_conf *c);
 int cli_conf_monitor(const struct cli_conf *c);
-const struct damos_lru_sort *cli_conf_lru_sort(const struct cli_conf *c);
+const struct damon_lru_sort *cli_conf_lru_sort(const struct cli_conf *c);
 int cli_conf_lru_sort_enable(const struct cli_conf *c);
 
 /*
@@ -120,17 +120,17 @@ int cli_conf_lru_sort_enable(const struct cli_conf *c);
  * -ENOENT if the file has no scheme line; -EINVAL if @c has errors.
  */
 int cli_conf_schemes(struct cli_conf *c,
-		     const struct damos_attrs *live,
+		     const struct damon_attrs *live,
 		     struct damos_scheme *const **s, size_t *n);
 
 /*
  * cli_conf_check_ops() - record an error for every scheme whose action
- * does nothing on operations @o (damos_ops_supports()).  The parser does
+ * does nothing on operations @o (damon_ops_supports()).  The parser does
  * it for the file's own target line; a caller does it for the live
  * targets otherwise.
  *
  * Return: 0, or -EINVAL if @c has errors.
  */
-int cli_conf_check_ops(struct cli_conf *c, enum damos_ops o);
+int cli_conf_check_ops(struct cli_conf *c, enum damon_ops o);
 
 #endif

@@ -9,6 +9,14 @@
  *   dbgfs  <root>/sys/kernel/debug/damon/          one 18-number line a scheme
  *   sysfs  <root>/sys/kernel/mm/damon/admin/       one directory tree a scheme
  *
+ * Names follow the kernel's (include/linux/damon.h): what the kernel calls
+ * damon_* is damon_* here (the monitoring attributes, targets, regions, the
+ * context and its handle, operations sets, interfaces, monitoring on/off,
+ * access snapshots, the DAMON modules); schemes and their parts (actions,
+ * fields, quotas, watermarks, filters, goals, tried regions) are damos_*,
+ * and so is what is the library's own (errors, units, locks, transactions,
+ * I/O layers, features, version).
+ *
  * Conventions, for every function below unless it says otherwise:
  *
  * - Functions returning int return 0 (or a documented non-negative value) on
@@ -29,7 +37,7 @@
  * 7, added by the damos kernel series; stock kernels reject them with
  * EINVAL and never misread them):
  *
- * 1. damos_opts.dbgfs_lru forces the answer (1 yes, 0 no).
+ * 1. damon_opts.dbgfs_lru forces the answer (1 yes, 0 no).
  * 2. A layer of the handle's I/O may know (damos' test build's fake kernel
  *    reads it from a fake tree's "<dbgfs>/damon/.max_action": the highest
  *    dbgfs action number that tree's kernel accepts).
@@ -279,15 +287,15 @@ DAMOS_API uint64_t damos_field_max(enum damos_field f);
 /* ------------------------------------------------------------------------
  * Monitoring attributes (the five numbers of dbgfs "attrs").
  *
- * Sized structs (this one and struct damos_targets), as the other 2.0
- * structs: the functions that fill one (damos_attrs_default(),
- * damos_attrs_decode(), damos_attrs_read(), ...) set .sz to the size they
- * filled; one a caller fills itself starts from DAMOS_ATTRS_INIT (or sets
- * .sz = sizeof(struct damos_attrs)).  A function that takes one refuses
+ * Sized structs (this one and struct damon_targets), as the other 2.0
+ * structs: the functions that fill one (damon_attrs_default(),
+ * damon_attrs_decode(), damon_attrs_read(), ...) set .sz to the size they
+ * filled; one a caller fills itself starts from DAMON_ATTRS_INIT (or sets
+ * .sz = sizeof(struct damon_attrs)).  A function that takes one refuses
  * (-EINVAL) a .sz short of the 2.0 fields, or set bytes past the fields it
  * knows.  Fields are only appended.
  */
-struct damos_attrs {
+struct damon_attrs {
 	size_t sz;
 	uint64_t sample_us;
 	uint64_t aggr_us;
@@ -296,56 +304,56 @@ struct damos_attrs {
 	uint64_t max_nr_regions;
 };
 
-#define DAMOS_ATTRS_INIT { .sz = sizeof(struct damos_attrs) }
+#define DAMON_ATTRS_INIT { .sz = sizeof(struct damon_attrs) }
 
 /*
- * damos_attrs_default() - fill @a with the kernel's defaults for a new
+ * damon_attrs_default() - fill @a with the kernel's defaults for a new
  * context: 5 ms, 100 ms, 60 s, 10 and 1000 regions; .sz too.
  */
-DAMOS_API void damos_attrs_default(struct damos_attrs *a);
+DAMOS_API void damon_attrs_default(struct damon_attrs *a);
 
 /*
- * damos_attrs_validate() - check what the kernel and the unit conversions
+ * damon_attrs_validate() - check what the kernel and the unit conversions
  * need: non-zero sample interval, aggregation >= sample interval, min
  * regions >= 3 and <= max regions.
  *
  * Return: 0 or -EINVAL with a message naming the values in the words of
- * damos_attrs_parse() ("aggr 1ms < sample 5ms").
+ * damon_attrs_parse() ("aggr 1ms < sample 5ms").
  */
-DAMOS_API int damos_attrs_validate(const struct damos_attrs *a);
+DAMOS_API int damon_attrs_validate(const struct damon_attrs *a);
 
 /*
- * damos_attrs_max_nr_accesses() - aggr_us / sample_us, the largest number
+ * damon_attrs_max_nr_accesses() - aggr_us / sample_us, the largest number
  * of accesses one aggregation interval can count (the kernel's own formula).
  *
  * Return: the number, or 0 if @a has no sampling interval or a bad .sz.
  */
-DAMOS_API uint64_t damos_attrs_max_nr_accesses(const struct damos_attrs *a);
+DAMOS_API uint64_t damon_attrs_max_nr_accesses(const struct damon_attrs *a);
 
 /*
- * damos_attrs_decode() - parse a dbgfs "attrs" line ("5000 100000 ...").
+ * damon_attrs_decode() - parse a dbgfs "attrs" line ("5000 100000 ...").
  *
  * Return: 0 or -EINVAL.
  */
-DAMOS_API int damos_attrs_decode(const char *text, struct damos_attrs *a);
+DAMOS_API int damon_attrs_decode(const char *text, struct damon_attrs *a);
 
 /*
- * damos_attrs_encode() - write @a as a dbgfs "attrs" line with a trailing
+ * damon_attrs_encode() - write @a as a dbgfs "attrs" line with a trailing
  * newline into @buf of @sz bytes.
  *
  * Return: the length written (without the NUL), or -ENOSPC.
  */
-DAMOS_API int damos_attrs_encode(const struct damos_attrs *a, char *buf,
+DAMOS_API int damon_attrs_encode(const struct damon_attrs *a, char *buf,
 				 size_t sz);
 
 /*
- * damos_attrs_set_str() - set one attribute from a human value.
+ * damon_attrs_set_str() - set one attribute from a human value.
  * @key: "sample", "aggr" or "update" (times: us ms s m h, bare = us) or
  *	 "min_regions"/"max_regions" (bare counts).
  *
  * Return: 0, or -EINVAL with a message naming @key and @value.
  */
-DAMOS_API int damos_attrs_set_str(struct damos_attrs *a, const char *key,
+DAMOS_API int damon_attrs_set_str(struct damon_attrs *a, const char *key,
 				  const char *value);
 
 /* ------------------------------------------------------------------------
@@ -417,7 +425,7 @@ DAMOS_API struct damos_scheme *damos_scheme_new(enum damos_action a);
  * Return: the scheme, or NULL (errno EINVAL with a message).
  */
 DAMOS_API struct damos_scheme *
-damos_scheme_new_preset(enum damos_action a, const struct damos_attrs *attrs);
+damos_scheme_new_preset(enum damos_action a, const struct damon_attrs *attrs);
 
 /*
  * damos_scheme_dup() - a copy of @s.
@@ -572,7 +580,7 @@ DAMOS_API int damos_scheme_set(struct damos_scheme *s, enum damos_field f,
  */
 DAMOS_API int damos_scheme_set_str(struct damos_scheme *s, enum damos_field f,
 				   const char *value,
-				   const struct damos_attrs *attrs);
+				   const struct damon_attrs *attrs);
 
 /*
  * damos_scheme_validate() - check the rules the kernel applies to a scheme:
@@ -613,7 +621,7 @@ DAMOS_API bool damos_scheme_equal(const struct damos_scheme *a,
  */
 DAMOS_API struct damos_scheme *damos_scheme_parse(int argc,
 						  const char *const *argv,
-						  const struct damos_attrs *attrs);
+						  const struct damon_attrs *attrs);
 
 /*
  * damos_scheme_keywords() - the keywords damos_scheme_parse() knows, in
@@ -715,95 +723,95 @@ DAMOS_API int damos_dbgfs_decode(const char *text, struct damos_scheme ***out,
 /* ------------------------------------------------------------------------
  * Monitoring targets.
  */
-enum damos_ops {
-	DAMOS_OPS_VADDR = 0,	/* processes, by pid */
-	DAMOS_OPS_FVADDR = 1,	/* fixed virtual address ranges (sysfs only) */
-	DAMOS_OPS_PADDR = 2,	/* the physical address space */
-	DAMOS_NR_OPS,
+enum damon_ops {
+	DAMON_OPS_VADDR = 0,	/* processes, by pid */
+	DAMON_OPS_FVADDR = 1,	/* fixed virtual address ranges (sysfs only) */
+	DAMON_OPS_PADDR = 2,	/* the physical address space */
+	DAMON_NR_OPS,
 };
 
 /*
- * The elements of the arrays of struct damos_targets: fixed in size for
+ * The elements of the arrays of struct damon_targets: fixed in size for
  * the life of LIBDAMOS_2 (an array's stride is the caller's).
  */
-struct damos_region {
+struct damon_region {
 	uint64_t start;
 	uint64_t end;
 };
 
-struct damos_target {
+struct damon_target {
 	int pid;			/* vaddr/fvaddr; 0 for paddr */
 	size_t nr_regions;
-	struct damos_region *regions;	/* initial regions, may be empty */
+	struct damon_region *regions;	/* initial regions, may be empty */
 };
 
-/* .sz as for struct damos_attrs: filled ones have it, DAMOS_TARGETS_INIT. */
-struct damos_targets {
+/* .sz as for struct damon_attrs: filled ones have it, DAMON_TARGETS_INIT. */
+struct damon_targets {
 	size_t sz;
-	enum damos_ops ops;
+	enum damon_ops ops;
 	size_t nr;
-	struct damos_target *targets;
+	struct damon_target *targets;
 };
 
-#define DAMOS_TARGETS_INIT { .sz = sizeof(struct damos_targets) }
+#define DAMON_TARGETS_INIT { .sz = sizeof(struct damon_targets) }
 
 /*
- * damos_ops_name() - "vaddr", "fvaddr" or "paddr"; NULL for anything else.
+ * damon_ops_name() - "vaddr", "fvaddr" or "paddr"; NULL for anything else.
  */
-DAMOS_API const char *damos_ops_name(enum damos_ops o);
+DAMOS_API const char *damon_ops_name(enum damon_ops o);
 
 /*
- * damos_targets_free() - free the arrays inside @t (not @t itself) and zero
+ * damon_targets_free() - free the arrays inside @t (not @t itself) and zero
  * it, keeping its .sz.
  */
-DAMOS_API void damos_targets_free(struct damos_targets *t);
+DAMOS_API void damon_targets_free(struct damon_targets *t);
 
 /*
- * damos_targets_validate() - paddr has at most one target; vaddr targets
+ * damon_targets_validate() - paddr has at most one target; vaddr targets
  * are distinct processes; regions have start < end and are sorted and not
  * overlapping.
  *
  * Return: 0 or -EINVAL with a message.
  */
-DAMOS_API int damos_targets_validate(const struct damos_targets *t);
+DAMOS_API int damon_targets_validate(const struct damon_targets *t);
 
 /* ------------------------------------------------------------------------
  * A handle on one DAMON context through one interface.
  */
-enum damos_iface {
-	DAMOS_IFACE_AUTO = 0,
-	DAMOS_IFACE_SYSFS = 1,
-	DAMOS_IFACE_DBGFS = 2,
+enum damon_iface {
+	DAMON_IFACE_AUTO = 0,
+	DAMON_IFACE_SYSFS = 1,
+	DAMON_IFACE_DBGFS = 2,
 };
 
 /*
- * damos_iface_name() - "auto", "sysfs" or "dbgfs"; NULL for anything else.
+ * damon_iface_name() - "auto", "sysfs" or "dbgfs"; NULL for anything else.
  */
-DAMOS_API const char *damos_iface_name(enum damos_iface i);
+DAMOS_API const char *damon_iface_name(enum damon_iface i);
 
 /*
- * damos_iface_from_name() - the interface for "auto", "sysfs" or "dbgfs".
+ * damon_iface_from_name() - the interface for "auto", "sysfs" or "dbgfs".
  *
- * Return: the enum damos_iface value or -EINVAL.
+ * Return: the enum damon_iface value or -EINVAL.
  */
-DAMOS_API int damos_iface_from_name(const char *name);
+DAMOS_API int damon_iface_from_name(const char *name);
 
 /*
  * damos_detect() - which interfaces exist below @root (NULL for "/").
  *
- * Return: a mask of (1 << DAMOS_IFACE_SYSFS) and (1 << DAMOS_IFACE_DBGFS);
+ * Return: a mask of (1 << DAMON_IFACE_SYSFS) and (1 << DAMON_IFACE_DBGFS);
  * 0 if there is none.
  */
 DAMOS_API unsigned int damos_detect(const char *root);
 
 /*
- * struct damos_opts - how to open a handle.  Set .sz = sizeof(struct
- * damos_opts) (DAMOS_OPTS_INIT does); fields added later are appended, and
+ * struct damon_opts - how to open a handle.  Set .sz = sizeof(struct
+ * damon_opts) (DAMON_OPTS_INIT does); fields added later are appended, and
  * a caller built against an older header keeps working.
  */
 /*
  * struct damos_layer - one layer of a handle's I/O (opaque).  Every read
- * and write of a handle goes through the layers damos_opts.layers lists,
+ * and write of a handle goes through the layers damon_opts.layers lists,
  * the first one on top, down to the files below the root; no other part
  * of the library knows which layers are there.
  */
@@ -823,10 +831,10 @@ struct damos_layer;
  */
 DAMOS_API const struct damos_layer *damos_layer_dry_run(void);
 
-struct damos_opts {
+struct damon_opts {
 	size_t sz;
 	const char *root;	/* NULL or "" = "/" */
-	enum damos_iface iface;	/* AUTO: see damos_open() */
+	enum damon_iface iface;	/* AUTO: see damon_open() */
 	int kdamond;		/* sysfs: kdamonds/<kdamond>, context 0 */
 	const char *dbgfs_ctx;	/* dbgfs: context directory, NULL = root */
 	int dbgfs_lru;		/* -1 probe, 0 no, 1 yes: see the top */
@@ -837,45 +845,45 @@ struct damos_opts {
 	const struct damos_layer *const *layers;
 };
 
-#define DAMOS_OPTS_INIT {						\
-	.sz = sizeof(struct damos_opts), .root = NULL,			\
-	.iface = DAMOS_IFACE_AUTO, .kdamond = 0, .dbgfs_ctx = NULL,	\
+#define DAMON_OPTS_INIT {						\
+	.sz = sizeof(struct damon_opts), .root = NULL,			\
+	.iface = DAMON_IFACE_AUTO, .kdamond = 0, .dbgfs_ctx = NULL,	\
 	.dbgfs_lru = -1, .layers = NULL,				\
 }
 
-struct damos_ctx;
+struct damon_ctx;
 
 /*
- * damos_open() - a handle on the DAMON context chosen by @opts (NULL for
- * the defaults).  Nothing is written.  With DAMOS_IFACE_AUTO it picks dbgfs
+ * damon_open() - a handle on the DAMON context chosen by @opts (NULL for
+ * the defaults).  Nothing is written.  With DAMON_IFACE_AUTO it picks dbgfs
  * if .dbgfs_ctx names a context, sysfs if .kdamond is not 0, else sysfs if
  * present, else dbgfs.  A context on sysfs, or a kdamond other than 0 on
  * dbgfs, is refused (EINVAL) rather than ignored.
  *
- * Return: the handle (close with damos_close()), or NULL with errno ENOENT
+ * Return: the handle (close with damon_close()), or NULL with errno ENOENT
  * (no such interface below the root, message says where it looked),
  * EINVAL or ENOMEM.
  */
-DAMOS_API struct damos_ctx *damos_open(const struct damos_opts *opts);
+DAMOS_API struct damon_ctx *damon_open(const struct damon_opts *opts);
 
 /*
- * damos_close() - free the handle; NULL is a no-op.
+ * damon_close() - free the handle; NULL is a no-op.
  */
-DAMOS_API void damos_close(struct damos_ctx *d);
+DAMOS_API void damon_close(struct damon_ctx *d);
 
 /*
- * damos_get_iface() - the interface the handle uses (never AUTO).
+ * damon_get_iface() - the interface the handle uses (never AUTO).
  */
-DAMOS_API enum damos_iface damos_get_iface(const struct damos_ctx *d);
+DAMOS_API enum damon_iface damon_get_iface(const struct damon_ctx *d);
 
 /*
- * damos_get_dir() - the directory the handle works in: the dbgfs context
+ * damon_get_dir() - the directory the handle works in: the dbgfs context
  * directory or the sysfs context directory (kdamonds/N/contexts/0).
  */
-DAMOS_API const char *damos_get_dir(const struct damos_ctx *d);
+DAMOS_API const char *damon_get_dir(const struct damon_ctx *d);
 
 /*
- * damos_context_check() - whether the handle's context is there, or a
+ * damon_context_check() - whether the handle's context is there, or a
  * write would make it without resetting another (a read of a context that
  * is not there shows made-up defaults).  On sysfs, a context whose
  * kdamond (other than 0, which the first write makes) does not exist is
@@ -883,7 +891,7 @@ DAMOS_API const char *damos_get_dir(const struct damos_ctx *d);
  *
  * Return: 0, or -ENOENT with a message ("kdamond 3 does not exist: ...").
  */
-DAMOS_API int damos_context_check(struct damos_ctx *d);
+DAMOS_API int damon_context_check(struct damon_ctx *d);
 
 /*
  * Locking.  DAMON's files are read-modify-written (a scheme is added by
@@ -906,19 +914,19 @@ DAMOS_API int damos_context_check(struct damos_ctx *d);
  * damos_lock_dir() - the directory whose flock() guards the handle's
  * interface (the table above).
  */
-DAMOS_API const char *damos_lock_dir(const struct damos_ctx *d);
+DAMOS_API const char *damos_lock_dir(const struct damon_ctx *d);
 
 /*
- * damos_iface_dir() - the directory of interface @i (not AUTO) below
+ * damon_iface_dir() - the directory of interface @i (not AUTO) below
  * @root (NULL for "/"), whether or not it exists: the lock's of the table
- * above.  damos_module_dir() - the parameters directory of module @name
+ * above.  damon_module_dir() - the parameters directory of module @name
  * ("lru_sort" or "damon_lru_sort", ...), the same way.
  *
  * Return: the path (free() it), or NULL with errno EINVAL (no such
  * interface) or ENOENT (no such module) and a message, or ENOMEM.
  */
-DAMOS_API char *damos_iface_dir(const char *root, enum damos_iface i);
-DAMOS_API char *damos_module_dir(const char *root, const char *name);
+DAMOS_API char *damon_iface_dir(const char *root, enum damon_iface i);
+DAMOS_API char *damon_module_dir(const char *root, const char *name);
 
 /*
  * damos_lock_take() - flock() directory @dir, LOCK_EX if @exclusive else
@@ -974,13 +982,13 @@ DAMOS_API const char *damos_feature_name(enum damos_feature f);
  * Return: 1 yes, 0 no, -EINVAL (not a feature), -EAGAIN (not known: a dbgfs
  * lru probe that could not run).
  */
-DAMOS_API int damos_has(struct damos_ctx *d, enum damos_feature f);
+DAMOS_API int damos_has(struct damon_ctx *d, enum damos_feature f);
 
 /*
  * damos_kernel_desc() - how the handle's kernel was identified, for
  * messages ("sysfs, Linux 6.12 layout", "dbgfs"); owned by the handle.
  */
-DAMOS_API const char *damos_kernel_desc(struct damos_ctx *d);
+DAMOS_API const char *damos_kernel_desc(struct damon_ctx *d);
 
 /*
  * damos_dbgfs_lru_supported() - whether this dbgfs accepts lru_prio and
@@ -989,7 +997,7 @@ DAMOS_API const char *damos_kernel_desc(struct damos_ctx *d);
  * Return: 1 yes, 0 no, -EAGAIN unknown (dry run, or the probe could not
  * run), -EOPNOTSUPP if the handle is not on dbgfs.
  */
-DAMOS_API int damos_dbgfs_lru_supported(struct damos_ctx *d);
+DAMOS_API int damos_dbgfs_lru_supported(struct damon_ctx *d);
 
 /*
  * damos_scheme_check() - whether the handle's interface and kernel take
@@ -1002,29 +1010,29 @@ DAMOS_API int damos_dbgfs_lru_supported(struct damos_ctx *d);
  * Return: 0 yes; 1 not known before the write (the kernel then decides,
  * and a refusal changes nothing); -EINVAL or -EOPNOTSUPP with a message.
  */
-DAMOS_API int damos_scheme_check(struct damos_ctx *d,
+DAMOS_API int damos_scheme_check(struct damon_ctx *d,
 				 const struct damos_scheme *s);
 
 /*
- * damos_targets_check() - whether the handle's interface takes @t:
- * damos_targets_validate(), then what it cannot express (dbgfs: fvaddr,
+ * damon_targets_check() - whether the handle's interface takes @t:
+ * damon_targets_validate(), then what it cannot express (dbgfs: fvaddr,
  * -EOPNOTSUPP with hint DAMOS_HINT_USE_SYSFS).  Writes nothing.
  *
  * Return: 0 or a negative errno with a message.
  */
-DAMOS_API int damos_targets_check(struct damos_ctx *d,
-				  const struct damos_targets *t);
+DAMOS_API int damon_targets_check(struct damon_ctx *d,
+				  const struct damon_targets *t);
 
 /*
- * damos_targets_same() - whether @shown (damos_targets_read() after a
+ * damon_targets_same() - whether @shown (damon_targets_read() after a
  * write) shows @want as the handle's interface shows what was written:
  * the operations, each target's pid (vaddr) and regions; dbgfs shows no
  * regions while monitoring runs and keeps none of a target written
  * without them, so there regions count only where both have some.
  */
-DAMOS_API bool damos_targets_same(struct damos_ctx *d,
-				  const struct damos_targets *shown,
-				  const struct damos_targets *want);
+DAMOS_API bool damon_targets_same(struct damon_ctx *d,
+				  const struct damon_targets *shown,
+				  const struct damon_targets *want);
 
 /*
  * damos_schemes_read() - the context's schemes with their statistics.  On
@@ -1034,7 +1042,7 @@ DAMOS_API bool damos_targets_same(struct damos_ctx *d,
  * Return: 0 with *@out (free with damos_schemes_free()) and *@n, or a
  * negative errno.
  */
-DAMOS_API int damos_schemes_read(struct damos_ctx *d, struct damos_scheme ***out,
+DAMOS_API int damos_schemes_read(struct damon_ctx *d, struct damos_scheme ***out,
 				 size_t *n);
 
 /*
@@ -1047,7 +1055,7 @@ DAMOS_API int damos_schemes_read(struct damos_ctx *d, struct damos_scheme ***out
  *
  * Return: 0 or a negative errno with a message.
  */
-DAMOS_API int damos_schemes_write(struct damos_ctx *d,
+DAMOS_API int damos_schemes_write(struct damon_ctx *d,
 				  struct damos_scheme *const *s, size_t n);
 
 /*
@@ -1056,7 +1064,7 @@ DAMOS_API int damos_schemes_write(struct damos_ctx *d,
  *
  * Return: the new scheme's index, or a negative errno.
  */
-DAMOS_API int damos_scheme_add(struct damos_ctx *d, const struct damos_scheme *s);
+DAMOS_API int damos_scheme_add(struct damon_ctx *d, const struct damos_scheme *s);
 
 /*
  * damos_scheme_remove() - remove the scheme at index @idx, keeping the
@@ -1064,7 +1072,7 @@ DAMOS_API int damos_scheme_add(struct damos_ctx *d, const struct damos_scheme *s
  *
  * Return: 0, -ENOENT if there is no such scheme, or a negative errno.
  */
-DAMOS_API int damos_scheme_remove(struct damos_ctx *d, size_t idx);
+DAMOS_API int damos_scheme_remove(struct damon_ctx *d, size_t idx);
 
 /*
  * Tried regions (sysfs, Linux 6.2+; total_bytes 6.6+): the regions the
@@ -1096,7 +1104,7 @@ struct damos_tried_region {
  * scheme @idx), -EOPNOTSUPP (dbgfs, or a kernel without tried_regions/:
  * the message names the feature and the kernel), or the errno of a read.
  */
-DAMOS_API int damos_tried_regions_read(struct damos_ctx *d, size_t idx,
+DAMOS_API int damos_tried_regions_read(struct damon_ctx *d, size_t idx,
 				       struct damos_tried_regions **out);
 
 /*
@@ -1124,12 +1132,12 @@ DAMOS_API void damos_tried_regions_free(struct damos_tried_regions *r);
  * result is a struct damos_tried_regions (read it with the functions
  * above).  Sources:
  *
- * - DAMOS_SNAPSHOT_TRIED_REGIONS (sysfs, Linux 6.2+): the tried regions of
+ * - DAMON_SNAPSHOT_TRIED_REGIONS (sysfs, Linux 6.2+): the tried regions of
  *   a stat scheme that every region passes (no filters, quotas or
  *   watermarks).  The context's own such scheme if it has one; else one is
  *   appended for the snapshot and the schemes are written back as they
  *   were afterwards (a running kdamond gets both changes by "commit").
- * - DAMOS_SNAPSHOT_TRACE (any interface): the damon:damon_aggregated
+ * - DAMON_SNAPSHOT_TRACE (any interface): the damon:damon_aggregated
  *   tracepoint, in a tracefs instance of its own (<tracefs>/instances/
  *   damos-<pid>, removed afterwards) so that the user's trace buffer is
  *   left alone; lines of other kdamonds are skipped by pid.  It records
@@ -1137,27 +1145,27 @@ DAMOS_API void damos_tried_regions_free(struct damos_tried_regions *r);
  *   aggregation intervals until each target has a complete aggregation.
  *   On a fake tree the "trace" file below <root>/sys/kernel/tracing (or
  *   <root>/sys/kernel/debug/tracing) is read as it is, without waiting.
- * - DAMOS_SNAPSHOT_AUTO: tried regions where the kernel has them, else the
+ * - DAMON_SNAPSHOT_AUTO: tried regions where the kernel has them, else the
  *   tracepoint.
  */
-enum damos_snapshot_source {
-	DAMOS_SNAPSHOT_AUTO = 0,
-	DAMOS_SNAPSHOT_TRIED_REGIONS = 1,
-	DAMOS_SNAPSHOT_TRACE = 2,
+enum damon_snapshot_source {
+	DAMON_SNAPSHOT_AUTO = 0,
+	DAMON_SNAPSHOT_TRIED_REGIONS = 1,
+	DAMON_SNAPSHOT_TRACE = 2,
 };
 
 /*
- * struct damos_snapshot_opts - .sz = sizeof(struct damos_snapshot_opts);
+ * struct damon_snapshot_opts - .sz = sizeof(struct damon_snapshot_opts);
  * fields are only appended.
  */
-struct damos_snapshot_opts {
+struct damon_snapshot_opts {
 	size_t sz;
-	enum damos_snapshot_source source;
-	uint64_t trace_us;	/* DAMOS_SNAPSHOT_TRACE: record this long */
+	enum damon_snapshot_source source;
+	uint64_t trace_us;	/* DAMON_SNAPSHOT_TRACE: record this long */
 };
 
 /*
- * damos_access_snapshot() - the monitored regions of @d's context.
+ * damon_access_snapshot() - the monitored regions of @d's context.
  * @opts: NULL for the defaults (AUTO).
  *
  * Return: 0 with *@out (free with damos_tried_regions_free()); -ENODATA
@@ -1166,66 +1174,66 @@ struct damos_snapshot_opts {
  * tracepoint), -EAGAIN (the kernel listed no region in time), or the
  * errno of a read or write.
  */
-DAMOS_API int damos_access_snapshot(struct damos_ctx *d,
-				    const struct damos_snapshot_opts *opts,
+DAMOS_API int damon_access_snapshot(struct damon_ctx *d,
+				    const struct damon_snapshot_opts *opts,
 				    struct damos_tried_regions **out);
 
 /*
  * damos_schemes_clear() - remove every scheme.
  */
-DAMOS_API int damos_schemes_clear(struct damos_ctx *d);
+DAMOS_API int damos_schemes_clear(struct damon_ctx *d);
 
 /*
- * damos_attrs_read() - the context's monitoring attributes.  If the tree
+ * damon_attrs_read() - the context's monitoring attributes.  If the tree
  * has no attributes file (a minimal fake tree), the kernel's defaults.
  */
-DAMOS_API int damos_attrs_read(struct damos_ctx *d, struct damos_attrs *a);
+DAMOS_API int damon_attrs_read(struct damon_ctx *d, struct damon_attrs *a);
 
 /*
- * damos_attrs_write() - set the context's monitoring attributes (validated
+ * damon_attrs_write() - set the context's monitoring attributes (validated
  * first; dbgfs refuses while monitoring is on; sysfs commits if on).
  */
-DAMOS_API int damos_attrs_write(struct damos_ctx *d, const struct damos_attrs *a);
+DAMOS_API int damon_attrs_write(struct damon_ctx *d, const struct damon_attrs *a);
 
 /*
- * damos_targets_read() - the context's operations, targets and regions.
- * *@t is set in every case: free it with damos_targets_free() even after
+ * damon_targets_read() - the context's operations, targets and regions.
+ * *@t is set in every case: free it with damon_targets_free() even after
  * a failure.
  * dbgfs reports paddr when target_ids reads "42" and init_regions can be
  * read only while monitoring is off (else targets have no regions).
  */
-DAMOS_API int damos_targets_read(struct damos_ctx *d, struct damos_targets *t);
+DAMOS_API int damon_targets_read(struct damon_ctx *d, struct damon_targets *t);
 
 /*
- * damos_targets_write() - set the context's operations, targets and their
+ * damon_targets_write() - set the context's operations, targets and their
  * initial regions (validated first).  dbgfs cannot express fvaddr.  The
  * kernel takes the files one by one, so each is checked writable before
  * the first write (-EACCES or the like, nothing written).
  */
-DAMOS_API int damos_targets_write(struct damos_ctx *d,
-				  const struct damos_targets *t);
+DAMOS_API int damon_targets_write(struct damon_ctx *d,
+				  const struct damon_targets *t);
 
 /*
- * damos_monitor_status() - whether monitoring runs, and the kdamond's pid
+ * damon_monitor_status() - whether monitoring runs, and the kdamond's pid
  * (-1 when off or unknown).  Either pointer may be NULL.
  */
-DAMOS_API int damos_monitor_status(struct damos_ctx *d, bool *on, int *pid);
+DAMOS_API int damon_monitor_status(struct damon_ctx *d, bool *on, int *pid);
 
 /*
- * damos_monitor_start() / damos_monitor_stop() - turn monitoring on or off.
+ * damon_monitor_start() / damon_monitor_stop() - turn monitoring on or off.
  * dbgfs: monitor_on (monitor_on_DEPRECATED on 6.9+ kernels) for all
  * contexts; sysfs: the kdamond's state.  Starting needs at least a target.
  * Monitoring already in that state is left alone and 0 returned (the
  * kernel would refuse the write: EBUSY, EINVAL or EPERM).
  */
-DAMOS_API int damos_monitor_start(struct damos_ctx *d);
+DAMOS_API int damon_monitor_start(struct damon_ctx *d);
 /*
- * damos_monitor_check_start() - the check of damos_monitor_start() that
+ * damon_monitor_check_start() - the check of damon_monitor_start() that
  * another DAMON user keeps monitoring off (-EBUSY with a message naming
  * it), for a caller that prepares more before it starts.
  */
-DAMOS_API int damos_monitor_check_start(struct damos_ctx *d);
-DAMOS_API int damos_monitor_stop(struct damos_ctx *d);
+DAMOS_API int damon_monitor_check_start(struct damon_ctx *d);
+DAMOS_API int damon_monitor_stop(struct damon_ctx *d);
 
 /*
  * damos_txn_begin() / damos_txn_end() - all or nothing.
@@ -1249,11 +1257,11 @@ DAMOS_API int damos_monitor_stop(struct damos_ctx *d);
  * -ENOTRECOVERABLE when they could not be put back (damos_errmsg() names
  * the files left otherwise, after the first error's message).
  */
-DAMOS_API int damos_txn_begin(struct damos_ctx *d);
-DAMOS_API int damos_txn_end(struct damos_ctx *d, int err);
+DAMOS_API int damos_txn_begin(struct damon_ctx *d);
+DAMOS_API int damos_txn_end(struct damon_ctx *d, int err);
 
 /*
- * damos_dbgfs_contexts() - the names of the dbgfs contexts made through
+ * damon_dbgfs_contexts() - the names of the dbgfs contexts made through
  * mk_contexts (directories of the damon directory that hold a "schemes"
  * file), sorted; the first context, the damon directory itself, is not
  * listed.
@@ -1261,18 +1269,18 @@ DAMOS_API int damos_txn_end(struct damos_ctx *d, int err);
  * Return: 0 with a malloc()ed array of malloc()ed names in *@names (free
  * each and the array) and its length in *@n; -EOPNOTSUPP off dbgfs.
  */
-DAMOS_API int damos_dbgfs_contexts(struct damos_ctx *d, char ***names, size_t *n);
+DAMOS_API int damon_dbgfs_contexts(struct damon_ctx *d, char ***names, size_t *n);
 
 /*
- * damos_dbgfs_context_make() / damos_dbgfs_context_remove() - write @name
+ * damon_dbgfs_context_make() / damon_dbgfs_context_remove() - write @name
  * to mk_contexts or rm_contexts.  The kernel refuses (EBUSY) while any
  * DAMON context runs.  A handle opened on a context keeps working on it.
  *
  * Return: 0, -EINVAL for a name with '/' or blanks, -EOPNOTSUPP off dbgfs,
  * or the kernel's errno.
  */
-DAMOS_API int damos_dbgfs_context_make(struct damos_ctx *d, const char *name);
-DAMOS_API int damos_dbgfs_context_remove(struct damos_ctx *d, const char *name);
+DAMOS_API int damon_dbgfs_context_make(struct damon_ctx *d, const char *name);
+DAMOS_API int damon_dbgfs_context_remove(struct damon_ctx *d, const char *name);
 
 /*
  * damos_dry_run_script() - with damos_layer_dry_run() in the handle's
@@ -1284,7 +1292,7 @@ DAMOS_API int damos_dbgfs_context_remove(struct damos_ctx *d, const char *name);
  *
  * Return: a string owned by the handle, valid until the next call on it.
  */
-DAMOS_API const char *damos_dry_run_script(struct damos_ctx *d);
+DAMOS_API const char *damos_dry_run_script(struct damon_ctx *d);
 
 /* ------------------------------------------------------------------------
  * The text grammars of the model: the words of damoctl's commands (and of
@@ -1292,34 +1300,34 @@ DAMOS_API const char *damos_dry_run_script(struct damos_ctx *d);
  */
 
 /*
- * damos_attrs_parse() - apply "[sample TIME] [aggr TIME] [update TIME]
+ * damon_attrs_parse() - apply "[sample TIME] [aggr TIME] [update TIME]
  * [regions MIN MAX]" (the grammar of "damoctl attrs set") to @a, then
- * damos_attrs_validate() it.
+ * damon_attrs_validate() it.
  *
  * Return: 0 or -EINVAL with a message.
  */
-DAMOS_API int damos_attrs_parse(struct damos_attrs *a, int argc,
+DAMOS_API int damon_attrs_parse(struct damon_attrs *a, int argc,
 				const char *const *argv);
 
 /*
- * damos_targets_parse() - fill @t (which it first zeroes; free it with
- * damos_targets_free() in every case) from the grammar of "damoctl target
+ * damon_targets_parse() - fill @t (which it first zeroes; free it with
+ * damon_targets_free() in every case) from the grammar of "damoctl target
  * set": "{paddr|fvaddr} [region START END]..." or "vaddr pid PID [region
  * START END]... [pid PID ...]", addresses as 0xHEX or sizes; then
- * damos_targets_validate().
+ * damon_targets_validate().
  *
  * Return: 0 or -EINVAL/-ENOMEM with a message.
  */
-DAMOS_API int damos_targets_parse(struct damos_targets *t, int argc,
+DAMOS_API int damon_targets_parse(struct damon_targets *t, int argc,
 				  const char *const *argv);
 
 /*
- * damos_ops_supports() - whether the operations set @o applies action @a
+ * damon_ops_supports() - whether the operations set @o applies action @a
  * in Linux 6.1 (paddr: pageout, lru_prio, lru_deprio; vaddr and fvaddr:
  * willneed, cold, pageout, hugepage, nohugepage; stat everywhere).  The
  * kernel accepts the others and silently does nothing.
  */
-DAMOS_API bool damos_ops_supports(enum damos_ops o, enum damos_action a);
+DAMOS_API bool damon_ops_supports(enum damon_ops o, enum damos_action a);
 
 /*
  * damos_iomem_biggest_ram() - the biggest top-level "System RAM" range of
@@ -1340,75 +1348,75 @@ DAMOS_API int damos_iomem_biggest_ram(const char *root, uint64_t *start,
  * The enum follows the parameters of mm/damon/lru_sort.c (Linux 6.1);
  * values are in the kernel's units (the comments say which).
  */
-enum damos_lru_param {
-	DAMOS_LRU_HOT_THRES_ACCESS_FREQ = 0,	/* per mille of the samples */
-	DAMOS_LRU_COLD_MIN_AGE = 1,		/* us */
-	DAMOS_LRU_QUOTA_MS = 2,			/* ms, halved for each scheme */
-	DAMOS_LRU_QUOTA_RESET_INTERVAL_MS = 3,	/* ms */
-	DAMOS_LRU_WMARKS_INTERVAL = 4,		/* us */
-	DAMOS_LRU_WMARKS_HIGH = 5,		/* per mille of free memory */
-	DAMOS_LRU_WMARKS_MID = 6,
-	DAMOS_LRU_WMARKS_LOW = 7,
-	DAMOS_LRU_SAMPLE_INTERVAL = 8,		/* us */
-	DAMOS_LRU_AGGR_INTERVAL = 9,		/* us */
-	DAMOS_LRU_MIN_NR_REGIONS = 10,
-	DAMOS_LRU_MAX_NR_REGIONS = 11,
-	DAMOS_LRU_MONITOR_REGION_START = 12,	/* physical address; */
-	DAMOS_LRU_MONITOR_REGION_END = 13,	/* 0 0: the biggest System RAM */
-	DAMOS_LRU_NR_PARAMS			/* of this version; grows */
+enum damon_lru_param {
+	DAMON_LRU_HOT_THRES_ACCESS_FREQ = 0,	/* per mille of the samples */
+	DAMON_LRU_COLD_MIN_AGE = 1,		/* us */
+	DAMON_LRU_QUOTA_MS = 2,			/* ms, halved for each scheme */
+	DAMON_LRU_QUOTA_RESET_INTERVAL_MS = 3,	/* ms */
+	DAMON_LRU_WMARKS_INTERVAL = 4,		/* us */
+	DAMON_LRU_WMARKS_HIGH = 5,		/* per mille of free memory */
+	DAMON_LRU_WMARKS_MID = 6,
+	DAMON_LRU_WMARKS_LOW = 7,
+	DAMON_LRU_SAMPLE_INTERVAL = 8,		/* us */
+	DAMON_LRU_AGGR_INTERVAL = 9,		/* us */
+	DAMON_LRU_MIN_NR_REGIONS = 10,
+	DAMON_LRU_MAX_NR_REGIONS = 11,
+	DAMON_LRU_MONITOR_REGION_START = 12,	/* physical address; */
+	DAMON_LRU_MONITOR_REGION_END = 13,	/* 0 0: the biggest System RAM */
+	DAMON_LRU_NR_PARAMS			/* of this version; grows */
 };
 
-struct damos_lru_sort;
+struct damon_lru_sort;
 
 /*
- * damos_lru_sort_param_name() - the parameter's file name
+ * damon_lru_sort_param_name() - the parameter's file name
  * ("hot_thres_access_freq", ...).
  *
  * Return: the name; NULL (errno EINVAL) if @p is not a parameter.
  */
-DAMOS_API const char *damos_lru_sort_param_name(enum damos_lru_param p);
+DAMOS_API const char *damon_lru_sort_param_name(enum damon_lru_param p);
 
 /*
- * damos_lru_sort_new() - the module's parameters at their kernel defaults
+ * damon_lru_sort_new() - the module's parameters at their kernel defaults
  * (50%, 120 s, 10 ms per 1 s, watermarks 5 s 200 150 50, 5 ms, 100 ms, 10
  * and 1000 regions, the biggest System RAM), disabled, no statistics, no
  * parameter marked as given.
  *
- * Return: the object (free with damos_lru_sort_free()), or NULL.
+ * Return: the object (free with damon_lru_sort_free()), or NULL.
  */
-DAMOS_API struct damos_lru_sort *damos_lru_sort_new(void);
+DAMOS_API struct damon_lru_sort *damon_lru_sort_new(void);
 
 /*
- * damos_lru_sort_free() - free @l; NULL is a no-op.
+ * damon_lru_sort_free() - free @l; NULL is a no-op.
  */
-DAMOS_API void damos_lru_sort_free(struct damos_lru_sort *l);
+DAMOS_API void damon_lru_sort_free(struct damon_lru_sort *l);
 
 /*
- * damos_lru_sort_get() - parameter @p in the kernel's unit; 0 if @p is not
+ * damon_lru_sort_get() - parameter @p in the kernel's unit; 0 if @p is not
  * a parameter.
  */
-DAMOS_API uint64_t damos_lru_sort_get(const struct damos_lru_sort *l,
-				      enum damos_lru_param p);
+DAMOS_API uint64_t damon_lru_sort_get(const struct damon_lru_sort *l,
+				      enum damon_lru_param p);
 
 /*
- * damos_lru_sort_set() - set parameter @p (kernel unit) and mark it given.
- * Cross-parameter rules are checked by damos_lru_sort_validate().
+ * damon_lru_sort_set() - set parameter @p (kernel unit) and mark it given.
+ * Cross-parameter rules are checked by damon_lru_sort_validate().
  *
  * Return: 0, -EINVAL (not a parameter) or -ERANGE.
  */
-DAMOS_API int damos_lru_sort_set(struct damos_lru_sort *l,
-				 enum damos_lru_param p, uint64_t v);
+DAMOS_API int damon_lru_sort_set(struct damon_lru_sort *l,
+				 enum damon_lru_param p, uint64_t v);
 
 /*
- * damos_lru_sort_overlay() - copy into @dst the parameters given in @src
- * (by damos_lru_sort_set() or damos_lru_sort_parse()), marking them given
+ * damon_lru_sort_overlay() - copy into @dst the parameters given in @src
+ * (by damon_lru_sort_set() or damon_lru_sort_parse()), marking them given
  * in @dst.  For "these changes over what the module holds".
  */
-DAMOS_API void damos_lru_sort_overlay(struct damos_lru_sort *dst,
-				      const struct damos_lru_sort *src);
+DAMOS_API void damon_lru_sort_overlay(struct damon_lru_sort *dst,
+				      const struct damon_lru_sort *src);
 
 /*
- * damos_lru_sort_parse() - apply the keyword grammar of "damoctl lru-sort
+ * damon_lru_sort_parse() - apply the keyword grammar of "damoctl lru-sort
  * set" to @l, in the units of schemes:
  *
  *   [hot RATE] [cold TIME] [quota [time MS] [reset MS]]
@@ -1423,47 +1431,47 @@ DAMOS_API void damos_lru_sort_overlay(struct damos_lru_sort *dst,
  * Return: 0 or -EINVAL/-ERANGE with a message naming the keyword and value
  * (@l may then be partly changed).
  */
-DAMOS_API int damos_lru_sort_parse(struct damos_lru_sort *l, int argc,
+DAMOS_API int damon_lru_sort_parse(struct damon_lru_sort *l, int argc,
 				   const char *const *argv);
 
 /*
- * damos_lru_sort_keywords() - the keywords of damos_lru_sort_parse(),
+ * damon_lru_sort_keywords() - the keywords of damon_lru_sort_parse(),
  * NULL-terminated, for help and completion.
  */
-DAMOS_API const char *const *damos_lru_sort_keywords(void);
+DAMOS_API const char *const *damon_lru_sort_keywords(void);
 
 /*
- * damos_lru_sort_validate() - the rules the kernel and the module need,
+ * damon_lru_sort_validate() - the rules the kernel and the module need,
  * checked before anything is written: valid monitoring attributes (as
- * damos_attrs_validate()), hot threshold <= 100%, cold age < 2^32
+ * damon_attrs_validate()), hot threshold <= 100%, cold age < 2^32
  * aggregation intervals, quota time not 1 ms (halved to 0 = no quota),
  * watermarks <= 1000 and high >= mid >= low, region start < end (or 0 0).
  *
  * Return: 0 or -EINVAL with a message naming the values.
  */
-DAMOS_API int damos_lru_sort_validate(const struct damos_lru_sort *l);
+DAMOS_API int damon_lru_sort_validate(const struct damon_lru_sort *l);
 
 /*
- * damos_lru_sort_format() - print every parameter in the grammar of
- * damos_lru_sort_parse(), with units ("hot 50% cold 2m quota time 10ms
+ * damon_lru_sort_format() - print every parameter in the grammar of
+ * damon_lru_sort_parse(), with units ("hot 50% cold 2m quota time 10ms
  * reset 1s wmarks 5s 20% 15% 5% sample 5ms aggr 100ms regions 10 1000
  * region 0x0 0x0"), like snprintf.
  *
  * Return: the length the full text needs, or -ENOMEM.
  */
-DAMOS_API int damos_lru_sort_format(const struct damos_lru_sort *l,
+DAMOS_API int damon_lru_sort_format(const struct damon_lru_sort *l,
 				    char *buf, size_t sz);
 
 /*
- * damos_lru_sort_enabled() / damos_lru_sort_kdamond_pid() - the state read
- * by damos_lru_sort_read(): whether the module runs, its kdamond's pid
+ * damon_lru_sort_enabled() / damon_lru_sort_kdamond_pid() - the state read
+ * by damon_lru_sort_read(): whether the module runs, its kdamond's pid
  * (-1 when off).
  */
-DAMOS_API bool damos_lru_sort_enabled(const struct damos_lru_sort *l);
-DAMOS_API int damos_lru_sort_kdamond_pid(const struct damos_lru_sort *l);
+DAMOS_API bool damon_lru_sort_enabled(const struct damon_lru_sort *l);
+DAMOS_API int damon_lru_sort_kdamond_pid(const struct damon_lru_sort *l);
 
 /*
- * damos_lru_sort_scheme() - the scheme the module builds from @l for
+ * damon_lru_sort_scheme() - the scheme the module builds from @l for
  * action @a (DAMOS_ACTION_LRU_PRIO: hot regions, DAMOS_ACTION_LRU_DEPRIO:
  * cold ones), as the kernel computes it (thresholds truncated, half the
  * quota time each, weights 0 1 0, free_mem_rate watermarks), with the
@@ -1472,21 +1480,21 @@ DAMOS_API int damos_lru_sort_kdamond_pid(const struct damos_lru_sort *l);
  * Return: the scheme (free with damos_scheme_free()), or NULL (EINVAL).
  */
 DAMOS_API struct damos_scheme *
-damos_lru_sort_scheme(const struct damos_lru_sort *l, enum damos_action a);
+damon_lru_sort_scheme(const struct damon_lru_sort *l, enum damos_action a);
 
 /*
- * damos_lru_sort_read() - read the module's parameters, state and
+ * damon_lru_sort_read() - read the module's parameters, state and
  * statistics below @opts->root (only .root is used; NULL opts for "/").
  *
- * Return: 0 with *@out (free with damos_lru_sort_free()), -ENOENT if the
+ * Return: 0 with *@out (free with damon_lru_sort_free()), -ENOENT if the
  * kernel has no damon_lru_sort (message names the directory), or the errno
  * of a read.
  */
-DAMOS_API int damos_lru_sort_read(const struct damos_opts *opts,
-				  struct damos_lru_sort **out);
+DAMOS_API int damon_lru_sort_read(const struct damon_opts *opts,
+				  struct damon_lru_sort **out);
 
 /*
- * damos_lru_sort_write() - make the module hold @l: validate @l first
+ * damon_lru_sort_write() - make the module hold @l: validate @l first
  * (nothing is written if it fails), then write the parameters that differ
  * from what the module holds and
  *   @enable 1: write enabled=Y last, if the module is off;
@@ -1500,8 +1508,8 @@ DAMOS_API int damos_lru_sort_read(const struct damos_opts *opts,
  *
  * Return: 0 or a negative errno with a message.
  */
-DAMOS_API int damos_lru_sort_write(const struct damos_opts *opts,
-				   const struct damos_lru_sort *l, int enable,
+DAMOS_API int damon_lru_sort_write(const struct damon_opts *opts,
+				   const struct damon_lru_sort *l, int enable,
 				   char **script);
 
 /* ------------------------------------------------------------------------
@@ -1514,62 +1522,62 @@ DAMOS_API int damos_lru_sort_write(const struct damos_opts *opts,
  * are numbered in the module's table order; values are in the kernel's
  * units (a bool parameter is 0 or 1).
  */
-struct damos_module;
+struct damon_module;
 
-/* damos_module_names() - "lru_sort", "reclaim", then NULL. */
-DAMOS_API const char *const *damos_module_names(void);
+/* damon_module_names() - "lru_sort", "reclaim", then NULL. */
+DAMOS_API const char *const *damon_module_names(void);
 
 /*
- * damos_module_new() - module @name ("reclaim" or "damon_reclaim", ...)
+ * damon_module_new() - module @name ("reclaim" or "damon_reclaim", ...)
  * with every parameter at the kernel's default, none marked given.
  *
- * Return: the object (free with damos_module_free()), or NULL with errno
+ * Return: the object (free with damon_module_free()), or NULL with errno
  * ENOENT (no such module, message) or ENOMEM.
  */
-DAMOS_API struct damos_module *damos_module_new(const char *name);
-DAMOS_API void damos_module_free(struct damos_module *m);
-/* damos_module_name() - "reclaim"; damos_module_kernel_name() "damon_reclaim" */
-DAMOS_API const char *damos_module_name(const struct damos_module *m);
-DAMOS_API const char *damos_module_kernel_name(const struct damos_module *m);
+DAMOS_API struct damon_module *damon_module_new(const char *name);
+DAMOS_API void damon_module_free(struct damon_module *m);
+/* damon_module_name() - "reclaim"; damon_module_kernel_name() "damon_reclaim" */
+DAMOS_API const char *damon_module_name(const struct damon_module *m);
+DAMOS_API const char *damon_module_kernel_name(const struct damon_module *m);
 
 /*
- * damos_module_nr_params() / damos_module_param_name() - the parameters,
- * by their file names; damos_module_param_index() the number of one
- * (-ENOENT with a message).  damos_module_param_present(): false for a
- * parameter of a later kernel that damos_module_read() did not find.
+ * damon_module_nr_params() / damon_module_param_name() - the parameters,
+ * by their file names; damon_module_param_index() the number of one
+ * (-ENOENT with a message).  damon_module_param_present(): false for a
+ * parameter of a later kernel that damon_module_read() did not find.
  */
-DAMOS_API size_t damos_module_nr_params(const struct damos_module *m);
-DAMOS_API const char *damos_module_param_name(const struct damos_module *m,
+DAMOS_API size_t damon_module_nr_params(const struct damon_module *m);
+DAMOS_API const char *damon_module_param_name(const struct damon_module *m,
 					      size_t p);
-DAMOS_API int damos_module_param_index(const struct damos_module *m,
+DAMOS_API int damon_module_param_index(const struct damon_module *m,
 				       const char *file);
-DAMOS_API bool damos_module_param_present(const struct damos_module *m,
+DAMOS_API bool damon_module_param_present(const struct damon_module *m,
 					  size_t p);
-DAMOS_API uint64_t damos_module_get(const struct damos_module *m, size_t p);
-/* damos_module_set() - set @p (kernel unit) and mark it given; -ERANGE */
-DAMOS_API int damos_module_set(struct damos_module *m, size_t p, uint64_t v);
-/* damos_module_overlay() - the parameters given in @src into @dst */
-DAMOS_API void damos_module_overlay(struct damos_module *dst,
-				    const struct damos_module *src);
+DAMOS_API uint64_t damon_module_get(const struct damon_module *m, size_t p);
+/* damon_module_set() - set @p (kernel unit) and mark it given; -ERANGE */
+DAMOS_API int damon_module_set(struct damon_module *m, size_t p, uint64_t v);
+/* damon_module_overlay() - the parameters given in @src into @dst */
+DAMOS_API void damon_module_overlay(struct damon_module *dst,
+				    const struct damon_module *src);
 
 /*
- * damos_module_parse() - the module's keyword grammar (damoctl lru-sort
+ * damon_module_parse() - the module's keyword grammar (damoctl lru-sort
  * set, damoctl reclaim set) over @m: each value in the units of schemes,
  * the parameters it sets marked given.  Return: 0, or -EINVAL / -ERANGE
  * with a message naming the keyword and the value.
  */
-DAMOS_API int damos_module_parse(struct damos_module *m, int argc,
+DAMOS_API int damon_module_parse(struct damon_module *m, int argc,
 				 const char *const *argv);
-/* damos_module_keywords() - its keywords, NULL-terminated, static */
-DAMOS_API const char *const *damos_module_keywords(const struct damos_module *m);
+/* damon_module_keywords() - its keywords, NULL-terminated, static */
+DAMOS_API const char *const *damon_module_keywords(const struct damon_module *m);
 
 /*
- * struct damos_module_kw - keyword @i of the grammar (damos_module_keyword(),
+ * struct damon_module_kw - keyword @i of the grammar (damon_module_keyword(),
  * .sz set by the caller): @nr_values values for the parameters from
  * @first on, or (@nr_values 0) sub-keywords, each with one value for its
  * parameter.
  */
-struct damos_module_kw {
+struct damon_module_kw {
 	size_t sz;
 	const char *kw;
 	int nr_values;
@@ -1579,54 +1587,54 @@ struct damos_module_kw {
 	size_t sub_params[8];
 	const char *args, *help;
 };
-DAMOS_API int damos_module_keyword(const struct damos_module *m, size_t i,
-				   struct damos_module_kw *out);
+DAMOS_API int damon_module_keyword(const struct damon_module *m, size_t i,
+				   struct damon_module_kw *out);
 /*
- * damos_module_keyword_format() - keyword @i's values in the grammar's
+ * damon_module_keyword_format() - keyword @i's values in the grammar's
  * units ("time 10ms reset 1s"); "" for one this kernel does not have.
- * damos_module_format() - every keyword with its values.  Both return the
+ * damon_module_format() - every keyword with its values.  Both return the
  * length (snprintf-like) or a negative errno.
  */
-DAMOS_API int damos_module_keyword_format(const struct damos_module *m,
+DAMOS_API int damon_module_keyword_format(const struct damon_module *m,
 					  size_t i, char *buf, size_t sz);
-DAMOS_API int damos_module_format(const struct damos_module *m, char *buf,
+DAMOS_API int damon_module_format(const struct damon_module *m, char *buf,
 				  size_t sz);
-/* damos_module_validate() - as damos_lru_sort_validate(), for any module */
-DAMOS_API int damos_module_validate(const struct damos_module *m);
+/* damon_module_validate() - as damon_lru_sort_validate(), for any module */
+DAMOS_API int damon_module_validate(const struct damon_module *m);
 
-DAMOS_API bool damos_module_enabled(const struct damos_module *m);
-DAMOS_API int damos_module_kdamond_pid(const struct damos_module *m);
+DAMOS_API bool damon_module_enabled(const struct damon_module *m);
+DAMOS_API int damon_module_kdamond_pid(const struct damon_module *m);
 
 /*
- * damos_module_nr_schemes() / damos_module_scheme() - the schemes the
+ * damon_module_nr_schemes() / damon_module_scheme() - the schemes the
  * module builds from its parameters (reclaim: one pageout; lru_sort: hot
- * lru_prio, cold lru_deprio), with the statistics damos_module_read()
- * read; damos_module_scheme_label() "hot", "cold".
+ * lru_prio, cold lru_deprio), with the statistics damon_module_read()
+ * read; damon_module_scheme_label() "hot", "cold".
  */
-DAMOS_API size_t damos_module_nr_schemes(const struct damos_module *m);
-DAMOS_API const char *damos_module_scheme_label(const struct damos_module *m,
+DAMOS_API size_t damon_module_nr_schemes(const struct damon_module *m);
+DAMOS_API const char *damon_module_scheme_label(const struct damon_module *m,
 						size_t i);
-DAMOS_API struct damos_scheme *damos_module_scheme(const struct damos_module *m,
+DAMOS_API struct damos_scheme *damon_module_scheme(const struct damon_module *m,
 						   size_t i);
 
 /*
- * damos_module_read() - module @name's parameters, state and statistics.
+ * damon_module_read() - module @name's parameters, state and statistics.
  * Return: 0 with *@out, -ENOENT if the kernel does not have the module
  * (the message names the directory), or the errno of a read.
  */
-DAMOS_API int damos_module_read(const struct damos_opts *opts,
-				const char *name, struct damos_module **out);
+DAMOS_API int damon_module_read(const struct damon_opts *opts,
+				const char *name, struct damon_module **out);
 
 /*
- * damos_module_write() - make the module hold @m, as damos_lru_sort_write()
+ * damon_module_write() - make the module hold @m, as damon_lru_sort_write()
  * (@enable 1, 0, -1), as one transaction: if a write fails, the files are
  * put back as they were (-ENOTRECOVERABLE naming the files if that fails
  * too).  A parameter this kernel's module does not have, given or not at
  * its default, is -EOPNOTSUPP naming it and the kernel release, before
  * anything is written.
  */
-DAMOS_API int damos_module_write(const struct damos_opts *opts,
-				 const struct damos_module *m, int enable,
+DAMOS_API int damon_module_write(const struct damon_opts *opts,
+				 const struct damon_module *m, int enable,
 				 char **script);
 
 /*
@@ -1640,7 +1648,7 @@ DAMOS_API int damos_module_write(const struct damos_opts *opts,
  */
 DAMOS_API int damos_scheme_edit(struct damos_scheme *s, int argc,
 				const char *const *argv,
-				const struct damos_attrs *attrs);
+				const struct damon_attrs *attrs);
 
 /*
  * damos_scheme_update() - replace scheme @idx of the context by @s, in
@@ -1649,7 +1657,7 @@ DAMOS_API int damos_scheme_edit(struct damos_scheme *s, int argc,
  * transaction.  dbgfs refuses while monitoring is on, naming the kernel.
  * Return: 0, -ENOENT (no scheme @idx), or an errno with a message.
  */
-DAMOS_API int damos_scheme_update(struct damos_ctx *d, size_t idx,
+DAMOS_API int damos_scheme_update(struct damon_ctx *d, size_t idx,
 				  const struct damos_scheme *s);
 
 /*
@@ -1660,7 +1668,7 @@ DAMOS_API int damos_scheme_update(struct damos_ctx *d, size_t idx,
  * kernel without quota goals (dbgfs, sysfs before Linux 6.8); -EINVAL for
  * a goal of another metric; -ENOENT for no such scheme or goal.
  */
-DAMOS_API int damos_goal_current_write(struct damos_ctx *d, size_t idx,
+DAMOS_API int damos_goal_current_write(struct damon_ctx *d, size_t idx,
 				       size_t goal, uint64_t v);
 
 #ifdef __cplusplus

@@ -10,7 +10,7 @@
 
 #include "internal.h"
 
-int damos_attrs_parse(struct damos_attrs *a, int argc, const char *const *argv)
+int damon_attrs_parse(struct damon_attrs *a, int argc, const char *const *argv)
 {
 	bool seen[4] = { false };
 	static const char *const kws[] = { "sample", "aggr", "update", "regions" };
@@ -35,25 +35,25 @@ int damos_attrs_parse(struct damos_attrs *a, int argc, const char *const *argv)
 		if (k == 3) {
 			if (i + 2 >= argc)
 				return damos_err(-EINVAL, "regions: expected MIN MAX");
-			err = damos_attrs_set_str(a, "min_regions", argv[i + 1]);
+			err = damon_attrs_set_str(a, "min_regions", argv[i + 1]);
 			if (!err)
-				err = damos_attrs_set_str(a, "max_regions", argv[i + 2]);
+				err = damon_attrs_set_str(a, "max_regions", argv[i + 2]);
 			i += 3;
 		} else {
 			if (i + 1 >= argc)
 				return damos_err(-EINVAL, "%s: expected a value", kws[k]);
-			err = damos_attrs_set_str(a, kws[k], argv[i + 1]);
+			err = damon_attrs_set_str(a, kws[k], argv[i + 1]);
 			i += 2;
 		}
 		if (err)
 			return err;
 	}
-	return damos_attrs_validate(a);
+	return damon_attrs_validate(a);
 }
 
-static int add_target(struct damos_targets *t, int pid)
+static int add_target(struct damon_targets *t, int pid)
 {
-	struct damos_target *n = realloc(t->targets, (t->nr + 1) * sizeof(*n));
+	struct damon_target *n = realloc(t->targets, (t->nr + 1) * sizeof(*n));
 
 	if (!n)
 		return damos_err(-ENOMEM, "out of memory");
@@ -64,7 +64,7 @@ static int add_target(struct damos_targets *t, int pid)
 }
 
 /* The grammar of "damoctl target set" (cli/target.c). */
-int damos_targets_parse(struct damos_targets *t, int argc,
+int damon_targets_parse(struct damon_targets *t, int argc,
 			const char *const *argv)
 {
 	int i = 1, err;
@@ -73,17 +73,17 @@ int damos_targets_parse(struct damos_targets *t, int argc,
 	t->sz = sizeof(*t);
 	if (argc < 1)
 		return damos_err(-EINVAL, "expected paddr, vaddr or fvaddr");
-	for (t->ops = 0; t->ops < DAMOS_NR_OPS; t->ops++)
-		if (!strcmp(argv[0], damos_ops_name(t->ops)))
+	for (t->ops = 0; t->ops < DAMON_NR_OPS; t->ops++)
+		if (!strcmp(argv[0], damon_ops_name(t->ops)))
 			break;
-	if (t->ops == DAMOS_NR_OPS)
+	if (t->ops == DAMON_NR_OPS)
 		return damos_err(-EINVAL,
 				 "unknown operations '%s' (expected paddr vaddr fvaddr)",
 				 argv[0]);
-	if (t->ops != DAMOS_OPS_VADDR && (err = add_target(t, 0)))
+	if (t->ops != DAMON_OPS_VADDR && (err = add_target(t, 0)))
 		return err;
 	while (i < argc) {
-		if (!strcmp(argv[i], "pid") && t->ops == DAMOS_OPS_VADDR) {
+		if (!strcmp(argv[i], "pid") && t->ops == DAMON_OPS_VADDR) {
 			char *end;
 			long pid;
 
@@ -100,8 +100,8 @@ int damos_targets_parse(struct damos_targets *t, int argc,
 				return err;
 			i += 2;
 		} else if (!strcmp(argv[i], "region")) {
-			struct damos_target *tg;
-			struct damos_region *r;
+			struct damon_target *tg;
+			struct damon_region *r;
 			uint64_t start, end;
 
 			if (!t->nr)
@@ -125,19 +125,19 @@ int damos_targets_parse(struct damos_targets *t, int argc,
 			return damos_err(-EINVAL,
 					 "unknown keyword '%s' (expected %sregion)",
 					 argv[i],
-					 t->ops == DAMOS_OPS_VADDR ? "pid " : "");
+					 t->ops == DAMON_OPS_VADDR ? "pid " : "");
 		}
 	}
-	if (t->ops == DAMOS_OPS_VADDR && !t->nr)
+	if (t->ops == DAMON_OPS_VADDR && !t->nr)
 		return damos_err(-EINVAL, "vaddr: expected pid PID");
-	return damos_targets_validate(t);
+	return damon_targets_validate(t);
 }
 
-bool damos_ops_supports(enum damos_ops o, enum damos_action a)
+bool damon_ops_supports(enum damon_ops o, enum damos_action a)
 {
-	if ((unsigned int)a >= DAMOS_NR_ACTIONS || (unsigned int)o >= DAMOS_NR_OPS)
+	if ((unsigned int)a >= DAMOS_NR_ACTIONS || (unsigned int)o >= DAMON_NR_OPS)
 		return false;
-	return o == DAMOS_OPS_PADDR ? damos_actions[a].paddr :
+	return o == DAMON_OPS_PADDR ? damos_actions[a].paddr :
 				      damos_actions[a].vaddr;
 }
 

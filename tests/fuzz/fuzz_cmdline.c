@@ -97,8 +97,8 @@ static bool watch_once(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum damos_iface ifaces[] = {
-		DAMOS_IFACE_AUTO, DAMOS_IFACE_SYSFS, DAMOS_IFACE_DBGFS,
+	static const enum damon_iface ifaces[] = {
+		DAMON_IFACE_AUTO, DAMON_IFACE_SYSFS, DAMON_IFACE_DBGFS,
 	};
 	struct cli c;
 	char *line, **argv;

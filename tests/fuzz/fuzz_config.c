@@ -19,7 +19,7 @@
 
 static void schemes(struct cli_conf *c, unsigned int nr_lines)
 {
-	static const struct damos_attrs live = { sizeof(live), 10000, 200000, 1000000, 10, 1000 };
+	static const struct damon_attrs live = { sizeof(live), 10000, 200000, 1000000, 10, 1000 };
 	struct damos_scheme *const *s;
 	char text[1024], *words[MAX_WORDS];
 	size_t n;
@@ -90,14 +90,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cli_conf_monitor(c);
 	cli_conf_lru_sort_enable(c);
 	if (cli_conf_attrs(c) && !err)
-		damos_attrs_validate(cli_conf_attrs(c));
+		damon_attrs_validate(cli_conf_attrs(c));
 	if (cli_conf_targets(c) && !err)
-		damos_targets_validate(cli_conf_targets(c));
+		damon_targets_validate(cli_conf_targets(c));
 	if (cli_conf_lru_sort(c))
-		damos_lru_sort_validate(cli_conf_lru_sort(c));
+		damon_lru_sort_validate(cli_conf_lru_sort(c));
 	if (!err)
 		schemes(c, nr_lines);
-	cli_conf_check_ops(c, DAMOS_OPS_PADDR);
+	cli_conf_check_ops(c, DAMON_OPS_PADDR);
 	cli_conf_free(c);
 	free(buf);
 	return 0;

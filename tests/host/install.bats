@@ -82,19 +82,19 @@ pc() {
 	{
 		const char *bad[] = { "sample", "5x" };
 		const char *argv[] = { "hot", "30%" };
-		struct damos_lru_sort *l = damos_lru_sort_new();
-		struct damos_attrs a;
+		struct damon_lru_sort *l = damon_lru_sort_new();
+		struct damon_attrs a;
 		char buf[256];
 
-		damos_attrs_default(&a);
-		if (damos_attrs_parse(&a, 2, bad) != -22)
+		damon_attrs_default(&a);
+		if (damon_attrs_parse(&a, 2, bad) != -22)
 			return 1;
 		printf("%s\n", damos_errmsg());
-		if (damos_lru_sort_parse(l, 2, argv) || damos_lru_sort_validate(l) ||
-		    damos_lru_sort_format(l, buf, sizeof(buf)) < 0)
+		if (damon_lru_sort_parse(l, 2, argv) || damon_lru_sort_validate(l) ||
+		    damon_lru_sort_format(l, buf, sizeof(buf)) < 0)
 			return 2;
 		printf("%s\n", buf);
-		damos_lru_sort_free(l);
+		damon_lru_sort_free(l);
 		return 0;
 	}
 	EOF
