@@ -76,6 +76,20 @@ header_api() {
 	fi
 }
 
+@test "every function of lib/damos.h has kernel-doc of its own, every parameter described, and libdamos(3) names it" {
+	run "$SRC/tests/host/kerneldoc.py" "$SRC/lib/damos.h" "$SRC/man/libdamos.3"
+	assert_success
+	assert_output ""
+	# a parameter line lost and a title naming another function are found
+	sed -e '/^ \* damon_open() - /,/^ \*\//{/^ \* @opts: /d}' \
+		-e 's/^ \* damos_scheme_free() - / * damos_scheme_gone() - /' \
+		"$SRC/lib/damos.h" > "$BATS_TEST_TMPDIR/damos.h"
+	run "$SRC/tests/host/kerneldoc.py" "$BATS_TEST_TMPDIR/damos.h" "$SRC/man/libdamos.3"
+	assert_failure
+	assert_line "damon_open: parameter @opts not described"
+	assert_line --partial "damos_scheme_free: its comment is titled"
+}
+
 # A page as the reader sees it at 80 columns: mandoc, and man(1) if there.
 rendered() {	# PAGE TOOL
 	case $2 in
