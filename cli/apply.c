@@ -13,24 +13,24 @@
 struct apply {
 	struct cli *c;
 	const char *name;
-	struct damos_config *cfg;
-	struct damos_ctx *d;		/* when the file has a DAMON part */
-	struct damos_lru_sort *lru;	/* live + the file's, when lru-sort */
+	struct cli_conf *cfg;
+	struct damon_ctx *d;		/* when the file has a DAMON part */
+	struct damon_lru_sort *lru;	/* live + the file's, when lru-sort */
 	bool lru_on;			/* what the module does now */
 	bool mon_on;			/* what DAMON monitoring does now */
 	struct damos_scheme *const *schemes;
 	size_t nr_schemes;
 	bool has_schemes;
 	bool schemes_first;		/* may be refused at once: see check_iface */
-	struct damos_targets targets;	/* to write: the file's, paddr filled */
+	struct damon_targets targets;	/* to write: the file's, paddr filled */
 	bool has_targets;
 };
 
 /* @t with paddr's region filled in (cli_paddr_fill) as a->targets. */
-static int paddr_targets(struct apply *a, const struct damos_targets *t,
+static int paddr_targets(struct apply *a, const struct damon_targets *t,
 			 unsigned int line)
 {
-	struct damos_targets *o = &a->targets;
+	struct damon_targets *o = &a->targets;
 	bool filled;
 
 	o->sz = sizeof(*o);
@@ -39,7 +39,7 @@ static int paddr_targets(struct apply *a, const struct damos_targets *t,
 	if (!o->targets)
 		return cli_error(a->c, EXIT_FAIL, "out of memory");
 	for (size_t i = 0; i < t->nr; i++) {
-		const struct damos_target *s = &t->targets[i];
+		const struct damon_target *s = &t->targets[i];
 
 		o->targets[i].pid = s->pid;
 		o->nr++;
@@ -53,7 +53,7 @@ static int paddr_targets(struct apply *a, const struct damos_targets *t,
 		o->targets[i].nr_regions = s->nr_regions;
 	}
 	a->has_targets = true;
-	if (o->ops != DAMOS_OPS_PADDR || o->nr != 1 || o->targets[0].nr_regions)
+	if (o->ops != DAMON_OPS_PADDR || o->nr != 1 || o->targets[0].nr_regions)
 		return EXIT_OK;
 	{
 		uint64_t start, end;
@@ -63,7 +63,7 @@ static int paddr_targets(struct apply *a, const struct damos_targets *t,
 			snprintf(msg, sizeof(msg),
 				 "target: paddr with no region monitors nothing, and %s: give one (region START END)",
 				 cli_errmsg());
-			damos_config_add_error(a->cfg, line, msg);
+			cli_conf_add_error(a->cfg, line, msg);
 			return EXIT_OK;
 		}
 	}
@@ -101,12 +101,12 @@ static char *slurp(FILE *f, size_t *len)
 
 static int report(struct apply *a)
 {
-	size_t n = damos_config_nr_errors(a->cfg), nr_lines = 0;
+	size_t n = cli_conf_nr_errors(a->cfg), nr_lines = 0;
 	unsigned int last = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		unsigned int line;
-		const char *msg = damos_config_error(a->cfg, i, &line);
+		const char *msg = cli_conf_error(a->cfg, i, &line);
 
 		cli_error(a->c, EXIT_USAGE, "%s:%u: %s", a->name, line, msg);
 		nr_lines += !i || line != last;
@@ -121,13 +121,13 @@ static int report(struct apply *a)
  * write (else the attrs would be written and the targets or schemes
  * refused); the library knows what each interface takes.
  */
-static void check_iface(struct apply *a, const struct damos_targets *t)
+static void check_iface(struct apply *a, const struct damon_targets *t)
 {
 	char msg[600];
 
-	if (t && damos_targets_check(a->d, t)) {
+	if (t && damon_targets_check(a->d, t)) {
 		snprintf(msg, sizeof(msg), "target: %s", cli_errmsg());
-		damos_config_add_error(a->cfg, damos_config_line(a->cfg, "target"),
+		cli_conf_add_error(a->cfg, cli_conf_line(a->cfg, "target"),
 				       msg);
 	}
 	for (size_t i = 0; a->has_schemes && i < a->nr_schemes; i++) {
@@ -145,7 +145,7 @@ static void check_iface(struct apply *a, const struct damos_targets *t)
 		if (r >= 0)
 			continue;
 		snprintf(msg, sizeof(msg), "scheme: %s", cli_errmsg());
-		damos_config_add_error(a->cfg, damos_config_scheme_line(a->cfg, i),
+		cli_conf_add_error(a->cfg, cli_conf_scheme_line(a->cfg, i),
 				       msg);
 	}
 }
@@ -153,102 +153,102 @@ static void check_iface(struct apply *a, const struct damos_targets *t)
 /* The checks that need the live system; failures become line errors. */
 static int check_live(struct apply *a)
 {
-	const struct damos_targets *t = damos_config_targets(a->cfg);
-	int mon = damos_config_monitor(a->cfg);
-	int lru_en = damos_config_lru_sort_enable(a->cfg);
-	struct damos_attrs live;
-	struct damos_targets lt = { 0 };
+	const struct damon_targets *t = cli_conf_targets(a->cfg);
+	int mon = cli_conf_monitor(a->cfg);
+	int lru_en = cli_conf_lru_sort_enable(a->cfg);
+	struct damon_attrs live;
+	struct damon_targets lt = { 0 };
 	int err;
 
 	if (a->d) {
-		err = damos_monitor_status(a->d, &a->mon_on, NULL);
+		err = damon_monitor_status(a->d, &a->mon_on, NULL);
 		if (!err)
-			err = damos_attrs_read(a->d, &live);
+			err = damon_attrs_read(a->d, &live);
 		if (err)
 			return cli_lib_error(a->c, err);
-		err = damos_config_schemes(a->cfg, &live, &a->schemes,
+		err = cli_conf_schemes(a->cfg, &live, &a->schemes,
 					   &a->nr_schemes);
 		a->has_schemes = !err;
 		check_iface(a, t);
-		if (t && (err = paddr_targets(a, t, damos_config_line(a->cfg, "target"))))
+		if (t && (err = paddr_targets(a, t, cli_conf_line(a->cfg, "target"))))
 			return err;
 		if (!t) {
-			err = damos_targets_read(a->d, &lt);
+			err = damon_targets_read(a->d, &lt);
 			if (err) {
-				damos_targets_free(&lt);
+				damon_targets_free(&lt);
 				return cli_lib_error(a->c, err);
 			}
 			if (lt.nr)
-				damos_config_check_ops(a->cfg, lt.ops);
+				cli_conf_check_ops(a->cfg, lt.ops);
 			if (mon == 1 && !lt.nr)
-				damos_config_add_error(a->cfg,
-						       damos_config_line(a->cfg, "monitor"),
+				cli_conf_add_error(a->cfg,
+						       cli_conf_line(a->cfg, "monitor"),
 						       "monitor on: there is no target, here or in the kernel (add a target line)");
 			/* a live paddr target of no region: filled, written */
-			if (mon == 1 && lt.nr && lt.ops == DAMOS_OPS_PADDR &&
+			if (mon == 1 && lt.nr && lt.ops == DAMON_OPS_PADDR &&
 			    !lt.targets[0].nr_regions && !a->mon_on &&
-			    (err = paddr_targets(a, &lt, damos_config_line(a->cfg, "monitor")))) {
-				damos_targets_free(&lt);
+			    (err = paddr_targets(a, &lt, cli_conf_line(a->cfg, "monitor")))) {
+				damon_targets_free(&lt);
 				return err;
 			}
-			damos_targets_free(&lt);
+			damon_targets_free(&lt);
 		}
 	}
-	if (damos_config_lru_sort(a->cfg)) {
-		struct damos_opts o;
-		unsigned int line = damos_config_line(a->cfg, "lru-sort");
+	if (cli_conf_lru_sort(a->cfg)) {
+		struct damon_opts o;
+		unsigned int line = cli_conf_line(a->cfg, "lru-sort");
 
 		cli_opts(a->c, &o);
-		err = damos_lru_sort_read(&o, &a->lru);
+		err = damon_lru_sort_read(&o, &a->lru);
 		if (err) {
-			damos_config_add_error(a->cfg, line, cli_errmsg());
+			cli_conf_add_error(a->cfg, line, cli_errmsg());
 		} else {
-			a->lru_on = damos_lru_sort_enabled(a->lru);
-			damos_lru_sort_overlay(a->lru, damos_config_lru_sort(a->cfg));
-			if (damos_lru_sort_validate(a->lru)) {
+			a->lru_on = damon_lru_sort_enabled(a->lru);
+			damon_lru_sort_overlay(a->lru, cli_conf_lru_sort(a->cfg));
+			if (damon_lru_sort_validate(a->lru)) {
 				char msg[600];
 
 				snprintf(msg, sizeof(msg), "lru-sort: %s (with the module's other parameters)",
 					 cli_errmsg());
-				damos_config_add_error(a->cfg, line, msg);
+				cli_conf_add_error(a->cfg, line, msg);
 			}
 			/* DAMON monitoring that stays on keeps the module off */
 			if (lru_en == 1 && mon != 0 && !a->d) {
-				struct damos_ctx *d = cli_open_quiet(a->c);
+				struct damon_ctx *d = cli_open_quiet(a->c);
 
 				if (d)
-					damos_monitor_status(d, &a->mon_on, NULL);
-				damos_close(d);
+					damon_monitor_status(d, &a->mon_on, NULL);
+				damon_close(d);
 			}
 			if (lru_en == 1 && mon != 0 && a->mon_on)
-				damos_config_add_error(a->cfg, line,
+				cli_conf_add_error(a->cfg, line,
 						       "lru-sort on: DAMON monitoring is on and stays on (add 'monitor off'): Linux 6.1 runs one DAMON user at a time");
 			if (a->lru_on && lru_en != 0 && mon == 1)
-				damos_config_add_error(a->cfg, line,
+				cli_conf_add_error(a->cfg, line,
 						       "monitor on: damon_lru_sort is on and stays on (make it 'lru-sort off'): Linux 6.1 runs one DAMON user at a time");
 		}
 	} else if (mon == 1) {
 		/* the module, if there is one, must not run */
-		struct damos_opts o;
-		struct damos_lru_sort *l = NULL;
+		struct damon_opts o;
+		struct damon_lru_sort *l = NULL;
 
 		cli_opts(a->c, &o);
-		if (!damos_lru_sort_read(&o, &l) && damos_lru_sort_enabled(l))
-			damos_config_add_error(a->cfg, damos_config_line(a->cfg, "monitor"),
+		if (!damon_lru_sort_read(&o, &l) && damon_lru_sort_enabled(l))
+			cli_conf_add_error(a->cfg, cli_conf_line(a->cfg, "monitor"),
 					       "monitor on: damon_lru_sort is on (add 'lru-sort off'): Linux 6.1 runs one DAMON user at a time");
-		damos_lru_sort_free(l);
+		damon_lru_sort_free(l);
 	}
 	return EXIT_OK;
 }
 
 static int lru_write(struct apply *a, int enable)
 {
-	struct damos_opts o;
+	struct damon_opts o;
 	char *script = NULL;
 	int err;
 
 	cli_opts(a->c, &o);
-	err = damos_lru_sort_write(&o, a->lru, enable, &script);
+	err = damon_lru_sort_write(&o, a->lru, enable, &script);
 	cli_print_script(a->c, "damon_lru_sort", script);
 	free(script);
 	return err ? cli_lib_error(a->c, err) : EXIT_OK;
@@ -261,26 +261,26 @@ static int lru_write(struct apply *a, int enable)
  * parameters and the module on.
  */
 /* Whether the kernel holds @t exactly (regions included). */
-static bool targets_held(struct damos_ctx *d, const struct damos_targets *t)
+static bool targets_held(struct damon_ctx *d, const struct damon_targets *t)
 {
-	struct damos_targets l;
+	struct damon_targets l;
 	bool same;
 
-	if (damos_targets_read(d, &l))
+	if (damon_targets_read(d, &l))
 		return false;
 	same = l.ops == t->ops && l.nr == t->nr;
 	for (size_t i = 0; same && i < t->nr; i++) {
-		const struct damos_target *x = &l.targets[i], *y = &t->targets[i];
+		const struct damon_target *x = &l.targets[i], *y = &t->targets[i];
 
 		same = x->pid == y->pid && x->nr_regions == y->nr_regions &&
 		       (!x->nr_regions || !memcmp(x->regions, y->regions,
 						  x->nr_regions * sizeof(*x->regions)));
 	}
-	damos_targets_free(&l);
+	damon_targets_free(&l);
 	return same;
 }
 
-static bool schemes_held(struct damos_ctx *d, struct damos_scheme *const *s,
+static bool schemes_held(struct damon_ctx *d, struct damos_scheme *const *s,
 			 size_t n)
 {
 	struct damos_scheme **l;
@@ -298,14 +298,14 @@ static bool schemes_held(struct damos_ctx *d, struct damos_scheme *const *s,
 
 static int write_all(struct apply *a)
 {
-	const struct damos_attrs *at = damos_config_attrs(a->cfg);
-	const struct damos_targets *t = a->has_targets ? &a->targets : NULL;
-	int mon = damos_config_monitor(a->cfg);
-	int lru_en = damos_config_lru_sort_enable(a->cfg);
+	const struct damon_attrs *at = cli_conf_attrs(a->cfg);
+	const struct damon_targets *t = a->has_targets ? &a->targets : NULL;
+	int mon = cli_conf_monitor(a->cfg);
+	int lru_en = cli_conf_lru_sort_enable(a->cfg);
 	bool has_schemes = a->has_schemes;
 	bool writes, restart = false, lru_done = false;
-	const struct damos_attrs *want_at = at;
-	const struct damos_targets *want_t = t;
+	const struct damon_attrs *want_at = at;
+	const struct damon_targets *want_t = t;
 	int err = 0, status;
 
 	/*
@@ -313,9 +313,9 @@ static int write_all(struct apply *a)
 	 * file changes nothing): no rewrite, no commit, no restart.
 	 */
 	if (a->d && at) {
-		struct damos_attrs live;
+		struct damon_attrs live;
 
-		if (!damos_attrs_read(a->d, &live) && !memcmp(&live, at, sizeof(live)))
+		if (!damon_attrs_read(a->d, &live) && !memcmp(&live, at, sizeof(live)))
 			at = NULL;
 	}
 	if (a->d && t && targets_held(a->d, t))
@@ -345,24 +345,24 @@ static int write_all(struct apply *a)
 		/* an interface without commit refuses changes while on */
 		if (a->mon_on && (mon == 0 || (writes &&
 		    damos_has(a->d, DAMOS_FEAT_COMMIT) != 1))) {
-			err = damos_monitor_stop(a->d);
+			err = damon_monitor_stop(a->d);
 			restart = !err && mon != 0;
 		}
 		if (!err && has_schemes && a->schemes_first)
 			err = damos_schemes_write(a->d, a->schemes, a->nr_schemes);
 		if (!err && at)
-			err = damos_attrs_write(a->d, at);
+			err = damon_attrs_write(a->d, at);
 		if (!err && t)
-			err = damos_targets_write(a->d, t);
+			err = damon_targets_write(a->d, t);
 		if (!err && has_schemes && !a->schemes_first)
 			err = damos_schemes_write(a->d, a->schemes, a->nr_schemes);
 		if (!err && (restart || (mon == 1 && !a->mon_on)))
-			err = damos_monitor_start(a->d);
+			err = damon_monitor_start(a->d);
 		err = damos_txn_end(a->d, err);
 		status = err ? cli_lib_error(a->c, err) : EXIT_OK;
 		/* the files are as before: monitoring goes on on them */
 		if (err && err != -ENOTRECOVERABLE && restart &&
-		    !damos_monitor_start(a->d))
+		    !damon_monitor_start(a->d))
 			cli_error(a->c, status, "monitoring restarted, nothing changed");
 		/* what the file says is there, unless another program interfered */
 		if (!status && want_at)
@@ -417,19 +417,19 @@ int apply_run(struct cli *c, int argc, char **argv)
 		buf = conf;
 		len = strlen(conf);
 	}
-	err = damos_config_parse(buf, len, &a.cfg);
+	err = cli_conf_parse(buf, len, &a.cfg);
 	free(buf);
 	if (!a.cfg)
 		return cli_lib_error(c, err);
-	if (damos_config_attrs(a.cfg) || damos_config_targets(a.cfg) ||
-	    damos_config_monitor(a.cfg) >= 0 ||
-	    damos_config_line(a.cfg, "scheme") ||
-	    damos_config_line(a.cfg, "attrs")) {
-		enum damos_iface saved = c->iface;
+	if (cli_conf_attrs(a.cfg) || cli_conf_targets(a.cfg) ||
+	    cli_conf_monitor(a.cfg) >= 0 ||
+	    cli_conf_line(a.cfg, "scheme") ||
+	    cli_conf_line(a.cfg, "attrs")) {
+		enum damon_iface saved = c->iface;
 		bool dry_run = c->dry_run;
 
-		if (c->iface == DAMOS_IFACE_AUTO && damos_config_iface(a.cfg) >= 0)
-			c->iface = damos_config_iface(a.cfg);
+		if (c->iface == DAMON_IFACE_AUTO && cli_conf_iface(a.cfg) >= 0)
+			c->iface = cli_conf_iface(a.cfg);
 		/* check writes nothing, not even the dbgfs probe's context */
 		c->dry_run |= check_only;
 		/* a file already bad needs no other error */
@@ -443,15 +443,15 @@ int apply_run(struct cli *c, int argc, char **argv)
 	}
 	/* the live checks add their errors to those of the file */
 	status = check_live(&a);
-	if (!status && damos_config_nr_errors(a.cfg))
+	if (!status && cli_conf_nr_errors(a.cfg))
 		status = report(&a);
 	if (!status && !check_only)
 		status = write_all(&a);
 out:
 	if (a.d)
-		damos_close(a.d);
-	damos_lru_sort_free(a.lru);
-	damos_targets_free(&a.targets);
-	damos_config_free(a.cfg);
+		damon_close(a.d);
+	damon_lru_sort_free(a.lru);
+	damon_targets_free(&a.targets);
+	cli_conf_free(a.cfg);
 	return status;
 }

@@ -4,7 +4,7 @@
 
 #include "cli.h"
 
-void cli_print_attrs(struct cli *c, const struct damos_attrs *a)
+void cli_print_attrs(struct cli *c, const struct damon_attrs *a)
 {
 	char s[32], g[32], u[32];
 
@@ -21,8 +21,8 @@ void cli_print_attrs(struct cli *c, const struct damos_attrs *a)
 
 static int do_show(struct cli *c, int argc, char **argv)
 {
-	struct damos_attrs a;
-	struct damos_ctx *d;
+	struct damon_attrs a;
+	struct damon_ctx *d;
 	int status;
 
 	(void)argc;
@@ -41,12 +41,12 @@ static int do_show(struct cli *c, int argc, char **argv)
 static int do_set(struct cli *c, int argc, char **argv)
 {
 	/* any value that fails over these fails over every live setting */
-	struct damos_attrs a = {
+	struct damon_attrs a = {
 		.sz = sizeof(a),
 		.sample_us = 1, .aggr_us = UINT64_MAX >> 1, .update_us = 1,
 		.min_nr_regions = 3, .max_nr_regions = UINT64_MAX >> 1,
 	};
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	int status, err;
 	char *msg;
 
@@ -55,17 +55,17 @@ static int do_set(struct cli *c, int argc, char **argv)
 	if (!d) {
 		/* a bad word is a usage error even where there is no DAMON */
 		msg = strdup(cli_errmsg());
-		err = damos_attrs_parse(&a, argc, (const char *const *)argv);
+		err = damon_attrs_parse(&a, argc, (const char *const *)argv);
 		status = err ? cli_parse_error(c, err) :
 			 cli_error(c, EXIT_FAIL, "%s", msg ? msg : "cannot open DAMON");
 		free(msg);
 		return status;
 	}
 	status = cli_attrs(c, d, &a);
-	if (!status && (err = damos_attrs_parse(&a, argc,
+	if (!status && (err = damon_attrs_parse(&a, argc,
 						 (const char *const *)argv)))
 		status = cli_parse_error(c, err);
-	if (!status && (err = damos_attrs_write(d, &a)))
+	if (!status && (err = damon_attrs_write(d, &a)))
 		status = cli_lib_error(c, err);
 	if (!status)
 		status = cli_verify_attrs(c, d, &a);

@@ -15,7 +15,7 @@ int cli_run_line(struct cli *c, const char *line)
 	char **argv;
 	int argc, err, status;
 
-	err = damos_words_split(line, &argc, &argv);
+	err = cli_words_split(line, &argc, &argv);
 	if (err == -EINVAL)
 		return cli_error(c, EXIT_USAGE, "unterminated quote");
 	if (err)
@@ -33,7 +33,7 @@ int cli_run_line(struct cli *c, const char *line)
 				   argv[0]);
 	else
 		status = cli_run(c, argc, argv);
-	damos_words_free(argc, argv);
+	cli_words_free(argc, argv);
 	return status;
 }
 
@@ -200,13 +200,13 @@ int cli_batch(struct cli *c, const char *file)
 		char **argv;
 		int argc;
 
-		err = damos_words_split(v.cmd[i], &argc, &argv);
+		err = cli_words_split(v.cmd[i], &argc, &argv);
 		if (err == -EINVAL) {
 			line_error(c, &b, v.line[i], EXIT_USAGE, "unterminated quote");
 		} else if (err) {
 			b.status = cli_error(c, EXIT_FAIL, "out of memory");
 		} else {
-			damos_words_free(argc, argv);
+			cli_words_free(argc, argv);
 		}
 	}
 	if (b.status && !c->force)

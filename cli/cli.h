@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * damoctl internals shared by the per-object files, the dispatcher and
- * (later) the interactive shell and batch mode.
+ * damoctl internals shared by the per-object files, the dispatcher, the
+ * interactive shell and batch mode.
  *
  * Entry points for a front end (argv, -f FILE, the readline shell):
  *   cli_init() / cli_fini()      the session: global options, JSON state
  *   cli_parse_globals()          --root, --interface, ... (argv only)
- *   damos_words_split()          one input line -> argv (the library's)
+ *   cli_words_split()            one input line -> argv (conf.h)
  *   cli_run()                    run "OBJECT COMMAND ARGS"; returns an exit
  *                                status (0 ok, 1 failure, 2 usage), never
  *                                exits, prints its own errors
@@ -22,6 +22,7 @@
 
 #include <json-c/json.h>
 
+#include "conf.h"
 #include "damos.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -33,7 +34,7 @@ struct cli {
 	/* global options */
 	const char *root;
 	char *root_abs;			/* a relative --root made absolute */
-	enum damos_iface iface;
+	enum damon_iface iface;
 	bool dry_run;
 	bool json;
 	int kdamond;
@@ -161,24 +162,24 @@ int cli_call(struct cli *c, const struct cli_cmd *k, int argc, char **argv);
 int cli_call_run(struct cli *c, int (*fn)(struct cli *, int, char **),
 		 bool exclusive, int argc, char **argv);
 /* cli/target.c: paddr without a region gets the biggest System RAM range */
-int cli_paddr_fill(struct cli *c, struct damos_targets *t, bool *filled);
+int cli_paddr_fill(struct cli *c, struct damon_targets *t, bool *filled);
 /* a note on what damoctl chose (stdout; with --json in the document) */
 void cli_note(struct cli *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int cli_check_ops(struct cli *c, enum damos_ops o, enum damos_action a,
+int cli_check_ops(struct cli *c, enum damon_ops o, enum damos_action a,
 		  const char *which);
 /* cli/scheme.c: open and read the schemes (NULL: *status says why) */
-struct damos_ctx *cli_schemes_open(struct cli *c, struct damos_scheme ***arr,
+struct damon_ctx *cli_schemes_open(struct cli *c, struct damos_scheme ***arr,
 				   size_t *n, int *status);
 /* "no schemes" on a terminal when @n is 0 (scheme list, stats show) */
 void cli_no_schemes(struct cli *c, size_t n);
 /* cli/verify.c: after a write, EXIT_OK if what was meant is there */
-int cli_verify_schemes(struct cli *c, struct damos_ctx *d,
+int cli_verify_schemes(struct cli *c, struct damon_ctx *d,
 		       struct damos_scheme *const *want, size_t n);
-int cli_verify_attrs(struct cli *c, struct damos_ctx *d,
-		     const struct damos_attrs *want);
-int cli_verify_targets(struct cli *c, struct damos_ctx *d,
-		       const struct damos_targets *want);
+int cli_verify_attrs(struct cli *c, struct damon_ctx *d,
+		     const struct damon_attrs *want);
+int cli_verify_targets(struct cli *c, struct damon_ctx *d,
+		       const struct damon_targets *want);
 #define CLI_WAIT_DEFAULT_US	(30 * 1000000ULL)
 
 /* helpers for the object files */
@@ -189,21 +190,21 @@ int cli_lib_error(struct cli *c, int err);
 /* damos_errmsg() with damoctl's advice for the library's hint in it */
 const char *cli_errmsg(void);
 int cli_parse_error(struct cli *c, int err);
-void cli_opts(struct cli *c, struct damos_opts *o);
+void cli_opts(struct cli *c, struct damon_opts *o);
 /*
- * layers.c: the I/O layers of the handles @c opens (damos_opts.layers);
+ * layers.c: the I/O layers of the handles @c opens (damon_opts.layers);
  * test builds link tests/layers/cli_layers.c instead, which adds theirs.
  */
 const struct damos_layer *const *cli_layers(const struct cli *c);
-struct damos_ctx *cli_open(struct cli *c);
-struct damos_ctx *cli_open_quiet(struct cli *c);
-int cli_close(struct cli *c, struct damos_ctx *d, int status);
+struct damon_ctx *cli_open(struct cli *c);
+struct damon_ctx *cli_open_quiet(struct cli *c);
+int cli_close(struct cli *c, struct damon_ctx *d, int status);
 void cli_print_script(struct cli *c, const char *what, const char *script);
-int cli_attrs(struct cli *c, struct damos_ctx *d, struct damos_attrs *a);
+int cli_attrs(struct cli *c, struct damon_ctx *d, struct damon_attrs *a);
 
 /* attrs and targets in the grammar of "set" (text) or as a JSON object */
-void cli_print_attrs(struct cli *c, const struct damos_attrs *a);
-void cli_print_targets(struct cli *c, const struct damos_targets *t);
+void cli_print_attrs(struct cli *c, const struct damon_attrs *a);
+void cli_print_targets(struct cli *c, const struct damon_targets *t);
 
 /* cli/metrics.c: --format openmetrics|prometheus [--output FILE] */
 enum { CLI_FORMAT_TEXT, CLI_FORMAT_OPENMETRICS, CLI_FORMAT_PROMETHEUS };
@@ -243,7 +244,7 @@ void json_begin(struct cli *c, FILE **saved, char **buf, size_t *len);
 void json_end(struct cli *c, FILE *saved, char **bufp, size_t *lenp, int status);
 void json_add(char ***arr, size_t *n, const char *s);
 struct json_object *json_scheme(const struct damos_scheme *s, int idx);
-struct json_object *json_attrs(const struct damos_attrs *a);
-struct json_object *json_targets(const struct damos_targets *t);
+struct json_object *json_attrs(const struct damon_attrs *a);
+struct json_object *json_targets(const struct damon_targets *t);
 
 #endif /* DAMOCTL_CLI_H */

@@ -10,7 +10,7 @@ DAMOCTL := $(BUILD)/damoctl
 ALL_TARGETS += $(DAMOCTL)
 INSTALL_TARGETS += install-cli
 
-$(BUILD)/cli/%.o: cli/%.c cli/cli.h lib/damos.h cli/cli.mk
+$(BUILD)/cli/%.o: cli/%.c cli/cli.h cli/conf.h lib/damos.h cli/cli.mk
 	@mkdir -p $(@D)
 	$(CC) $(DAMOS_CFLAGS) $(CLI_CFLAGS) -DDAMOS_VERSION='"$(VERSION)"' -Ilib -c -o $@ $<
 

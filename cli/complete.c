@@ -86,7 +86,7 @@ void cli_complete_grammar(const struct cli_grammar *gr, int argc, char **argv,
 			if (!used)
 				add(out, n, *q);
 		}
-	/* target set: only vaddr has pids (damos_targets_parse()) */
+	/* target set: only vaddr has pids (damon_targets_parse()) */
 	bool no_pid = gr->first && strcmp(argv[0], "vaddr");
 
 	for (; g->kw; g++) {
@@ -108,7 +108,7 @@ int cli_complete_indexes(struct cli *c, const char **out, int room)
 {
 	static char words[64][4];
 	struct damos_scheme **arr;
-	struct damos_ctx *d = cli_open_quiet(c);
+	struct damon_ctx *d = cli_open_quiet(c);
 	size_t n = 0;
 
 	if (!d)
@@ -117,7 +117,7 @@ int cli_complete_indexes(struct cli *c, const char **out, int room)
 		damos_schemes_free(arr, n);
 	else
 		n = 0;
-	damos_close(d);
+	damon_close(d);
 	if (room > (int)ARRAY_SIZE(words))
 		room = ARRAY_SIZE(words);
 	for (size_t i = 0; i < n && (int)i < room; i++) {
@@ -170,10 +170,10 @@ int cli_complete_print(int argc, char **argv, FILE *f)
 	/* --interface=<TAB>, --root=<TAB> */
 	if (i == argc && !strncmp(cur, "--", 2) && strchr(cur, '=')) {
 		if (!strncmp(cur, "--interface=", 12)) {
-			for (int k = 0; k <= DAMOS_IFACE_DBGFS; k++) {
+			for (int k = 0; k <= DAMON_IFACE_DBGFS; k++) {
 				char w[64];
 
-				snprintf(w, sizeof(w), "--interface=%s", damos_iface_name(k));
+				snprintf(w, sizeof(w), "--interface=%s", damon_iface_name(k));
 				put(f, w, cur);
 			}
 		} else if (!strncmp(cur, "--root=", 7) || !strncmp(cur, "--file=", 7)) {
@@ -191,8 +191,8 @@ int cli_complete_print(int argc, char **argv, FILE *f)
 		const char *o = argv[argc - 1];
 
 		if (!strcmp(o, "--interface") || !strcmp(o, "-i")) {
-			for (int k = 0; k <= DAMOS_IFACE_DBGFS; k++)
-				put(f, damos_iface_name(k), cur);
+			for (int k = 0; k <= DAMON_IFACE_DBGFS; k++)
+				put(f, damon_iface_name(k), cur);
 		} else if (strcmp(o, "--kdamond") && strcmp(o, "-k") &&
 			   strcmp(o, "--context") && strcmp(o, "-c") &&
 			   strcmp(o, "--wait") && strcmp(o, "-w")) {

@@ -874,7 +874,7 @@ static struct json_object *age(uint64_t v, uint64_t aggr_us)
 }
 
 static struct json_object *export_scheme(const struct damos_scheme *s,
-					 const struct damos_attrs *a)
+					 const struct damon_attrs *a)
 {
 	struct damos_filter_info fi = { .sz = sizeof(fi) };
 	struct damos_goal_info gi = { .sz = sizeof(gi) };
@@ -956,9 +956,9 @@ static int do_damo(struct cli *c, int argc, char **argv)
 {
 	struct json_object *root, *k, *ctx, *x, *arr;
 	struct damos_scheme **ss = NULL;
-	struct damos_targets t = { .sz = sizeof(t) };
-	struct damos_attrs a;
-	struct damos_ctx *d;
+	struct damon_targets t = { .sz = sizeof(t) };
+	struct damon_attrs a;
+	struct damon_ctx *d;
 	size_t n = 0;
 	int err;
 
@@ -969,27 +969,27 @@ static int do_damo(struct cli *c, int argc, char **argv)
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
-	err = damos_attrs_read(d, &a);
+	err = damon_attrs_read(d, &a);
 	if (!err)
-		err = damos_targets_read(d, &t);
+		err = damon_targets_read(d, &t);
 	if (!err)
 		err = damos_schemes_read(d, &ss, &n);
 	if (err) {
-		damos_targets_free(&t);
+		damon_targets_free(&t);
 		return cli_close(c, d, cli_lib_error(c, err));
 	}
 	ctx = json_object_new_object();
-	add(ctx, "ops", json_str(damos_ops_name(t.ops)));
+	add(ctx, "ops", json_str(damon_ops_name(t.ops)));
 	add(ctx, "addr_unit", json_object_new_string("1 B"));
 	arr = json_object_new_array();
 	for (size_t i = 0; i < t.nr; i++) {
 		struct json_object *tg = json_object_new_object(), *rs;
 
-		add(tg, "pid", t.ops == DAMOS_OPS_VADDR ?
+		add(tg, "pid", t.ops == DAMON_OPS_VADDR ?
 		    json_object_new_int(t.targets[i].pid) : NULL);
 		add(tg, "obsolete", json_object_new_boolean(false));
 		rs = json_object_new_array();
-		for (size_t r = 0; t.ops != DAMOS_OPS_VADDR && r < t.targets[i].nr_regions; r++) {
+		for (size_t r = 0; t.ops != DAMON_OPS_VADDR && r < t.targets[i].nr_regions; r++) {
 			struct json_object *reg = json_object_new_object();
 
 			add(reg, "start", count(t.targets[i].regions[r].start));
@@ -1043,7 +1043,7 @@ static int do_damo(struct cli *c, int argc, char **argv)
 		json_object_put(root);
 	}
 	damos_schemes_free(ss, n);
-	damos_targets_free(&t);
+	damon_targets_free(&t);
 	return cli_close(c, d, EXIT_OK);
 }
 

@@ -30,7 +30,7 @@ const struct cli_object cli_objects[] = {
 void cli_init(struct cli *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->iface = DAMOS_IFACE_AUTO;
+	c->iface = DAMON_IFACE_AUTO;
 	c->out = stdout;
 	c->err = stderr;
 	c->wait_us = CLI_WAIT_DEFAULT_US;
@@ -268,16 +268,16 @@ int cli_error(struct cli *c, int status, const char *fmt, ...)
 	return status;
 }
 
-/* The rule of apply (damos_config_check_ops) for scheme add and target set. */
-int cli_check_ops(struct cli *c, enum damos_ops o, enum damos_action a,
+/* The rule of apply (cli_conf_check_ops) for scheme add and target set. */
+int cli_check_ops(struct cli *c, enum damon_ops o, enum damos_action a,
 		  const char *which)
 {
-	if (damos_ops_supports(o, a))
+	if (damon_ops_supports(o, a))
 		return EXIT_OK;
 	return cli_error(c, EXIT_USAGE,
 			 "%s%s does nothing on %s targets (Linux 6.1 applies %s there)",
-			 which ? which : "", damos_action_name(a), damos_ops_name(o),
-			 o == DAMOS_OPS_PADDR ? "pageout, lru_prio, lru_deprio and stat" :
+			 which ? which : "", damos_action_name(a), damon_ops_name(o),
+			 o == DAMON_OPS_PADDR ? "pageout, lru_prio, lru_deprio and stat" :
 			 "willneed, cold, pageout, hugepage, nohugepage and stat");
 }
 
@@ -380,9 +380,9 @@ int cli_parse_error(struct cli *c, int err)
 	       cli_error(c, EXIT_USAGE, "%s", cli_errmsg());
 }
 
-void cli_opts(struct cli *c, struct damos_opts *o)
+void cli_opts(struct cli *c, struct damon_opts *o)
 {
-	struct damos_opts def = DAMOS_OPTS_INIT;
+	struct damon_opts def = DAMON_OPTS_INIT;
 
 	*o = def;
 	o->root = c->root;
@@ -393,17 +393,17 @@ void cli_opts(struct cli *c, struct damos_opts *o)
 }
 
 /* The handle the options name; NULL with errno and damos_errmsg() set. */
-struct damos_ctx *cli_open_quiet(struct cli *c)
+struct damon_ctx *cli_open_quiet(struct cli *c)
 {
-	struct damos_opts o;
+	struct damon_opts o;
 
 	cli_opts(c, &o);
-	return damos_open(&o);
+	return damon_open(&o);
 }
 
-struct damos_ctx *cli_open(struct cli *c)
+struct damon_ctx *cli_open(struct cli *c)
 {
-	struct damos_ctx *d = cli_open_quiet(c);
+	struct damon_ctx *d = cli_open_quiet(c);
 
 	int err;
 
@@ -412,10 +412,10 @@ struct damos_ctx *cli_open(struct cli *c)
 		return NULL;
 	}
 	/* reads of a context that is not there would show made-up defaults */
-	err = c->writing ? 0 : damos_context_check(d);
+	err = c->writing ? 0 : damon_context_check(d);
 	if (err) {
 		cli_lib_error(c, err);
-		damos_close(d);
+		damon_close(d);
 		return NULL;
 	}
 	return d;
@@ -449,19 +449,19 @@ void cli_print_script(struct cli *c, const char *what, const char *script)
 	c->script_started = true;
 }
 
-int cli_close(struct cli *c, struct damos_ctx *d, int status)
+int cli_close(struct cli *c, struct damon_ctx *d, int status)
 {
 	if (!d)
 		return status;
-	cli_print_script(c, damos_iface_name(damos_get_iface(d)),
+	cli_print_script(c, damon_iface_name(damon_get_iface(d)),
 			 damos_dry_run_script(d));
-	damos_close(d);
+	damon_close(d);
 	return status;
 }
 
-int cli_attrs(struct cli *c, struct damos_ctx *d, struct damos_attrs *a)
+int cli_attrs(struct cli *c, struct damon_ctx *d, struct damon_attrs *a)
 {
-	int err = damos_attrs_read(d, a);
+	int err = damon_attrs_read(d, a);
 
 	if (err)
 		return cli_lib_error(c, err);
@@ -499,7 +499,7 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 		switch (opt) {
 		case 'i':
 			/* damo's spelling */
-			v = damos_iface_from_name(strcmp(optarg, "debugfs") ?
+			v = damon_iface_from_name(strcmp(optarg, "debugfs") ?
 						  optarg : "dbgfs");
 			if (v < 0)
 				return cli_error(c, EXIT_USAGE, "%s",
@@ -587,7 +587,7 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 					 argv[optind - 1]);
 		}
 	}
-	/* damos_open() refuses these too, but they are usage errors */
+	/* damon_open() refuses these too, but they are usage errors */
 	if (c->dbgfs_ctx && !*c->dbgfs_ctx)
 		c->dbgfs_ctx = NULL;
 	if (c->dbgfs_ctx && (strchr(c->dbgfs_ctx, '/') ||
@@ -598,11 +598,11 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 	if (c->dbgfs_ctx && c->kdamond)
 		return cli_error(c, EXIT_USAGE,
 				 "--context is dbgfs's and --kdamond sysfs's: not both");
-	if (c->dbgfs_ctx && c->iface == DAMOS_IFACE_SYSFS)
+	if (c->dbgfs_ctx && c->iface == DAMON_IFACE_SYSFS)
 		return cli_error(c, EXIT_USAGE,
 				 "--context %s: a dbgfs context, not with --interface sysfs",
 				 c->dbgfs_ctx);
-	if (c->kdamond && c->iface == DAMOS_IFACE_DBGFS)
+	if (c->kdamond && c->iface == DAMON_IFACE_DBGFS)
 		return cli_error(c, EXIT_USAGE,
 				 "--kdamond %d: a sysfs kdamond, not with --interface dbgfs",
 				 c->kdamond);

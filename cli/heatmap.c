@@ -34,7 +34,7 @@ struct snap {
 
 struct heatmap {
 	/* what was asked */
-	struct damos_snapshot_opts o;
+	struct damon_snapshot_opts o;
 	uint64_t duration_us;
 	unsigned long rows, cols;	/* 0: the default */
 	uint64_t lo, hi;		/* hi 0: the default range */
@@ -42,7 +42,7 @@ struct heatmap {
 	unsigned long width, height;	/* of the image, pixels */
 	const char *output, *data;
 	/* what was recorded */
-	struct damos_attrs a;
+	struct damon_attrs a;
 	struct snap *s;
 	size_t nr;
 	/* the matrix: rows (time) x cols (address); heat < 0: no region */
@@ -237,7 +237,7 @@ static void on_sigint(int sig)
  * ends the recording after the snapshot it is in, and what was recorded
  * is shown.
  */
-static int record(struct cli *c, struct damos_ctx *d, struct heatmap *h)
+static int record(struct cli *c, struct damon_ctx *d, struct heatmap *h)
 {
 	/* SA_RESTART: the kernel's files are read and written to the end;
 	 * only the sleep between snapshots is cut short */
@@ -255,7 +255,7 @@ static int record(struct cli *c, struct damos_ctx *d, struct heatmap *h)
 		uint64_t t1 = mono_us();
 		struct snap *more, *s;
 
-		err = damos_access_snapshot(d, &h->o, &tr);
+		err = damon_access_snapshot(d, &h->o, &tr);
 		if (err)
 			break;
 		more = realloc(h->s, (h->nr + 1) * sizeof(*more));
@@ -354,7 +354,7 @@ static uint64_t col_start(const struct heatmap *h, unsigned long j)
 /* Each cell: the access rate of the bytes of regions in it, averaged. */
 static int fill(struct heatmap *h)
 {
-	uint64_t max = damos_attrs_max_nr_accesses(&h->a);
+	uint64_t max = damon_attrs_max_nr_accesses(&h->a);
 	double *wsum;
 
 	if (h->rows > h->nr)
@@ -701,7 +701,7 @@ static void print_json(struct cli *c, const struct heatmap *h, const char *sourc
 	json_object_object_add(o, "sample_us", json_u64(h->a.sample_us));
 	json_object_object_add(o, "aggr_us", json_u64(h->a.aggr_us));
 	json_object_object_add(o, "max_nr_accesses",
-			       json_u64(damos_attrs_max_nr_accesses(&h->a)));
+			       json_u64(damon_attrs_max_nr_accesses(&h->a)));
 	json_object_object_add(o, "nr_snapshots", json_u64(h->nr));
 	json_object_object_add(o, "address_start", json_u64(h->lo));
 	json_object_object_add(o, "address_end", json_u64(h->hi));
@@ -742,7 +742,7 @@ int report_heatmap(struct cli *c, int argc, char **argv)
 	char *tmpdata = NULL;
 	const char *data = NULL;
 	bool color = false, term = false;
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	FILE *f = NULL;
 	int err, status;
 
@@ -779,7 +779,7 @@ int report_heatmap(struct cli *c, int argc, char **argv)
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
-	err = damos_attrs_read(d, &h.a);
+	err = damon_attrs_read(d, &h.a);
 	if (!err)
 		err = record(c, d, &h);
 	if (err) {
@@ -821,9 +821,9 @@ int report_heatmap(struct cli *c, int argc, char **argv)
 		free(tmpdata);
 	}
 	if (!status && c->json)
-		print_json(c, &h, h.o.source == DAMOS_SNAPSHOT_TRACE ||
+		print_json(c, &h, h.o.source == DAMON_SNAPSHOT_TRACE ||
 			   damos_has(d, DAMOS_FEAT_TRIED_REGIONS) != 1 ||
-			   damos_get_iface(d) != DAMOS_IFACE_SYSFS ? "trace" : "tried");
+			   damon_get_iface(d) != DAMON_IFACE_SYSFS ? "trace" : "tried");
 	else if (!status && term)
 		draw_terminal(c, &h, color);
 	else if (!status && h.output)

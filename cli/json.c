@@ -292,7 +292,7 @@ struct json_object *json_scheme(const struct damos_scheme *s, int idx)
 	return o;
 }
 
-struct json_object *json_attrs(const struct damos_attrs *a)
+struct json_object *json_attrs(const struct damon_attrs *a)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -304,14 +304,14 @@ struct json_object *json_attrs(const struct damos_attrs *a)
 	return o;
 }
 
-struct json_object *json_targets(const struct damos_targets *t)
+struct json_object *json_targets(const struct damon_targets *t)
 {
 	struct json_object *o = json_object_new_object(), *arr;
 
-	json_object_object_add(o, "operations", json_str(damos_ops_name(t->ops)));
+	json_object_object_add(o, "operations", json_str(damon_ops_name(t->ops)));
 	arr = json_object_new_array();
 	for (size_t i = 0; i < t->nr; i++) {
-		const struct damos_target *tg = &t->targets[i];
+		const struct damon_target *tg = &t->targets[i];
 		struct json_object *j = json_object_new_object();
 		struct json_object *regs = json_object_new_array();
 

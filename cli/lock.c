@@ -21,30 +21,30 @@ static bool is_dir(const char *p)
 
 /*
  * The directories of the command's object, in the lock order of
- * libdamos(3): the interface's (the one damos_open() picks), the module's.
+ * libdamos(3): the interface's (the one damon_open() picks), the module's.
  * apply may touch everything: all that exist.
  */
 static int lock_dirs(struct cli *c, char *dirs[NR_LOCKS])
 {
-	const char *const *mod = damos_module_names();
+	const char *const *mod = damon_module_names();
 	int n = 0;
 
 	if (c->object && !strcmp(c->object, "lru-sort")) {
-		dirs[n++] = damos_module_dir(c->root, "lru_sort");
+		dirs[n++] = damon_module_dir(c->root, "lru_sort");
 	} else if (c->object && !strcmp(c->object, "reclaim")) {
-		dirs[n++] = damos_module_dir(c->root, "reclaim");
+		dirs[n++] = damon_module_dir(c->root, "reclaim");
 	} else if (c->object && !strcmp(c->object, "apply")) {
-		dirs[n++] = damos_iface_dir(c->root, DAMOS_IFACE_SYSFS);
-		dirs[n++] = damos_iface_dir(c->root, DAMOS_IFACE_DBGFS);
+		dirs[n++] = damon_iface_dir(c->root, DAMON_IFACE_SYSFS);
+		dirs[n++] = damon_iface_dir(c->root, DAMON_IFACE_DBGFS);
 		for (; *mod && n < NR_LOCKS; mod++)
-			dirs[n++] = damos_module_dir(c->root, *mod);
+			dirs[n++] = damon_module_dir(c->root, *mod);
 	} else {
-		struct damos_ctx *d = cli_open_quiet(c);
+		struct damon_ctx *d = cli_open_quiet(c);
 
 		/* no handle: the command says why itself */
 		if (d)
 			dirs[n++] = strdup(damos_lock_dir(d));
-		damos_close(d);
+		damon_close(d);
 	}
 	return n;
 }

@@ -175,18 +175,18 @@ static const struct {
 	    "Times the scheme's quota was exceeded." }, DAMOS_F_QT_EXCEEDS },
 };
 
-static void exposition(struct cli *c, struct damos_ctx *d, FILE *f,
+static void exposition(struct cli *c, struct damon_ctx *d, FILE *f,
 		       const struct cli_metrics *m, bool status)
 {
 	struct labels l = { .context = "0" };
 	struct damos_scheme **arr = NULL;
-	struct damos_attrs a;
+	struct damon_attrs a;
 	size_t n = 0;
 	bool on = false;
 	char v[64];
 
 	snprintf(l.kdamond, sizeof(l.kdamond), "%d", c->kdamond);
-	if (damos_get_iface(d) == DAMOS_IFACE_DBGFS) {
+	if (damon_get_iface(d) == DAMON_IFACE_DBGFS) {
 		snprintf(l.kdamond, sizeof(l.kdamond), "dbgfs");
 		l.context = c->dbgfs_ctx ? c->dbgfs_ctx : "0";
 	}
@@ -196,15 +196,15 @@ static void exposition(struct cli *c, struct damos_ctx *d, FILE *f,
 			m->format == CLI_FORMAT_PROMETHEUS ? "" : "_info", l.kdamond);
 		label_value(f, l.context);
 		fprintf(f, "\",interface=\"%s\",kernel=\"",
-			damos_iface_name(damos_get_iface(d)));
+			damon_iface_name(damon_get_iface(d)));
 		label_value(f, damos_kernel_desc(d));
 		fprintf(f, "\"} 1\n");
 	}
-	if (!damos_monitor_status(d, &on, NULL)) {
+	if (!damon_monitor_status(d, &on, NULL)) {
 		family(f, m, &f_running);
 		sample(f, &f_running, "", &l, -1, NULL, on ? "1" : "0");
 	}
-	if (status && !damos_attrs_read(d, &a)) {
+	if (status && !damon_attrs_read(d, &a)) {
 		uint64_t us[] = { a.sample_us, a.aggr_us, a.update_us };
 		uint64_t nr[] = { a.min_nr_regions, a.max_nr_regions };
 
@@ -277,7 +277,7 @@ static int write_atomic(struct cli *c, const char *path, const char *text,
 
 int cli_metrics_print(struct cli *c, const struct cli_metrics *m, bool status)
 {
-	struct damos_ctx *d = cli_open(c);
+	struct damon_ctx *d = cli_open(c);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;

@@ -16,11 +16,11 @@ static const char *mod_of(struct cli *c)
 	return c->object && !strcmp(c->object, "reclaim") ? "reclaim" : "lru_sort";
 }
 
-static int read_module(struct cli *c, struct damos_module **m)
+static int read_module(struct cli *c, struct damon_module **m)
 {
 	const char *obj = c->object ? c->object : "lru-sort";
 	char kname[32];
-	struct damos_opts o;
+	struct damon_opts o;
 	int err;
 
 	snprintf(kname, sizeof(kname), "damon_%s", mod_of(c));
@@ -37,15 +37,15 @@ static int read_module(struct cli *c, struct damos_module **m)
 				 "--context %s: %s is not a dbgfs context; %s takes no --context",
 				 c->dbgfs_ctx, kname, obj);
 	cli_opts(c, &o);
-	err = damos_module_read(&o, mod_of(c), m);
+	err = damon_module_read(&o, mod_of(c), m);
 	return err ? cli_lib_error(c, err) : EXIT_OK;
 }
 
-static uint64_t param(const struct damos_module *m, const char *file)
+static uint64_t param(const struct damon_module *m, const char *file)
 {
-	int p = damos_module_param_index(m, file);
+	int p = damon_module_param_index(m, file);
 
-	return p < 0 ? 0 : damos_module_get(m, (size_t)p);
+	return p < 0 ? 0 : damon_module_get(m, (size_t)p);
 }
 
 /*
@@ -54,7 +54,7 @@ static uint64_t param(const struct damos_module *m, const char *file)
  * free memory, from <root>/proc/meminfo as the kernel's free_mem_rate,
  * above the high one or below the low one); "off".  @why says it.
  */
-static const char *module_state(struct cli *c, const struct damos_module *m,
+static const char *module_state(struct cli *c, const struct damon_module *m,
 				char *why, size_t sz)
 {
 	uint64_t total = 0, free_kb = 0, rate;
@@ -64,9 +64,9 @@ static const char *module_state(struct cli *c, const struct damos_module *m,
 	FILE *f;
 
 	*why = '\0';
-	if (!damos_module_enabled(m))
+	if (!damon_module_enabled(m))
 		return "off";
-	if (damos_module_kdamond_pid(m) <= 0) {
+	if (damon_module_kdamond_pid(m) <= 0) {
 		snprintf(why, sz, "enabled, but no kdamond runs: the module failed to start (another DAMON user? an invalid parameter? see dmesg)");
 		return "failed";
 	}
@@ -99,39 +99,39 @@ static const char *module_state(struct cli *c, const struct damos_module *m,
 }
 
 /* " file=value" for parameter @p, as the kernel shows it */
-static void param_col(struct cli *c, const struct damos_module *m, size_t p)
+static void param_col(struct cli *c, const struct damon_module *m, size_t p)
 {
-	const char *name = damos_module_param_name(m, p);
+	const char *name = damon_module_param_name(m, p);
 
-	if (!damos_module_param_present(m, p))
+	if (!damon_module_param_present(m, p))
 		return;
 	if (!strcmp(name, "skip_anon"))
-		fprintf(c->out, " %s=%s", name, damos_module_get(m, p) ? "Y" : "N");
+		fprintf(c->out, " %s=%s", name, damon_module_get(m, p) ? "Y" : "N");
 	else
 		fprintf(c->out, " %s=%llu", name,
-			(unsigned long long)damos_module_get(m, p));
+			(unsigned long long)damon_module_get(m, p));
 }
 
-static void print_text(struct cli *c, const struct damos_module *m,
+static void print_text(struct cli *c, const struct damon_module *m,
 		       struct damos_scheme **s, size_t ns)
 {
-	const char *kname = damos_module_kernel_name(m);
+	const char *kname = damon_module_kernel_name(m);
 	char why[512], v[256];
-	struct damos_module_kw k = { .sz = sizeof(k) };
+	struct damon_module_kw k = { .sz = sizeof(k) };
 
 	module_state(c, m, why, sizeof(why));
-	if (damos_module_enabled(m) && damos_module_kdamond_pid(m) > 0)
+	if (damon_module_enabled(m) && damon_module_kdamond_pid(m) > 0)
 		fprintf(c->out, "%s: on, kdamond pid %d\n", kname,
-			damos_module_kdamond_pid(m));
+			damon_module_kdamond_pid(m));
 	else
 		fprintf(c->out, "%s: %s\n", kname,
-			damos_module_enabled(m) ? "on" : "off");
+			damon_module_enabled(m) ? "on" : "off");
 	if (*why)
 		fprintf(c->out, "  %s\n", why);
 	fputc('\n', c->out);
 	fprintf(c->out, "%-8s %-28s %s\n", "KEYWORD", "VALUE", "PARAMETERS");
-	for (size_t i = 0; !damos_module_keyword(m, i, &k); i++) {
-		if (damos_module_keyword_format(m, i, v, sizeof(v)) <= 0)
+	for (size_t i = 0; !damon_module_keyword(m, i, &k); i++) {
+		if (damon_module_keyword_format(m, i, v, sizeof(v)) <= 0)
 			continue;	/* a later kernel's */
 		if (!strcmp(k.kw, "region") && !param(m, "monitor_region_start") &&
 		    !param(m, "monitor_region_end"))
@@ -151,7 +151,7 @@ static void print_text(struct cli *c, const struct damos_module *m,
 		"qt_exceeds");
 	for (size_t i = 0; i < ns; i++)
 		fprintf(c->out, "%-5s %-11s %12llu %14llu %12llu %14llu %10llu\n",
-			damos_module_scheme_label(m, i), damos_scheme_action_name(s[i]),
+			damon_module_scheme_label(m, i), damos_scheme_action_name(s[i]),
 			(unsigned long long)damos_scheme_get(s[i], DAMOS_F_NR_TRIED),
 			(unsigned long long)damos_scheme_get(s[i], DAMOS_F_SZ_TRIED),
 			(unsigned long long)damos_scheme_get(s[i], DAMOS_F_NR_APPLIED),
@@ -164,7 +164,7 @@ static void print_text(struct cli *c, const struct damos_module *m,
 			fprintf(c->out, "  %s\n", v);
 }
 
-static void print_json(struct cli *c, const struct damos_module *m,
+static void print_json(struct cli *c, const struct damon_module *m,
 		       struct damos_scheme **s, size_t ns)
 {
 	char kw[1024], why[512];
@@ -172,24 +172,24 @@ static void print_json(struct cli *c, const struct damos_module *m,
 	struct json_object *o = json_object_new_object(), *j;
 
 	json_object_object_add(o, "enabled",
-			       json_object_new_boolean(damos_module_enabled(m)));
+			       json_object_new_boolean(damon_module_enabled(m)));
 	json_object_object_add(o, "kdamond_pid",
-			       json_object_new_int(damos_module_kdamond_pid(m)));
+			       json_object_new_int(damon_module_kdamond_pid(m)));
 	json_object_object_add(o, "state", json_str(state));
 	if (*why)
 		json_object_object_add(o, "why", json_str(why));
 	j = json_object_new_object();
-	for (size_t p = 0; p < damos_module_nr_params(m); p++) {
-		const char *name = damos_module_param_name(m, p);
+	for (size_t p = 0; p < damon_module_nr_params(m); p++) {
+		const char *name = damon_module_param_name(m, p);
 
-		if (!damos_module_param_present(m, p))
+		if (!damon_module_param_present(m, p))
 			continue;
 		json_object_object_add(j, name, !strcmp(name, "skip_anon") ?
-				       json_object_new_boolean(damos_module_get(m, p)) :
-				       json_u64(damos_module_get(m, p)));
+				       json_object_new_boolean(damon_module_get(m, p)) :
+				       json_u64(damon_module_get(m, p)));
 	}
 	json_object_object_add(o, "parameters", j);
-	if (damos_module_format(m, kw, sizeof(kw)) > 0)
+	if (damon_module_format(m, kw, sizeof(kw)) > 0)
 		json_object_object_add(o, "keywords", json_str(kw));
 	j = json_object_new_array();
 	for (size_t i = 0; i < ns; i++)
@@ -200,7 +200,7 @@ static void print_json(struct cli *c, const struct damos_module *m,
 
 static int do_status(struct cli *c, int argc, char **argv)
 {
-	struct damos_module *m = NULL;
+	struct damon_module *m = NULL;
 	struct damos_scheme *s[4] = { NULL };
 	size_t ns = 0;
 	int status;
@@ -210,8 +210,8 @@ static int do_status(struct cli *c, int argc, char **argv)
 	status = read_module(c, &m);
 	if (status)
 		return status;
-	for (; ns < damos_module_nr_schemes(m) && ns < ARRAY_SIZE(s); ns++) {
-		s[ns] = damos_module_scheme(m, ns);
+	for (; ns < damon_module_nr_schemes(m) && ns < ARRAY_SIZE(s); ns++) {
+		s[ns] = damon_module_scheme(m, ns);
 		if (!s[ns]) {
 			status = cli_lib_error(c, -errno);
 			break;
@@ -223,7 +223,7 @@ static int do_status(struct cli *c, int argc, char **argv)
 		print_text(c, m, s, ns);
 	for (size_t i = 0; i < ARRAY_SIZE(s); i++)
 		damos_scheme_free(s[i]);
-	damos_module_free(m);
+	damon_module_free(m);
 	return status;
 }
 
@@ -233,37 +233,37 @@ static int do_status(struct cli *c, int argc, char **argv)
  */
 static int change(struct cli *c, int argc, char **argv, int enable)
 {
-	struct damos_module *given = NULL, *m = NULL;
-	struct damos_opts o;
+	struct damon_module *given = NULL, *m = NULL;
+	struct damon_opts o;
 	char *script = NULL, kname[32];
 	int status, err;
 
 	snprintf(kname, sizeof(kname), "damon_%s", mod_of(c));
-	given = damos_module_new(mod_of(c));
+	given = damon_module_new(mod_of(c));
 	if (!given)
 		return cli_lib_error(c, -errno);
-	if (damos_module_parse(given, argc, (const char *const *)argv)) {
+	if (damon_module_parse(given, argc, (const char *const *)argv)) {
 		status = cli_error(c, EXIT_USAGE, "%s", cli_errmsg());
 		goto out;
 	}
 	status = read_module(c, &m);
 	if (status)
 		goto out;
-	damos_module_overlay(m, given);
-	if (damos_module_validate(m)) {
+	damon_module_overlay(m, given);
+	if (damon_module_validate(m)) {
 		status = cli_error(c, EXIT_USAGE, "%s; nothing was written",
 				   cli_errmsg());
 		goto out;
 	}
 	cli_opts(c, &o);
-	err = damos_module_write(&o, m, enable, &script);
+	err = damon_module_write(&o, m, enable, &script);
 	if (err)
 		status = cli_lib_error(c, err);
 	cli_print_script(c, kname, script);
 out:
 	free(script);
-	damos_module_free(given);
-	damos_module_free(m);
+	damon_module_free(given);
+	damon_module_free(m);
 	return status;
 }
 
@@ -306,11 +306,11 @@ static const char *const on_off[] = { "on", "off", NULL };
 
 static void build(struct mod_grammar *mg, const char *name)
 {
-	struct damos_module *m = damos_module_new(name);
-	struct damos_module_kw k = { .sz = sizeof(k) };
+	struct damon_module *m = damon_module_new(name);
+	struct damon_module_kw k = { .sz = sizeof(k) };
 	size_t n = 0, len = 0;
 
-	for (size_t i = 0; m && i < MAX_KWS && !damos_module_keyword(m, i, &k); i++) {
+	for (size_t i = 0; m && i < MAX_KWS && !damon_module_keyword(m, i, &k); i++) {
 		struct kw_spec *s = &mg->kws[n++];
 
 		s->kw = k.kw;
@@ -329,7 +329,7 @@ static void build(struct mod_grammar *mg, const char *name)
 		if (len >= sizeof(mg->args))
 			len = sizeof(mg->args) - 1;
 	}
-	damos_module_free(m);
+	damon_module_free(m);
 	mg->g.kws = mg->kws;
 }
 

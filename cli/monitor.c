@@ -5,7 +5,7 @@
 
 static int turn(struct cli *c, bool on)
 {
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	int err;
 
 	d = cli_open(c);
@@ -15,23 +15,23 @@ static int turn(struct cli *c, bool on)
 	if (on && (err = damos_txn_begin(d)))
 		return cli_close(c, d, cli_lib_error(c, err));
 	if (on) {
-		struct damos_targets t;
+		struct damon_targets t;
 		bool filled = false, was_on = false;
 		int status = EXIT_OK;
 
 		/* paddr without a region would monitor nothing */
-		err = damos_monitor_status(d, &was_on, NULL);
+		err = damon_monitor_status(d, &was_on, NULL);
 		if (!err && !was_on)
-			err = damos_monitor_check_start(d);
+			err = damon_monitor_check_start(d);
 		if (!err && !was_on)
-			err = damos_targets_read(d, &t);
+			err = damon_targets_read(d, &t);
 		if (!err && !was_on) {
 			status = cli_paddr_fill(c, &t, &filled);
-			if (!status && filled && (err = damos_targets_write(d, &t)))
+			if (!status && filled && (err = damon_targets_write(d, &t)))
 				status = cli_lib_error(c, err);
 			if (!status && filled)
 				status = cli_verify_targets(c, d, &t);
-			damos_targets_free(&t);
+			damon_targets_free(&t);
 			if (status) {
 				err = damos_txn_end(d, -ECANCELED);
 				if (err == -ENOTRECOVERABLE)
@@ -42,7 +42,7 @@ static int turn(struct cli *c, bool on)
 		if (err)
 			return cli_close(c, d, cli_lib_error(c, damos_txn_end(d, err)));
 	}
-	err = on ? damos_monitor_start(d) : damos_monitor_stop(d);
+	err = on ? damon_monitor_start(d) : damon_monitor_stop(d);
 	if (on)
 		err = damos_txn_end(d, err);
 	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
@@ -66,17 +66,17 @@ static int do_stop(struct cli *c, int argc, char **argv)
  * The context's setup after the state: what cannot be read is left out.
  * Text: one labelled line each; JSON: members of the status object @o.
  */
-static void status_setup(struct cli *c, struct damos_ctx *d,
+static void status_setup(struct cli *c, struct damon_ctx *d,
 			 struct json_object *o)
 {
-	struct damos_opts opts;
+	struct damon_opts opts;
 	struct damos_scheme **arr;
-	struct damos_targets t;
-	struct damos_attrs a;
+	struct damon_targets t;
+	struct damon_attrs a;
 	struct json_object *j;
 	size_t n;
 
-	if (!damos_attrs_read(d, &a)) {
+	if (!damon_attrs_read(d, &a)) {
 		if (o) {
 			json_object_object_add(o, "attrs", json_attrs(&a));
 		} else {
@@ -85,7 +85,7 @@ static void status_setup(struct cli *c, struct damos_ctx *d,
 			fputc('\n', c->out);
 		}
 	}
-	if (!damos_targets_read(d, &t)) {
+	if (!damon_targets_read(d, &t)) {
 		if (o) {
 			json_object_object_add(o, "targets", json_targets(&t));
 		} else {
@@ -94,7 +94,7 @@ static void status_setup(struct cli *c, struct damos_ctx *d,
 			fputc('\n', c->out);
 		}
 	}
-	damos_targets_free(&t);
+	damon_targets_free(&t);
 	if (!damos_schemes_read(d, &arr, &n)) {
 		if (o) {
 			j = json_object_new_array();
@@ -126,14 +126,14 @@ static void status_setup(struct cli *c, struct damos_ctx *d,
 	}
 	cli_opts(c, &opts);
 	/* each module the kernel has: lru_sort as "lru-sort", reclaim */
-	for (const char *const *name = damos_module_names(); *name; name++) {
-		struct damos_module *m = NULL;
+	for (const char *const *name = damon_module_names(); *name; name++) {
+		struct damon_module *m = NULL;
 		char label[32];
 		bool on;
 
-		if (damos_module_read(&opts, *name, &m))
+		if (damon_module_read(&opts, *name, &m))
 			continue;
-		on = damos_module_enabled(m);
+		on = damon_module_enabled(m);
 		snprintf(label, sizeof(label), "%s", *name);
 		for (char *u = label; *u; u++)
 			if (*u == '_')
@@ -142,22 +142,22 @@ static void status_setup(struct cli *c, struct damos_ctx *d,
 			j = json_object_new_object();
 			json_object_object_add(j, "enabled", json_object_new_boolean(on));
 			json_object_object_add(j, "kdamond_pid",
-					       json_object_new_int(damos_module_kdamond_pid(m)));
+					       json_object_new_int(damon_module_kdamond_pid(m)));
 			json_object_object_add(o, *name, j);
 		} else if (on) {
 			fprintf(c->out, "%-9s on, kdamond pid %d\n", label,
-				damos_module_kdamond_pid(m));
+				damon_module_kdamond_pid(m));
 		} else {
 			fprintf(c->out, "%-9s off\n", label);
 		}
-		damos_module_free(m);
+		damon_module_free(m);
 	}
 }
 
 static int do_status(struct cli *c, int argc, char **argv)
 {
 	struct cli_metrics m;
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	bool on = false;
 	int pid = -1, err;
 
@@ -167,14 +167,14 @@ static int do_status(struct cli *c, int argc, char **argv)
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
-	err = damos_monitor_status(d, &on, &pid);
+	err = damon_monitor_status(d, &on, &pid);
 	if (err)
 		return cli_close(c, d, cli_lib_error(c, err));
 	if (c->json) {
 		struct json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "interface",
-				       json_str(damos_iface_name(damos_get_iface(d))));
+				       json_str(damon_iface_name(damon_get_iface(d))));
 		json_object_object_add(o, "on", json_object_new_boolean(on));
 		json_object_object_add(o, "pid", json_object_new_int(pid));
 		status_setup(c, d, o);
@@ -183,10 +183,10 @@ static int do_status(struct cli *c, int argc, char **argv)
 	}
 	if (on && pid > 0)
 		fprintf(c->out, "on (%s, kdamond pid %d)\n",
-			damos_iface_name(damos_get_iface(d)), pid);
+			damon_iface_name(damon_get_iface(d)), pid);
 	else
 		fprintf(c->out, "%s (%s)\n", on ? "on" : "off",
-			damos_iface_name(damos_get_iface(d)));
+			damon_iface_name(damon_get_iface(d)));
 	status_setup(c, d, NULL);
 	return cli_close(c, d, EXIT_OK);
 }

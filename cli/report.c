@@ -72,10 +72,10 @@ static unsigned int rate_pct(uint64_t acc, uint64_t max)
 }
 
 static void print_regions(struct cli *c, const struct damos_tried_region *r,
-			  size_t n, const struct damos_attrs *a,
+			  size_t n, const struct damon_attrs *a,
 			  const char *source)
 {
-	uint64_t max = damos_attrs_max_nr_accesses(a), total = 0, hot = 0;
+	uint64_t max = damon_attrs_max_nr_accesses(a), total = 0, hot = 0;
 	size_t nr_hot = 0;
 	char s1[32], s2[32], s3[32];
 
@@ -130,11 +130,11 @@ static void print_regions(struct cli *c, const struct damos_tried_region *r,
 
 static int do_access(struct cli *c, int argc, char **argv)
 {
-	struct damos_snapshot_opts o = { .sz = sizeof(o) };
+	struct damon_snapshot_opts o = { .sz = sizeof(o) };
 	struct damos_tried_regions *tr = NULL;
 	struct damos_tried_region *r = NULL;
-	struct damos_attrs a;
-	struct damos_ctx *d;
+	struct damon_attrs a;
+	struct damon_ctx *d;
 	int sort = SORT_ADDRESS, err;
 	size_t n;
 
@@ -170,9 +170,9 @@ static int do_access(struct cli *c, int argc, char **argv)
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
-	err = damos_attrs_read(d, &a);
+	err = damon_attrs_read(d, &a);
 	if (!err)
-		err = damos_access_snapshot(d, &o, &tr);
+		err = damon_access_snapshot(d, &o, &tr);
 	if (err)
 		return cli_close(c, d, cli_lib_error(c, err));
 	n = damos_tried_regions_nr(tr);
@@ -189,9 +189,9 @@ static int do_access(struct cli *c, int argc, char **argv)
 				sort == SORT_AGE ? by_age : by_address);
 	/* which source gave them: tried regions where the kernel has them */
 	print_regions(c, r, n, &a,
-		      o.source == DAMOS_SNAPSHOT_TRACE ||
+		      o.source == DAMON_SNAPSHOT_TRACE ||
 		      damos_has(d, DAMOS_FEAT_TRIED_REGIONS) != 1 ||
-		      damos_get_iface(d) != DAMOS_IFACE_SYSFS ? "trace" : "tried");
+		      damon_get_iface(d) != DAMON_IFACE_SYSFS ? "trace" : "tried");
 	free(r);
 	damos_tried_regions_free(tr);
 	return cli_close(c, d, EXIT_OK);
@@ -220,11 +220,11 @@ static int u64_cmp(const void *a, const void *b)
 static int do_wss(struct cli *c, int argc, char **argv)
 {
 	static const unsigned int pct[] = { 0, 25, 50, 75, 90, 99, 100 };
-	struct damos_snapshot_opts o = { .sz = sizeof(o) };
+	struct damon_snapshot_opts o = { .sz = sizeof(o) };
 	uint64_t duration = 5000000, t0, *wss = NULL;
 	bool progress = isatty(fileno(c->err)) && !c->json;
-	struct damos_attrs a;
-	struct damos_ctx *d;
+	struct damon_attrs a;
+	struct damon_ctx *d;
 	size_t n = 0;
 	char s1[32];
 	int err = 0;
@@ -253,14 +253,14 @@ static int do_wss(struct cli *c, int argc, char **argv)
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
-	err = damos_attrs_read(d, &a);
+	err = damon_attrs_read(d, &a);
 	t0 = mono_us();
 	while (!err && (!n || mono_us() - t0 < duration)) {
 		struct damos_tried_regions *tr = NULL;
 		struct damos_tried_region r = { .sz = sizeof(r) };
 		uint64_t t1 = mono_us(), sum = 0, *more;
 
-		err = damos_access_snapshot(d, &o, &tr);
+		err = damon_access_snapshot(d, &o, &tr);
 		for (size_t i = 0; !err && i < damos_tried_regions_nr(tr); i++)
 			if (!damos_tried_regions_get(tr, i, &r) && r.nr_accesses)
 				sum += r.end - r.start;

@@ -7,13 +7,13 @@
 
 #include "cli.h"
 
-static int check_samples(struct cli *c, const struct damos_attrs *attrs,
+static int check_samples(struct cli *c, const struct damon_attrs *attrs,
 			 struct damos_scheme **out);
 
-static int parse_scheme(struct cli *c, struct damos_ctx *d, int argc, char **argv,
+static int parse_scheme(struct cli *c, struct damon_ctx *d, int argc, char **argv,
 			struct damos_scheme **out)
 {
-	struct damos_attrs a;
+	struct damon_attrs a;
 
 	if (argc < 1)
 		return cli_error(c, EXIT_USAGE,
@@ -24,7 +24,7 @@ static int parse_scheme(struct cli *c, struct damos_ctx *d, int argc, char **arg
 		if (status)
 			return status;
 	} else {
-		damos_attrs_default(&a);
+		damon_attrs_default(&a);
 	}
 	*out = damos_scheme_parse(argc, (const char *const *)argv, &a);
 	if (!*out)
@@ -37,14 +37,14 @@ static int parse_scheme(struct cli *c, struct damos_ctx *d, int argc, char **arg
  * library keeps bare kernel numbers as they are; "max" is the field's
  * bound and means "any").  Frees *@out on an error.
  */
-static int check_samples(struct cli *c, const struct damos_attrs *attrs,
+static int check_samples(struct cli *c, const struct damon_attrs *attrs,
 			 struct damos_scheme **out)
 {
-	struct damos_attrs a = *attrs;
+	struct damon_attrs a = *attrs;
 
 	for (int f = DAMOS_F_MIN_NR_ACCESSES; f <= DAMOS_F_MAX_NR_ACCESSES; f++) {
 		uint64_t v = damos_scheme_get(*out, f);
-		uint64_t most = damos_attrs_max_nr_accesses(&a);
+		uint64_t most = damon_attrs_max_nr_accesses(&a);
 		char sa[32], ag[32];
 
 		if (v <= most || v == damos_field_max(f))
@@ -67,11 +67,11 @@ static int check_samples(struct cli *c, const struct damos_attrs *attrs,
  * default attributes: wrong words are a usage error (2) whether or not
  * there is a DAMON, and that is what the user has to fix first.
  */
-static struct damos_ctx *open_for_words(struct cli *c, int argc, char **argv,
+static struct damon_ctx *open_for_words(struct cli *c, int argc, char **argv,
 				    int *status)
 {
 	struct damos_scheme *s = NULL;
-	struct damos_ctx *d = cli_open_quiet(c);
+	struct damon_ctx *d = cli_open_quiet(c);
 	char *msg;
 
 	if (d)
@@ -89,7 +89,7 @@ static int do_add(struct cli *c, int argc, char **argv)
 {
 	struct damos_scheme *s = NULL;
 	int status, idx;
-	struct damos_ctx *d = open_for_words(c, argc, argv, &status);
+	struct damon_ctx *d = open_for_words(c, argc, argv, &status);
 
 	if (!d)
 		return status;
@@ -100,11 +100,11 @@ static int do_add(struct cli *c, int argc, char **argv)
 	status = parse_scheme(c, d, argc, argv, &s);
 	/* an action the live targets' operations ignore: as apply refuses it */
 	if (!status) {
-		struct damos_targets t;
+		struct damon_targets t;
 
-		if (!damos_targets_read(d, &t) && t.nr)
+		if (!damon_targets_read(d, &t) && t.nr)
 			status = cli_check_ops(c, t.ops, damos_scheme_action(s), NULL);
-		damos_targets_free(&t);
+		damon_targets_free(&t);
 	}
 	/* what is there before, to check the add against */
 	if (!status && (err = damos_schemes_read(d, &arr, &n)))
@@ -154,10 +154,10 @@ static bool known_words(const struct damos_scheme *s)
 	return true;
 }
 
-struct damos_ctx *cli_schemes_open(struct cli *c, struct damos_scheme ***arr,
+struct damon_ctx *cli_schemes_open(struct cli *c, struct damos_scheme ***arr,
 				   size_t *n, int *status)
 {
-	struct damos_ctx *d = cli_open(c);
+	struct damon_ctx *d = cli_open(c);
 	int err;
 
 	*status = EXIT_FAIL;
@@ -182,7 +182,7 @@ void cli_no_schemes(struct cli *c, size_t n)
 static int do_list(struct cli *c, int argc, char **argv)
 {
 	struct damos_scheme **arr;
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	char line[4096];
 	size_t n;
 	int status;
@@ -230,7 +230,7 @@ static int parse_index(struct cli *c, const char *s, size_t *idx)
 
 static int do_rm(struct cli *c, int argc, char **argv)
 {
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	size_t idx = 0;
 	int status, err;
 
@@ -265,7 +265,7 @@ static int do_rm(struct cli *c, int argc, char **argv)
 
 static int do_clear(struct cli *c, int argc, char **argv)
 {
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	int err;
 
 	(void)argc;
@@ -286,8 +286,8 @@ static int do_clear(struct cli *c, int argc, char **argv)
 static int do_set(struct cli *c, int argc, char **argv)
 {
 	struct damos_scheme **arr = NULL, *s = NULL;
-	struct damos_attrs a;
-	struct damos_ctx *d;
+	struct damon_attrs a;
+	struct damon_ctx *d;
 	size_t idx = 0, n = 0;
 	int status, err;
 
@@ -318,11 +318,11 @@ static int do_set(struct cli *c, int argc, char **argv)
 			break;
 		}
 	if (!status) {
-		struct damos_targets t;
+		struct damon_targets t;
 
-		if (!damos_targets_read(d, &t) && t.nr)
+		if (!damon_targets_read(d, &t) && t.nr)
 			status = cli_check_ops(c, t.ops, damos_scheme_action(s), NULL);
-		damos_targets_free(&t);
+		damon_targets_free(&t);
 	}
 	if (!status && (err = damos_scheme_update(d, idx, s)))
 		status = cli_lib_error(c, err);
@@ -340,7 +340,7 @@ static int do_set(struct cli *c, int argc, char **argv)
 /* scheme goal INDEX GOAL current VALUE */
 static int do_goal(struct cli *c, int argc, char **argv)
 {
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	size_t idx = 0, goal = 0;
 	uint64_t v;
 	char *end;
@@ -377,11 +377,11 @@ static int do_goal(struct cli *c, int argc, char **argv)
 static int do_encode(struct cli *c, int argc, char **argv)
 {
 	struct damos_scheme *s = NULL;
-	struct damos_ctx *d = NULL;
+	struct damon_ctx *d = NULL;
 	char line[512];
 	int status, n;
 
-	if (c->root || c->iface != DAMOS_IFACE_AUTO) {
+	if (c->root || c->iface != DAMON_IFACE_AUTO) {
 		d = cli_open(c);
 		if (!d)
 			return EXIT_FAIL;

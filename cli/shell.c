@@ -62,7 +62,7 @@ static char **complete(const char *text, int start, int end)
 
 	(void)end;
 	rl_attempted_completion_over = 1;	/* no file names by default */
-	if (!before || damos_words_split(before, &argc, &argv)) {
+	if (!before || cli_words_split(before, &argc, &argv)) {
 		free(before);
 		return NULL;
 	}
@@ -80,7 +80,7 @@ static char **complete(const char *text, int start, int end)
 	matches = rl_completion_matches(text, generator);
 	free(cands);
 	cands = NULL;
-	damos_words_free(argc, argv);
+	cli_words_free(argc, argv);
 	free(before);
 	return matches;
 }

@@ -24,7 +24,7 @@ static char *rate_str(uint64_t bps, char *buf, size_t sz)
 static int do_show(struct cli *c, int argc, char **argv)
 {
 	struct damos_scheme **arr;
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	struct cli_rate *rates;
 	struct cli_metrics m;
 	char t1[32], t2[32];

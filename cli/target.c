@@ -6,17 +6,17 @@
 
 #include "cli.h"
 
-void cli_print_targets(struct cli *c, const struct damos_targets *t)
+void cli_print_targets(struct cli *c, const struct damon_targets *t)
 {
 	if (c->json) {
 		json_write(c->out, json_targets(t));
 		return;
 	}
-	fprintf(c->out, "%s", t->nr ? damos_ops_name(t->ops) : "none");
+	fprintf(c->out, "%s", t->nr ? damon_ops_name(t->ops) : "none");
 	for (size_t i = 0; i < t->nr; i++) {
-		const struct damos_target *tg = &t->targets[i];
+		const struct damon_target *tg = &t->targets[i];
 
-		if (t->ops == DAMOS_OPS_VADDR)
+		if (t->ops == DAMON_OPS_VADDR)
 			fprintf(c->out, " pid %d", tg->pid);
 		for (size_t r = 0; r < tg->nr_regions; r++)
 			fprintf(c->out, " region 0x%llx 0x%llx",
@@ -31,15 +31,15 @@ void cli_print_targets(struct cli *c, const struct damos_targets *t)
  * damon_lru_sort do, and say so; none found is an error.  *@filled tells
  * whether @t changed.
  */
-int cli_paddr_fill(struct cli *c, struct damos_targets *t, bool *filled)
+int cli_paddr_fill(struct cli *c, struct damon_targets *t, bool *filled)
 {
-	struct damos_region *r;
+	struct damon_region *r;
 	uint64_t start, end;
 	char sz[32];
 	int err;
 
 	*filled = false;
-	if (t->ops != DAMOS_OPS_PADDR || t->nr != 1 || t->targets[0].nr_regions)
+	if (t->ops != DAMON_OPS_PADDR || t->nr != 1 || t->targets[0].nr_regions)
 		return EXIT_OK;
 	err = damos_iomem_biggest_ram(c->root, &start, &end);
 	if (err)
@@ -62,8 +62,8 @@ int cli_paddr_fill(struct cli *c, struct damos_targets *t, bool *filled)
 
 static int do_show(struct cli *c, int argc, char **argv)
 {
-	struct damos_targets t;
-	struct damos_ctx *d;
+	struct damon_targets t;
+	struct damon_ctx *d;
 	int err;
 
 	(void)argc;
@@ -71,17 +71,17 @@ static int do_show(struct cli *c, int argc, char **argv)
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
-	err = damos_targets_read(d, &t);
+	err = damon_targets_read(d, &t);
 	if (!err) {
 		cli_print_targets(c, &t);
 		fputc('\n', c->out);
 	}
-	damos_targets_free(&t);
+	damon_targets_free(&t);
 	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
 }
 
-static bool same_targets(const struct damos_targets *a,
-			 const struct damos_targets *b)
+static bool same_targets(const struct damon_targets *a,
+			 const struct damon_targets *b)
 {
 	bool same = a->ops == b->ops && a->nr == b->nr;
 
@@ -95,19 +95,19 @@ static bool same_targets(const struct damos_targets *a,
 }
 
 /* A write refused half-way (@old: before it): say what the targets are now. */
-static int failed(struct cli *c, struct damos_ctx *d, int err,
-		  const struct damos_targets *old)
+static int failed(struct cli *c, struct damon_ctx *d, int err,
+		  const struct damon_targets *old)
 {
-	struct damos_targets now = { 0 };
+	struct damon_targets now = { 0 };
 	char *msg = strdup(cli_errmsg());
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = c->out, *f;
 
 	/* nothing changed (refused before the first write): the error alone */
-	if (c->dry_run || !old || damos_targets_read(d, &now) ||
+	if (c->dry_run || !old || damon_targets_read(d, &now) ||
 	    same_targets(&now, old)) {
-		damos_targets_free(&now);
+		damon_targets_free(&now);
 		free(msg);
 		return cli_lib_error(c, err);
 	}
@@ -126,24 +126,24 @@ static int failed(struct cli *c, struct damos_ctx *d, int err,
 		  msg ? msg : strerror(-err), text ? text : "?");
 	free(text);
 	free(msg);
-	damos_targets_free(&now);
+	damon_targets_free(&now);
 	return EXIT_FAIL;
 }
 
 static int do_set(struct cli *c, int argc, char **argv)
 {
-	struct damos_targets t;
-	struct damos_ctx *d;
+	struct damon_targets t;
+	struct damon_ctx *d;
 	int err, status;
 
-	err = damos_targets_parse(&t, argc, (const char *const *)argv);
+	err = damon_targets_parse(&t, argc, (const char *const *)argv);
 	if (err) {
-		damos_targets_free(&t);
+		damon_targets_free(&t);
 		return cli_parse_error(c, err);
 	}
 	d = cli_open(c);
 	if (!d) {
-		damos_targets_free(&t);
+		damon_targets_free(&t);
 		return EXIT_FAIL;
 	}
 	/* the schemes there must mean something on the new operations */
@@ -166,27 +166,27 @@ static int do_set(struct cli *c, int argc, char **argv)
 	if (!status)
 		status = cli_paddr_fill(c, &t, &(bool){ false });
 	if (status) {
-		damos_targets_free(&t);
+		damon_targets_free(&t);
 		return cli_close(c, d, status);
 	}
 	{
-		struct damos_targets old;
-		bool have_old = !damos_targets_read(d, &old);
+		struct damon_targets old;
+		bool have_old = !damon_targets_read(d, &old);
 
-		err = damos_targets_write(d, &t);
+		err = damon_targets_write(d, &t);
 		status = err ? failed(c, d, err, have_old ? &old : NULL) :
 			 cli_verify_targets(c, d, &t);
 		if (have_old)
-			damos_targets_free(&old);
+			damon_targets_free(&old);
 	}
-	damos_targets_free(&t);
+	damon_targets_free(&t);
 	return cli_close(c, d, status);
 }
 
 static int do_clear(struct cli *c, int argc, char **argv)
 {
-	struct damos_targets t = { .ops = DAMOS_OPS_VADDR };
-	struct damos_ctx *d;
+	struct damon_targets t = { .ops = DAMON_OPS_VADDR };
+	struct damon_ctx *d;
 	int err;
 
 	(void)argc;
@@ -194,13 +194,13 @@ static int do_clear(struct cli *c, int argc, char **argv)
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
-	err = damos_targets_read(d, &t);
+	err = damon_targets_read(d, &t);
 	if (!err) {
-		enum damos_ops ops = t.ops;
+		enum damon_ops ops = t.ops;
 
-		damos_targets_free(&t);
+		damon_targets_free(&t);
 		t.ops = ops;
-		err = damos_targets_write(d, &t);
+		err = damon_targets_write(d, &t);
 	}
 	return cli_close(c, d, err ? cli_lib_error(c, err) :
 			 cli_verify_targets(c, d, &t));

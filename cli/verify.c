@@ -13,7 +13,7 @@
 
 #define CHANGED "another program changed the %s while damoctl wrote them (a program that does not take the lock: see LOCKING in damoctl(8)): "
 
-int cli_verify_schemes(struct cli *c, struct damos_ctx *d,
+int cli_verify_schemes(struct cli *c, struct damon_ctx *d,
 		       struct damos_scheme *const *want, size_t n)
 {
 	struct damos_scheme **arr;
@@ -84,15 +84,15 @@ static int changed(struct cli *c, const char *what,
 	return EXIT_FAIL;
 }
 
-int cli_verify_attrs(struct cli *c, struct damos_ctx *d,
-		     const struct damos_attrs *want)
+int cli_verify_attrs(struct cli *c, struct damon_ctx *d,
+		     const struct damon_attrs *want)
 {
-	struct damos_attrs a;
+	struct damon_attrs a;
 	int err;
 
 	if (c->dry_run)
 		return EXIT_OK;
-	err = damos_attrs_read(d, &a);
+	err = damon_attrs_read(d, &a);
 	if (err)
 		return cli_lib_error(c, err);
 	if (!memcmp(&a, want, sizeof(a)))
@@ -100,19 +100,19 @@ int cli_verify_attrs(struct cli *c, struct damos_ctx *d,
 	return changed(c, "attributes", print_attrs, &a);
 }
 
-int cli_verify_targets(struct cli *c, struct damos_ctx *d,
-		       const struct damos_targets *want)
+int cli_verify_targets(struct cli *c, struct damon_ctx *d,
+		       const struct damon_targets *want)
 {
-	struct damos_targets t;
+	struct damon_targets t;
 	int err, status;
 
 	if (c->dry_run)
 		return EXIT_OK;
-	err = damos_targets_read(d, &t);
+	err = damon_targets_read(d, &t);
 	if (err)
 		return cli_lib_error(c, err);
-	status = damos_targets_same(d, &t, want) ? EXIT_OK :
+	status = damon_targets_same(d, &t, want) ? EXIT_OK :
 		 changed(c, "targets", print_targets, &t);
-	damos_targets_free(&t);
+	damon_targets_free(&t);
 	return status;
 }

@@ -19,7 +19,7 @@ char *damos_root_norm(const char *root)
 	return strndup(root, n);
 }
 
-/* In the order damos_open() prefers them when both are there. */
+/* In the order damon_open() prefers them when both are there. */
 static const struct damos_backend *const backends[] = {
 	&damos_sysfs_backend,
 	&damos_dbgfs_backend,
@@ -48,7 +48,7 @@ static bool denied(const char *path)
 	return access(path, F_OK) && errno == EACCES;
 }
 
-void damos_close(struct damos_ctx *d)
+void damon_close(struct damon_ctx *d)
 {
 	if (!d)
 		return;
@@ -71,13 +71,13 @@ void damos_close(struct damos_ctx *d)
  * longer one: its extra bytes must be zero (options this library does not
  * know cannot be honoured, so they are refused, as libbpf's OPTS_VALID()).
  */
-int damos_opts_get(const struct damos_opts *in, struct damos_opts *o)
+int damon_opts_get(const struct damon_opts *in, struct damon_opts *o)
 {
-	struct damos_opts def = DAMOS_OPTS_INIT;
+	struct damon_opts def = DAMON_OPTS_INIT;
 	int err;
 
 	*o = def;
-	if (in && (err = damos_sz_check(in, in->sz, sizeof(*o), 0, "damos_opts")))
+	if (in && (err = damos_sz_check(in, in->sz, sizeof(*o), 0, "damon_opts")))
 		return err;
 	if (in)
 		memcpy(o, in, in->sz < sizeof(*o) ? in->sz : sizeof(*o));
@@ -85,7 +85,7 @@ int damos_opts_get(const struct damos_opts *in, struct damos_opts *o)
 	return 0;
 }
 
-static const struct damos_backend *backend_of(enum damos_iface i)
+static const struct damos_backend *backend_of(enum damon_iface i)
 {
 	for (size_t j = 0; j < ARRAY_SIZE(backends); j++)
 		if (backends[j]->iface == i)
@@ -98,7 +98,7 @@ static const struct damos_backend *backend_of(enum damos_iface i)
  * sets (a dbgfs context, a sysfs kdamond), else the first one present.
  * An option of one interface is refused on the other rather than ignored.
  */
-static const struct damos_backend *pick(const struct damos_opts *o,
+static const struct damos_backend *pick(const struct damon_opts *o,
 					unsigned int mask)
 {
 	const struct damos_backend *b = NULL;
@@ -111,10 +111,10 @@ static const struct damos_backend *pick(const struct damos_opts *o,
 	if (nr > 1)
 		return damos_err_null(-EINVAL, "%s and %s: one interface at a time",
 				      what[0], what[1]);
-	if (o->iface != DAMOS_IFACE_AUTO) {
+	if (o->iface != DAMON_IFACE_AUTO) {
 		if (nr && b->iface != o->iface)
 			return damos_err_null(-EINVAL, "%s on the %s interface",
-					      what[0], damos_iface_name(o->iface));
+					      what[0], damon_iface_name(o->iface));
 		return backend_of(o->iface);
 	}
 	for (size_t i = 0; !b && i < ARRAY_SIZE(backends); i++)
@@ -135,7 +135,7 @@ static int no_damon(const char *sysfs, const char *dbgfs)
 }
 
 /* No interface @b below the root: say where, and whether it is hidden. */
-static int missing(struct damos_ctx *d, const struct damos_opts *o,
+static int missing(struct damon_ctx *d, const struct damon_opts *o,
 		   const struct damos_backend *b)
 {
 	char *top[ARRAY_SIZE(backends)], what[128];
@@ -149,7 +149,7 @@ static int missing(struct damos_ctx *d, const struct damos_opts *o,
 			goto out;
 	/* debugfs is root's only: say so rather than "missing" */
 	for (size_t i = ARRAY_SIZE(backends); !hidden && i-- > 0;)
-		if (denied(top[i]) && (o->iface == DAMOS_IFACE_AUTO ||
+		if (denied(top[i]) && (o->iface == DAMON_IFACE_AUTO ||
 				       backends[i] == b))
 			hidden = top[i];
 	if (hidden)
@@ -158,34 +158,34 @@ static int missing(struct damos_ctx *d, const struct damos_opts *o,
 				hidden, strerror(EACCES));
 	else if (b->claims(o, what, sizeof(what)))
 		err = damos_err(-ENOENT, "%s needs the %s interface, and there is none: %s does not exist",
-				what, damos_iface_name(b->iface), d->top);
-	else if (o->iface == DAMOS_IFACE_AUTO)
+				what, damon_iface_name(b->iface), d->top);
+	else if (o->iface == DAMON_IFACE_AUTO)
 		err = no_damon(top[0], top[1]);
 	else
 		err = damos_err(-ENOENT, "no DAMON %s interface: %s does not exist",
-				damos_iface_name(b->iface), d->top);
+				damon_iface_name(b->iface), d->top);
 out:
 	for (size_t i = 0; i < ARRAY_SIZE(backends); i++)
 		free(top[i]);
 	return err;
 }
 
-struct damos_ctx *damos_open(const struct damos_opts *opts)
+struct damon_ctx *damon_open(const struct damon_opts *opts)
 {
 	const struct damos_backend *b;
-	struct damos_opts o;
-	struct damos_ctx *d;
+	struct damon_opts o;
+	struct damon_ctx *d;
 	unsigned int mask;
 	int err = 0;
 
-	if (opts && opts->sz < offsetof(struct damos_opts, root))
-		return damos_err_null(-EINVAL, "damos_opts: .sz not set");
-	if (damos_opts_get(opts, &o)) {
+	if (opts && opts->sz < offsetof(struct damon_opts, root))
+		return damos_err_null(-EINVAL, "damon_opts: .sz not set");
+	if (damon_opts_get(opts, &o)) {
 		errno = EINVAL;
 		return NULL;
 	}
-	if ((unsigned int)o.iface > DAMOS_IFACE_DBGFS || o.kdamond < 0)
-		return damos_err_null(-EINVAL, "damos_opts: bad interface or kdamond");
+	if ((unsigned int)o.iface > DAMON_IFACE_DBGFS || o.kdamond < 0)
+		return damos_err_null(-EINVAL, "damon_opts: bad interface or kdamond");
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return damos_err_null(-ENOMEM, "out of memory");
@@ -197,7 +197,7 @@ struct damos_ctx *damos_open(const struct damos_opts *opts)
 	d->dbgfs = d->root ? damos_path("%s/%s", d->root, damos_dbgfs_backend.top) : NULL;
 	d->admin = d->root ? damos_path("%s/%s", d->root, damos_sysfs_backend.top) : NULL;
 	if (!d->dbgfs || !d->admin) {
-		damos_close(d);
+		damon_close(d);
 		return damos_err_null(-ENOMEM, "out of memory");
 	}
 	mask = damos_detect(d->root[0] ? d->root : "/");
@@ -219,14 +219,14 @@ struct damos_ctx *damos_open(const struct damos_opts *opts)
 		err = damos_io_open(d, &o, b->fs_magic);
 	if (err) {
 fail:
-		damos_close(d);
+		damon_close(d);
 		errno = -err;
 		return NULL;
 	}
 	return d;
 }
 
-char *damos_iface_dir(const char *root, enum damos_iface i)
+char *damon_iface_dir(const char *root, enum damon_iface i)
 {
 	const struct damos_backend *b = backend_of(i);
 	char *r = damos_root_norm(root), *p;
@@ -241,22 +241,22 @@ char *damos_iface_dir(const char *root, enum damos_iface i)
 	return p ? p : damos_err_null(-ENOMEM, "out of memory");
 }
 
-int damos_context_check(struct damos_ctx *d)
+int damon_context_check(struct damon_ctx *d)
 {
 	return d->ops->context_check ? d->ops->context_check(d) : 0;
 }
 
-bool damos_targets_same(struct damos_ctx *d, const struct damos_targets *shown,
-			const struct damos_targets *want)
+bool damon_targets_same(struct damon_ctx *d, const struct damon_targets *shown,
+			const struct damon_targets *want)
 {
-	const struct damos_targets *a = shown, *b = want;
+	const struct damon_targets *a = shown, *b = want;
 
 	if (a->nr != b->nr || (a->nr && a->ops != b->ops))
 		return false;
 	for (size_t i = 0; i < a->nr; i++) {
-		const struct damos_target *x = &a->targets[i], *y = &b->targets[i];
+		const struct damon_target *x = &a->targets[i], *y = &b->targets[i];
 
-		if (a->ops == DAMOS_OPS_VADDR && x->pid != y->pid)
+		if (a->ops == DAMON_OPS_VADDR && x->pid != y->pid)
 			return false;
 		if (d->ops->regions_lossy && (!x->nr_regions || !y->nr_regions))
 			continue;
@@ -270,17 +270,17 @@ bool damos_targets_same(struct damos_ctx *d, const struct damos_targets *shown,
 	return true;
 }
 
-enum damos_iface damos_get_iface(const struct damos_ctx *d)
+enum damon_iface damon_get_iface(const struct damon_ctx *d)
 {
 	return d->iface;
 }
 
-const char *damos_get_dir(const struct damos_ctx *d)
+const char *damon_get_dir(const struct damon_ctx *d)
 {
 	return d->dir;
 }
 
-void damos_features_probe(struct damos_ctx *d)
+void damos_features_probe(struct damon_ctx *d)
 {
 	if (d->feat_probed)
 		return;
@@ -289,7 +289,7 @@ void damos_features_probe(struct damos_ctx *d)
 }
 
 /* The feature bits; a backend may know better (probes that write). */
-int damos_has_now(struct damos_ctx *d, int f, bool probe)
+int damos_has_now(struct damon_ctx *d, int f, bool probe)
 {
 	damos_features_probe(d);
 	if (d->ops->has)
@@ -297,20 +297,20 @@ int damos_has_now(struct damos_ctx *d, int f, bool probe)
 	return !!(d->feat & (1U << f));
 }
 
-int damos_has(struct damos_ctx *d, enum damos_feature f)
+int damos_has(struct damon_ctx *d, enum damos_feature f)
 {
 	if ((unsigned int)f >= DAMOS_NR_FEATURES)
 		return damos_err(-EINVAL, "%d is not a feature", f);
 	return damos_has_now(d, f, true);
 }
 
-const char *damos_kernel_desc(struct damos_ctx *d)
+const char *damos_kernel_desc(struct damon_ctx *d)
 {
 	damos_features_probe(d);
 	return d->kdesc;
 }
 
-int damos_feature_err(struct damos_ctx *d, int f, const char *what)
+int damos_feature_err(struct damon_ctx *d, int f, const char *what)
 {
 	const struct damos_feature_info *fi = &damos_features[f];
 
@@ -327,7 +327,7 @@ int damos_feature_err(struct damos_ctx *d, int f, const char *what)
  * One the backend cannot know yet without a probe that writes (dbgfs's
  * lru actions) is left to the backend's write.
  */
-int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
+int damos_scheme_features(struct damon_ctx *d, const struct damos_scheme *s,
 			  size_t idx)
 {
 	char what[96], pre[32] = "";
@@ -378,7 +378,7 @@ int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
 	return 0;
 }
 
-int damos_scheme_check(struct damos_ctx *d, const struct damos_scheme *s)
+int damos_scheme_check(struct damon_ctx *d, const struct damos_scheme *s)
 {
 	int err = damos_scheme_check_input(s);
 
@@ -393,32 +393,32 @@ int damos_scheme_check(struct damos_ctx *d, const struct damos_scheme *s)
 	return err;
 }
 
-int damos_targets_check(struct damos_ctx *d, const struct damos_targets *t)
+int damon_targets_check(struct damon_ctx *d, const struct damon_targets *t)
 {
-	int err = damos_targets_validate(t);
+	int err = damon_targets_validate(t);
 
 	if (!err && d->ops->targets_check)
 		err = d->ops->targets_check(d, t);
 	return err;
 }
 
-int damos_schemes_read(struct damos_ctx *d, struct damos_scheme ***out, size_t *n)
+int damos_schemes_read(struct damon_ctx *d, struct damos_scheme ***out, size_t *n)
 {
 	return d->ops->schemes_read(d, out, n);
 }
 
-int damos_schemes_write(struct damos_ctx *d, struct damos_scheme *const *s,
+int damos_schemes_write(struct damon_ctx *d, struct damos_scheme *const *s,
 			size_t n)
 {
 	return DAMOS_TXN(d, d->ops->schemes_write(d, s, n));
 }
 
 /* A running dbgfs takes no schemes: say so, naming the kernel. */
-static int dbgfs_running(struct damos_ctx *d, const char *what)
+static int dbgfs_running(struct damon_ctx *d, const char *what)
 {
 	bool on = false;
 
-	if (d->iface != DAMOS_IFACE_DBGFS || damos_monitor_status(d, &on, NULL) ||
+	if (d->iface != DAMON_IFACE_DBGFS || damon_monitor_status(d, &on, NULL) ||
 	    !on)
 		return 0;
 	return damos_err(-EBUSY,
@@ -426,7 +426,7 @@ static int dbgfs_running(struct damos_ctx *d, const char *what)
 			 what, damos_kernel_desc(d));
 }
 
-int damos_scheme_update(struct damos_ctx *d, size_t idx,
+int damos_scheme_update(struct damon_ctx *d, size_t idx,
 			const struct damos_scheme *s)
 {
 	struct damos_scheme **arr, *old;
@@ -468,7 +468,7 @@ int damos_scheme_update(struct damos_ctx *d, size_t idx,
 	return err;
 }
 
-int damos_goal_current_write(struct damos_ctx *d, size_t idx, size_t goal,
+int damos_goal_current_write(struct damon_ctx *d, size_t idx, size_t goal,
 			     uint64_t v)
 {
 	struct damos_scheme **arr;
@@ -510,7 +510,7 @@ int damos_goal_current_write(struct damos_ctx *d, size_t idx, size_t goal,
 	return DAMOS_TXN(d, d->ops->goal_current(d, idx, goal, v));
 }
 
-int damos_scheme_add(struct damos_ctx *d, const struct damos_scheme *s)
+int damos_scheme_add(struct damon_ctx *d, const struct damos_scheme *s)
 {
 	struct damos_scheme **arr, **tmp;
 	size_t n;
@@ -537,7 +537,7 @@ int damos_scheme_add(struct damos_ctx *d, const struct damos_scheme *s)
 	return err ? err : (int)(n - 1);
 }
 
-int damos_scheme_remove(struct damos_ctx *d, size_t idx)
+int damos_scheme_remove(struct damon_ctx *d, size_t idx)
 {
 	struct damos_scheme **arr;
 	size_t n;
@@ -563,7 +563,7 @@ int damos_scheme_remove(struct damos_ctx *d, size_t idx)
  * half-way would leave the first changed and the rest not, so every file
  * there is checked first.
  */
-int damos_check_writable(struct damos_ctx *d, const char *const *rel)
+int damos_check_writable(struct damon_ctx *d, const char *const *rel)
 {
 	for (; *rel; rel++) {
 		char *p = damos_path("%s/%s", d->dir, *rel);
@@ -582,7 +582,7 @@ int damos_check_writable(struct damos_ctx *d, const char *const *rel)
 	return 0;
 }
 
-int damos_tried_regions_read(struct damos_ctx *d, size_t idx,
+int damos_tried_regions_read(struct damon_ctx *d, size_t idx,
 			     struct damos_tried_regions **out)
 {
 	struct damos_tried_regions *r;
@@ -641,39 +641,39 @@ void damos_tried_regions_free(struct damos_tried_regions *r)
 	free(r);
 }
 
-int damos_schemes_clear(struct damos_ctx *d)
+int damos_schemes_clear(struct damon_ctx *d)
 {
 	return damos_schemes_write(d, NULL, 0);
 }
 
-int damos_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
+int damon_attrs_read(struct damon_ctx *d, struct damon_attrs *a)
 {
 	return d->ops->attrs_read(d, a);
 }
 
-int damos_attrs_write(struct damos_ctx *d, const struct damos_attrs *a)
+int damon_attrs_write(struct damon_ctx *d, const struct damon_attrs *a)
 {
-	int err = damos_attrs_check(a);
+	int err = damon_attrs_check(a);
 
 	return err ? err : DAMOS_TXN(d, d->ops->attrs_write(d, a));
 }
 
-int damos_targets_read(struct damos_ctx *d, struct damos_targets *t)
+int damon_targets_read(struct damon_ctx *d, struct damon_targets *t)
 {
 	return d->ops->targets_read(d, t);
 }
 
-int damos_targets_write(struct damos_ctx *d, const struct damos_targets *t)
+int damon_targets_write(struct damon_ctx *d, const struct damon_targets *t)
 {
 	return DAMOS_TXN(d, d->ops->targets_write(d, t));
 }
 
-int damos_monitor_status(struct damos_ctx *d, bool *on, int *pid)
+int damon_monitor_status(struct damon_ctx *d, bool *on, int *pid)
 {
 	return d->ops->status(d, on, pid);
 }
 
-bool damos_word_is(struct damos_ctx *d, const char *path, const char *want)
+bool damos_word_is(struct damon_ctx *d, const char *path, const char *want)
 {
 	char word[16] = "";
 
@@ -688,7 +688,7 @@ bool damos_word_is(struct damos_ctx *d, const char *path, const char *want)
  * it out before writing, and say who is in the way.  The interfaces say
  * whether they monitor (their in_use()); the modules are these.
  */
-int damos_other_user(struct damos_ctx *d, const struct damos_backend *self,
+int damos_other_user(struct damon_ctx *d, const struct damos_backend *self,
 		     const char *name)
 {
 	static const struct {
@@ -727,28 +727,28 @@ int damos_other_user(struct damos_ctx *d, const struct damos_backend *self,
 	return busy;
 }
 
-int damos_monitor_check_start(struct damos_ctx *d)
+int damon_monitor_check_start(struct damon_ctx *d)
 {
 	return damos_other_user(d, d->ops, NULL);
 }
 
 /* Linux 6.1 refuses "on" when on (EBUSY) and "off" when off (EINVAL, EPERM). */
-int damos_monitor_start(struct damos_ctx *d)
+int damon_monitor_start(struct damon_ctx *d)
 {
-	struct damos_targets t;
+	struct damon_targets t;
 	bool on;
 	int err;
 
-	err = damos_monitor_status(d, &on, NULL);
+	err = damon_monitor_status(d, &on, NULL);
 	if (err || on)
 		return err;
 	/* a dry run reads the targets its batch set before (the layer) */
-	err = damos_targets_read(d, &t);
+	err = damon_targets_read(d, &t);
 	if (err)
 		return err;
 	size_t nr = t.nr;
 
-	damos_targets_free(&t);
+	damon_targets_free(&t);
 	if (!nr)
 		return damos_err_hint(-EINVAL, DAMOS_HINT_SET_TARGET, 0,
 				      "no monitoring target: set one first");
@@ -756,17 +756,17 @@ int damos_monitor_start(struct damos_ctx *d)
 	return err ? err : DAMOS_TXN(d, d->ops->turn(d, true));
 }
 
-int damos_monitor_stop(struct damos_ctx *d)
+int damon_monitor_stop(struct damon_ctx *d)
 {
 	bool on;
-	int err = damos_monitor_status(d, &on, NULL);
+	int err = damon_monitor_status(d, &on, NULL);
 
 	if (err || !on)
 		return err;
 	return DAMOS_TXN(d, d->ops->turn(d, false));
 }
 
-void damos_targets_free(struct damos_targets *t)
+void damon_targets_free(struct damon_targets *t)
 {
 	size_t sz;
 
@@ -782,35 +782,35 @@ void damos_targets_free(struct damos_targets *t)
 	t->sz = sz;
 }
 
-int damos_targets_check_sz(const struct damos_targets *t)
+int damon_targets_check_sz(const struct damon_targets *t)
 {
-	return damos_sz_check(t, t->sz, sizeof(*t), sizeof(*t), "damos_targets");
+	return damos_sz_check(t, t->sz, sizeof(*t), sizeof(*t), "damon_targets");
 }
 
-int damos_targets_validate(const struct damos_targets *t)
+int damon_targets_validate(const struct damon_targets *t)
 {
-	int err = damos_targets_check_sz(t);
+	int err = damon_targets_check_sz(t);
 
 	if (err)
 		return err;
-	if ((unsigned int)t->ops >= DAMOS_NR_OPS)
+	if ((unsigned int)t->ops >= DAMON_NR_OPS)
 		return damos_err(-EINVAL, "targets: unknown operations %d", t->ops);
-	if (t->ops == DAMOS_OPS_PADDR && t->nr > 1)
+	if (t->ops == DAMON_OPS_PADDR && t->nr > 1)
 		return damos_err(-EINVAL, "targets: paddr has one target, not %zu",
 				 t->nr);
 	for (size_t i = 0; i < t->nr; i++) {
-		const struct damos_target *tg = &t->targets[i];
+		const struct damon_target *tg = &t->targets[i];
 
-		if (t->ops == DAMOS_OPS_VADDR && tg->pid <= 0)
+		if (t->ops == DAMON_OPS_VADDR && tg->pid <= 0)
 			return damos_err(-EINVAL, "target %zu: pid %d is not a process",
 					 i, tg->pid);
 		/* the kernel would monitor it twice and apply schemes twice */
-		for (size_t j = 0; t->ops == DAMOS_OPS_VADDR && j < i; j++)
+		for (size_t j = 0; t->ops == DAMON_OPS_VADDR && j < i; j++)
 			if (t->targets[j].pid == tg->pid)
 				return damos_err(-EINVAL, "target %zu: pid %d is target %zu already",
 						 i, tg->pid, j);
 		for (size_t r = 0; r < tg->nr_regions; r++) {
-			const struct damos_region *rg = &tg->regions[r];
+			const struct damon_region *rg = &tg->regions[r];
 
 			if (rg->start >= rg->end)
 				return damos_err(-EINVAL,

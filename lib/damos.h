@@ -9,6 +9,18 @@
  *   dbgfs  <root>/sys/kernel/debug/damon/          one 18-number line a scheme
  *   sysfs  <root>/sys/kernel/mm/damon/admin/       one directory tree a scheme
  *
+ * Names follow the kernel's (include/linux/damon.h): what the kernel calls
+ * damon_* is damon_* here (the monitoring attributes, targets, regions, the
+ * context and its handle, operations sets, interfaces, monitoring on/off,
+ * access snapshots, the DAMON modules); schemes and their parts (actions,
+ * fields, quotas, watermarks, filters, goals, tried regions) are damos_*,
+ * and so is what is the library's own (errors, units, locks, transactions,
+ * I/O layers, features, version).
+ *
+ * Every function has a kernel-doc comment of its own (scripts/kernel-doc
+ * reads this file; tests/host/docs.bats checks each has one, with every
+ * parameter, and that libdamos(3) names the same functions).
+ *
  * Conventions, for every function below unless it says otherwise:
  *
  * - Functions returning int return 0 (or a documented non-negative value) on
@@ -29,7 +41,7 @@
  * 7, added by the damos kernel series; stock kernels reject them with
  * EINVAL and never misread them):
  *
- * 1. damos_opts.dbgfs_lru forces the answer (1 yes, 0 no).
+ * 1. damon_opts.dbgfs_lru forces the answer (1 yes, 0 no).
  * 2. A layer of the handle's I/O may know (damos' test build's fake kernel
  *    reads it from a fake tree's "<dbgfs>/damon/.max_action": the highest
  *    dbgfs action number that tree's kernel accepts).
@@ -61,7 +73,7 @@ extern "C" {
  * Errors and version
  */
 
-/*
+/**
  * damos_errmsg() - the message of the calling thread's last failure.
  *
  * Return: a string owned by the library, valid until the next libdamos call
@@ -100,15 +112,16 @@ struct damos_hint_info {
 	int64_t arg;		/* STOP_KDAMOND: its index; PICK_KDAMOND: how many */
 };
 
-/*
+/**
  * damos_error_hint() - fill @out with the hint of the calling thread's
  * last failure (the one damos_errmsg() describes; it lives as long).
+ * @out: the hint, .sz set by the caller
  *
  * Return: 0, or -EINVAL if @out is NULL or its .sz is too small.
  */
 DAMOS_API int damos_error_hint(struct damos_hint_info *out);
 
-/*
+/**
  * damos_version() - the library version, "MAJOR.MINOR.PATCH".
  */
 DAMOS_API const char *damos_version(void);
@@ -142,37 +155,42 @@ enum damos_action {
 	DAMOS_NR_ACTIONS		/* of this version; grows */
 };
 
-/*
+/**
  * damos_action_name() - the action's name, which is also its sysfs string.
+ * @a: the action
  *
  * Return: "pageout", ...; NULL (errno EINVAL) if @a is not an action.
  */
 DAMOS_API const char *damos_action_name(enum damos_action a);
 
-/*
+/**
  * damos_action_desc() - a one-line description of the action, for help.
+ * @a: the action
  *
  * Return: the description; NULL (errno EINVAL) if @a is not an action.
  */
 DAMOS_API const char *damos_action_desc(enum damos_action a);
 
-/*
+/**
  * damos_action_from_name() - look an action up by its exact name.
+ * @name: the name
  *
  * Return: the enum damos_action value, or -EINVAL (message lists the names).
  */
 DAMOS_API int damos_action_from_name(const char *name);
 
-/*
+/**
  * damos_action_dbgfs_nr() - the number that stands for @a in a dbgfs line.
+ * @a: the action
  *
  * Return: 0..7, -EINVAL if @a is not an action, -EOPNOTSUPP if dbgfs has
  * no number for it (migrate_hot, migrate_cold).
  */
 DAMOS_API int damos_action_dbgfs_nr(enum damos_action a);
 
-/*
+/**
  * damos_action_from_dbgfs() - the action a dbgfs action number stands for.
+ * @nr: the number
  *
  * Return: the enum damos_action value, or -EINVAL for an unknown number.
  */
@@ -185,14 +203,16 @@ enum damos_wmark_metric {
 	DAMOS_NR_WMARK_METRICS,
 };
 
-/*
+/**
  * damos_metric_name() - "none" or "free_mem_rate"; NULL (errno EINVAL) for
  * anything else.
+ * @m: the watermark metric
  */
 DAMOS_API const char *damos_metric_name(enum damos_wmark_metric m);
 
-/*
+/**
  * damos_metric_from_name() - look a metric up by name or by its number.
+ * @name: the name
  *
  * Return: the enum damos_wmark_metric value, or -EINVAL.
  */
@@ -237,40 +257,45 @@ enum damos_field {
 /* DAMOS_F_TARGET_NID of a scheme without a node (the kernel's -1). */
 #define DAMOS_NID_NONE UINT64_MAX
 
-/*
+/**
  * damos_field_is_stat() - whether @f is a read-only value the kernel
  * reports (statistics), not one a scheme sets.
+ * @f: the field
  */
 DAMOS_API bool damos_field_is_stat(enum damos_field f);
 
-/*
+/**
  * damos_field_name() - the field's identifier, as DESIGN.md and the JSON
  * output spell it ("min_sz", "quota_reset_interval_ms", "qt_exceeds", ...).
+ * @f: the field
  *
  * Return: the name; NULL (errno EINVAL) if @f is not a field.
  */
 DAMOS_API const char *damos_field_name(enum damos_field f);
 
-/*
+/**
  * damos_field_label() - the field's name in messages ("min age", "quota
  * reset", ...).
+ * @f: the field
  *
  * Return: the label; NULL (errno EINVAL) if @f is not a field.
  */
 DAMOS_API const char *damos_field_label(enum damos_field f);
 
-/*
+/**
  * damos_field_sysfs_path() - the field's file relative to a sysfs scheme
  * directory ("access_pattern/age/min", "quotas/weights/sz_permil", ...).
+ * @f: the field
  *
  * Return: the path; NULL (errno EINVAL) if @f is not a field.
  */
 DAMOS_API const char *damos_field_sysfs_path(enum damos_field f);
 
-/*
+/**
  * damos_field_max() - the largest value the kernel stores in the field
  * (ULONG_MAX for unsigned long fields, UINT_MAX for unsigned int ones, the
  * last enum value for the action and the metric).
+ * @f: the field
  *
  * Return: the bound; 0 if @f is not a field.
  */
@@ -279,15 +304,15 @@ DAMOS_API uint64_t damos_field_max(enum damos_field f);
 /* ------------------------------------------------------------------------
  * Monitoring attributes (the five numbers of dbgfs "attrs").
  *
- * Sized structs (this one and struct damos_targets), as the other 2.0
- * structs: the functions that fill one (damos_attrs_default(),
- * damos_attrs_decode(), damos_attrs_read(), ...) set .sz to the size they
- * filled; one a caller fills itself starts from DAMOS_ATTRS_INIT (or sets
- * .sz = sizeof(struct damos_attrs)).  A function that takes one refuses
+ * Sized structs (this one and struct damon_targets), as the other 2.0
+ * structs: the functions that fill one (damon_attrs_default(),
+ * damon_attrs_decode(), damon_attrs_read(), ...) set .sz to the size they
+ * filled; one a caller fills itself starts from DAMON_ATTRS_INIT (or sets
+ * .sz = sizeof(struct damon_attrs)).  A function that takes one refuses
  * (-EINVAL) a .sz short of the 2.0 fields, or set bytes past the fields it
  * knows.  Fields are only appended.
  */
-struct damos_attrs {
+struct damon_attrs {
 	size_t sz;
 	uint64_t sample_us;
 	uint64_t aggr_us;
@@ -296,95 +321,117 @@ struct damos_attrs {
 	uint64_t max_nr_regions;
 };
 
-#define DAMOS_ATTRS_INIT { .sz = sizeof(struct damos_attrs) }
+#define DAMON_ATTRS_INIT { .sz = sizeof(struct damon_attrs) }
 
-/*
- * damos_attrs_default() - fill @a with the kernel's defaults for a new
+/**
+ * damon_attrs_default() - fill @a with the kernel's defaults for a new
  * context: 5 ms, 100 ms, 60 s, 10 and 1000 regions; .sz too.
+ * @a: the monitoring attributes
  */
-DAMOS_API void damos_attrs_default(struct damos_attrs *a);
+DAMOS_API void damon_attrs_default(struct damon_attrs *a);
 
-/*
- * damos_attrs_validate() - check what the kernel and the unit conversions
+/**
+ * damon_attrs_validate() - check what the kernel and the unit conversions
  * need: non-zero sample interval, aggregation >= sample interval, min
  * regions >= 3 and <= max regions.
+ * @a: the monitoring attributes
  *
  * Return: 0 or -EINVAL with a message naming the values in the words of
- * damos_attrs_parse() ("aggr 1ms < sample 5ms").
+ * damon_attrs_parse() ("aggr 1ms < sample 5ms").
  */
-DAMOS_API int damos_attrs_validate(const struct damos_attrs *a);
+DAMOS_API int damon_attrs_validate(const struct damon_attrs *a);
 
-/*
- * damos_attrs_max_nr_accesses() - aggr_us / sample_us, the largest number
+/**
+ * damon_attrs_max_nr_accesses() - aggr_us / sample_us, the largest number
  * of accesses one aggregation interval can count (the kernel's own formula).
+ * @a: the monitoring attributes
  *
  * Return: the number, or 0 if @a has no sampling interval or a bad .sz.
  */
-DAMOS_API uint64_t damos_attrs_max_nr_accesses(const struct damos_attrs *a);
+DAMOS_API uint64_t damon_attrs_max_nr_accesses(const struct damon_attrs *a);
 
-/*
- * damos_attrs_decode() - parse a dbgfs "attrs" line ("5000 100000 ...").
+/**
+ * damon_attrs_decode() - parse a dbgfs "attrs" line ("5000 100000 ...").
+ * @text: the text
+ * @a: the monitoring attributes
  *
  * Return: 0 or -EINVAL.
  */
-DAMOS_API int damos_attrs_decode(const char *text, struct damos_attrs *a);
+DAMOS_API int damon_attrs_decode(const char *text, struct damon_attrs *a);
 
-/*
- * damos_attrs_encode() - write @a as a dbgfs "attrs" line with a trailing
+/**
+ * damon_attrs_encode() - write @a as a dbgfs "attrs" line with a trailing
  * newline into @buf of @sz bytes.
+ * @a: the monitoring attributes
+ * @buf: the buffer
+ * @sz: the buffer's size
  *
  * Return: the length written (without the NUL), or -ENOSPC.
  */
-DAMOS_API int damos_attrs_encode(const struct damos_attrs *a, char *buf,
+DAMOS_API int damon_attrs_encode(const struct damon_attrs *a, char *buf,
 				 size_t sz);
 
-/*
- * damos_attrs_set_str() - set one attribute from a human value.
+/**
+ * damon_attrs_set_str() - set one attribute from a human value.
  * @key: "sample", "aggr" or "update" (times: us ms s m h, bare = us) or
  *	 "min_regions"/"max_regions" (bare counts).
+ * @a: the monitoring attributes
+ * @key: the key
+ * @value: the value as text
  *
  * Return: 0, or -EINVAL with a message naming @key and @value.
  */
-DAMOS_API int damos_attrs_set_str(struct damos_attrs *a, const char *key,
+DAMOS_API int damon_attrs_set_str(struct damon_attrs *a, const char *key,
 				  const char *value);
 
 /* ------------------------------------------------------------------------
  * Human values.
  */
 
-/*
+/**
  * damos_parse_size() - parse a size: a number with an optional unit B, K,
  * M, G or T (powers of 1024, case-insensitive; KiB and KB are K too, as
  * damo spells them); a bare number is bytes.
  * Decimals are accepted when the result is a whole number of bytes
  * ("1.5K" = 1536).
+ * @s: the text
+ * @bytes: the size in bytes
  *
  * Return: 0, -EINVAL (not a size) or -ERANGE (more than 64 bits).
  */
 DAMOS_API int damos_parse_size(const char *s, uint64_t *bytes);
 
-/*
+/**
  * damos_parse_time_us() - parse a time: a number with a unit us, ms, s, m,
  * h or d; a bare number is taken in units of @bare_unit_us microseconds (1
  * for fields in us, 1000 for fields in ms).  Decimals are accepted when the
  * result is a whole number of microseconds.
+ * @s: the text
+ * @bare_unit_us: the unit of a bare number, in microseconds
+ * @us: the time in microseconds
  *
  * Return: 0, -EINVAL (not a time) or -ERANGE (more than 64 bits).
  */
 DAMOS_API int damos_parse_time_us(const char *s, uint64_t bare_unit_us,
 				  uint64_t *us);
 
-/*
+/**
  * damos_format_size() - print @bytes with the largest unit that keeps it a
  * whole number ("4K", "1G", "1536", "max" for ULONG_MAX) into @buf.
+ * @bytes: the size in bytes
+ * @buf: the buffer
+ * @sz: the buffer's size
  *
  * Return: @buf.
  */
 DAMOS_API char *damos_format_size(uint64_t bytes, char *buf, size_t sz);
 
-/*
+/**
  * damos_format_time_us() - print @us with the largest unit that keeps it a
  * whole number ("5ms", "2m", "1500us") into @buf.
+ * @us: the time in microseconds
+ * @buf: the buffer
+ * @sz: the buffer's size
  *
  * Return: @buf.
  */
@@ -395,16 +442,17 @@ DAMOS_API char *damos_format_time_us(uint64_t us, char *buf, size_t sz);
  */
 struct damos_scheme;
 
-/*
+/**
  * damos_scheme_new() - a scheme of action @a that matches every region
  * (sizes, accesses and ages from 0 to their field's maximum), with no quota,
  * no weights and no watermarks.  Statistics are zero.
+ * @a: the action
  *
  * Return: the scheme (free with damos_scheme_free()), or NULL.
  */
 DAMOS_API struct damos_scheme *damos_scheme_new(enum damos_action a);
 
-/*
+/**
  * damos_scheme_new_preset() - a scheme of action @a with the defaults that
  * "damoctl scheme add ACTION" uses: for lru_prio and lru_deprio those of the
  * damon_lru_sort module (lru_prio: regions of at least one page accessed in
@@ -413,47 +461,57 @@ DAMOS_API struct damos_scheme *damos_scheme_new(enum damos_action a);
  * same quota, weighted by age), watermarks off; for other actions the same
  * as damos_scheme_new().  @attrs converts the rate and the age into kernel
  * units; it must be valid and make them whole numbers.
+ * @a: the action
+ * @attrs: the attributes units convert with (NULL: the defaults)
  *
  * Return: the scheme, or NULL (errno EINVAL with a message).
  */
 DAMOS_API struct damos_scheme *
-damos_scheme_new_preset(enum damos_action a, const struct damos_attrs *attrs);
+damos_scheme_new_preset(enum damos_action a, const struct damon_attrs *attrs);
 
-/*
+/**
  * damos_scheme_dup() - a copy of @s.
+ * @s: the scheme
  *
  * Return: the copy, or NULL (errno ENOMEM).
  */
 DAMOS_API struct damos_scheme *damos_scheme_dup(const struct damos_scheme *s);
 
-/*
+/**
  * damos_scheme_free() - free @s; NULL is a no-op.
+ * @s: the scheme
  */
 DAMOS_API void damos_scheme_free(struct damos_scheme *s);
 
-/*
+/**
  * damos_schemes_free() - free an array of @n schemes and the array itself,
  * as damos_dbgfs_decode() and damos_schemes_read() return it.
+ * @s: where the scheme goes
+ * @n: the number
  */
 DAMOS_API void damos_schemes_free(struct damos_scheme **s, size_t n);
 
-/*
+/**
  * damos_scheme_get() - the value of field @f, in the kernel's unit.
+ * @s: the scheme
+ * @f: the field
  *
  * Return: the value; 0 if @f is not a field.
  */
 DAMOS_API uint64_t damos_scheme_get(const struct damos_scheme *s,
 				    enum damos_field f);
 
-/*
+/**
  * damos_scheme_action() - the scheme's action.
+ * @s: the scheme
  */
 DAMOS_API enum damos_action damos_scheme_action(const struct damos_scheme *s);
 
-/*
+/**
  * damos_scheme_action_name() - the scheme's action as the kernel calls it:
  * the name of a known action, or the word the kernel showed for one this
  * library does not know (kept, and written back as it was).
+ * @s: the scheme
  */
 DAMOS_API const char *damos_scheme_action_name(const struct damos_scheme *s);
 
@@ -490,26 +548,48 @@ struct damos_filter_info {
 	int target_idx;		/* DAMOS_FILTER_TARGET */
 };
 
-/*
- * damos_filter_type_name() / damos_filter_type_from_name() - "anon",
+/**
+ * damos_filter_type_name() - the word of a filter type
+ * @t: the filter type
+ *
+ * damos_filter_type_name() / damos_filter_type_from_name(): "anon",
  * "memcg", "young", "addr", "target".  NULL (EINVAL) / -EINVAL otherwise.
  */
 DAMOS_API const char *damos_filter_type_name(enum damos_filter_type t);
+/**
+ * damos_filter_type_from_name() - the filter type of a word
+ * @name: the name
+ *
+ * See damos_filter_type_name().
+ */
 DAMOS_API int damos_filter_type_from_name(const char *name);
 
-/*
- * damos_scheme_nr_filters() / damos_scheme_filter() - the scheme's filters
+/**
+ * damos_scheme_nr_filters() - the number of the scheme's filters
+ * @s: the scheme
+ *
+ * damos_scheme_nr_filters() / damos_scheme_filter(): the scheme's filters
  * in order.  damos_scheme_filter() fills @out (its .sz must be set).
  *
  * Return: 0, or -EINVAL (no filter @i, or .sz not set).
  */
 DAMOS_API size_t damos_scheme_nr_filters(const struct damos_scheme *s);
+/**
+ * damos_scheme_filter() - filter @i of the scheme
+ * @s: the scheme
+ * @i: the index
+ * @out: the filter, .sz set by the caller
+ *
+ * See damos_scheme_nr_filters().
+ */
 DAMOS_API int damos_scheme_filter(const struct damos_scheme *s, size_t i,
 				  struct damos_filter_info *out);
 
-/*
+/**
  * damos_scheme_add_filter() - append a filter of a known type (addr needs
  * start < end).
+ * @s: the scheme
+ * @f: the filter
  *
  * Return: 0, -EINVAL with a message, or -ENOMEM.
  */
@@ -536,18 +616,44 @@ struct damos_goal_info {
 	uint64_t current;		/* user_input: as written; else read */
 };
 
+/**
+ * damos_goal_metric_name() - the word of a quota goal metric
+ * @m: the goal metric
+ */
 DAMOS_API const char *damos_goal_metric_name(enum damos_goal_metric m);
+/**
+ * damos_goal_metric_from_name() - the quota goal metric of a word
+ * @name: the name
+ */
 DAMOS_API int damos_goal_metric_from_name(const char *name);
+/**
+ * damos_scheme_nr_goals() - the number of the scheme's quota goals
+ * @s: the scheme
+ */
 DAMOS_API size_t damos_scheme_nr_goals(const struct damos_scheme *s);
+/**
+ * damos_scheme_goal() - quota goal @i of the scheme
+ * @s: the scheme
+ * @i: the index
+ * @out: the goal, .sz set by the caller
+ */
 DAMOS_API int damos_scheme_goal(const struct damos_scheme *s, size_t i,
 				struct damos_goal_info *out);
+/**
+ * damos_scheme_add_goal() - append a quota goal
+ * @s: the scheme
+ * @g: the goal
+ */
 DAMOS_API int damos_scheme_add_goal(struct damos_scheme *s,
 				    const struct damos_goal_info *g);
 
-/*
+/**
  * damos_scheme_set() - set field @f to @v (kernel unit).  The value must be
  * within damos_field_max(@f); cross-field rules (min <= max, watermarks
  * order) are checked by damos_scheme_validate().
+ * @s: the scheme
+ * @f: the field
+ * @v: the value, in the kernel's unit
  *
  * Return: 0, -EINVAL for an unknown field, -ERANGE (message names the field
  * and the value) for a value out of the field's range.
@@ -555,7 +661,7 @@ DAMOS_API int damos_scheme_add_goal(struct damos_scheme *s,
 DAMOS_API int damos_scheme_set(struct damos_scheme *s, enum damos_field f,
 			       uint64_t v);
 
-/*
+/**
  * damos_scheme_set_str() - set field @f from a human value:
  *   "min"/"max" the field's own bounds, a bare number the kernel's unit;
  *   sizes (min_sz, max_sz, quota_sz): B K M G T;
@@ -567,32 +673,42 @@ DAMOS_API int damos_scheme_set(struct damos_scheme *s, enum damos_field f,
  * @attrs (may be NULL when no % or age time is used) does the conversions;
  * a conversion must give a whole number or it is an error that says which
  * values would work.
+ * @s: the scheme
+ * @f: the field
+ * @value: the value as text
+ * @attrs: the attributes units convert with (NULL: the defaults)
  *
  * Return: 0, or -EINVAL/-ERANGE with a message naming field and value.
  */
 DAMOS_API int damos_scheme_set_str(struct damos_scheme *s, enum damos_field f,
 				   const char *value,
-				   const struct damos_attrs *attrs);
+				   const struct damon_attrs *attrs);
 
-/*
+/**
  * damos_scheme_validate() - check the rules the kernel applies to a scheme:
  * min <= max for sizes, accesses and ages, and watermarks high >= mid >=
  * low.
+ * @s: the scheme
  *
  * Return: 0 or -EINVAL with a message naming the fields and values.
  */
 DAMOS_API int damos_scheme_validate(const struct damos_scheme *s);
 
-/*
+/**
  * damos_scheme_equal() - whether the 18 input fields of @a and @b are equal
  * (statistics are ignored).
+ * @a: a scheme
+ * @b: the other scheme
  */
 DAMOS_API bool damos_scheme_equal(const struct damos_scheme *a,
 				  const struct damos_scheme *b);
 
-/*
+/**
  * damos_scheme_parse() - build a scheme from the keyword grammar of
  * "damoctl scheme add":
+ * @argc: the number of words
+ * @argv: the words
+ * @attrs: the attributes units convert with (NULL: the defaults)
  *
  *   ACTION [sz MIN MAX] [access MIN MAX] [age MIN MAX]
  *          [quota [time MS] [size BYTES] [reset MS]]
@@ -613,9 +729,9 @@ DAMOS_API bool damos_scheme_equal(const struct damos_scheme *a,
  */
 DAMOS_API struct damos_scheme *damos_scheme_parse(int argc,
 						  const char *const *argv,
-						  const struct damos_attrs *attrs);
+						  const struct damon_attrs *attrs);
 
-/*
+/**
  * damos_scheme_keywords() - the keywords damos_scheme_parse() knows, in
  * grammar order, NULL-terminated ("sz", "access", "age", "quota",
  * "weights", "wmarks", "nid", "apply_interval", "filter", "goal");
@@ -623,6 +739,11 @@ DAMOS_API struct damos_scheme *damos_scheme_parse(int argc,
  * "quota" ("time", "size", "reset").  For help text and completion.
  */
 DAMOS_API const char *const *damos_scheme_keywords(void);
+/**
+ * damos_scheme_quota_keywords() - the sub-keywords of quota, NULL-terminated
+ *
+ * See damos_scheme_keywords().
+ */
 DAMOS_API const char *const *damos_scheme_quota_keywords(void);
 
 /* What completes a keyword's first value (or every one, MIN_MAX). */
@@ -654,14 +775,16 @@ struct damos_scheme_kw {
 	const char *args, *help_args, *help;
 };
 
-/*
+/**
  * damos_scheme_keyword() - fill @out with keyword @i (0, 1, ... in grammar
  * order).  Return: 0, or -EINVAL past the last keyword or for a short
  * @out->sz.
+ * @i: the index
+ * @out: the keyword, .sz set by the caller
  */
 DAMOS_API int damos_scheme_keyword(size_t i, struct damos_scheme_kw *out);
 
-/*
+/**
  * damos_scheme_format() - print @s in the keyword grammar with every
  * keyword given, sizes and times with units and access counts and ages as
  * bare kernel numbers, so that damos_scheme_parse() reads back the same
@@ -670,6 +793,9 @@ DAMOS_API int damos_scheme_keyword(size_t i, struct damos_scheme_kw *out);
  * 600 500 300"), then nid, apply_interval, filters and goals when the
  * scheme has them.  An action, filter type or goal metric the library does
  * not know is printed as the kernel's word.  No trailing newline.
+ * @s: the scheme
+ * @buf: the buffer
+ * @sz: the buffer's size
  *
  * Return: the length the full text needs (like snprintf), or -EINVAL.
  */
@@ -680,30 +806,38 @@ DAMOS_API int damos_scheme_format(const struct damos_scheme *s, char *buf,
  * dbgfs encoding.
  */
 
-/*
+/**
  * damos_dbgfs_encode_scheme() - write @s as one dbgfs "schemes" line (18
  * numbers and a newline) into @buf.  Checks damos_scheme_validate() first.
+ * @s: the scheme
+ * @buf: the buffer
+ * @sz: the buffer's size
  *
  * Return: the length written, -EINVAL (invalid scheme) or -ENOSPC.
  */
 DAMOS_API int damos_dbgfs_encode_scheme(const struct damos_scheme *s,
 					char *buf, size_t sz);
 
-/*
+/**
  * damos_dbgfs_encode() - the full content of a dbgfs "schemes" file for @n
  * schemes: one line each; for @n == 0 a single newline (what "echo '' >
  * schemes" writes, which removes every scheme).
+ * @s: the schemes
+ * @n: the number
  *
  * Return: a malloc()ed string, or NULL (errno EINVAL/ENOMEM) with a message
  * naming the scheme index at fault.
  */
 DAMOS_API char *damos_dbgfs_encode(struct damos_scheme *const *s, size_t n);
 
-/*
+/**
  * damos_dbgfs_decode() - parse what reading a dbgfs "schemes" file returns:
  * lines of 18 numbers (as written), 23 (18 + five statistics, 5.17 and
  * later) or 20 (18 + two statistics, 5.16: they become nr_tried and
  * sz_tried).  Blank lines are skipped.
+ * @text: the text
+ * @out: where the array of schemes goes
+ * @n: the number
  *
  * Return: 0 with a malloc()ed array in *@out (free with
  * damos_schemes_free()) and its length in *@n, or -EINVAL with a message
@@ -715,101 +849,107 @@ DAMOS_API int damos_dbgfs_decode(const char *text, struct damos_scheme ***out,
 /* ------------------------------------------------------------------------
  * Monitoring targets.
  */
-enum damos_ops {
-	DAMOS_OPS_VADDR = 0,	/* processes, by pid */
-	DAMOS_OPS_FVADDR = 1,	/* fixed virtual address ranges (sysfs only) */
-	DAMOS_OPS_PADDR = 2,	/* the physical address space */
-	DAMOS_NR_OPS,
+enum damon_ops {
+	DAMON_OPS_VADDR = 0,	/* processes, by pid */
+	DAMON_OPS_FVADDR = 1,	/* fixed virtual address ranges (sysfs only) */
+	DAMON_OPS_PADDR = 2,	/* the physical address space */
+	DAMON_NR_OPS,
 };
 
 /*
- * The elements of the arrays of struct damos_targets: fixed in size for
+ * The elements of the arrays of struct damon_targets: fixed in size for
  * the life of LIBDAMOS_2 (an array's stride is the caller's).
  */
-struct damos_region {
+struct damon_region {
 	uint64_t start;
 	uint64_t end;
 };
 
-struct damos_target {
+struct damon_target {
 	int pid;			/* vaddr/fvaddr; 0 for paddr */
 	size_t nr_regions;
-	struct damos_region *regions;	/* initial regions, may be empty */
+	struct damon_region *regions;	/* initial regions, may be empty */
 };
 
-/* .sz as for struct damos_attrs: filled ones have it, DAMOS_TARGETS_INIT. */
-struct damos_targets {
+/* .sz as for struct damon_attrs: filled ones have it, DAMON_TARGETS_INIT. */
+struct damon_targets {
 	size_t sz;
-	enum damos_ops ops;
+	enum damon_ops ops;
 	size_t nr;
-	struct damos_target *targets;
+	struct damon_target *targets;
 };
 
-#define DAMOS_TARGETS_INIT { .sz = sizeof(struct damos_targets) }
+#define DAMON_TARGETS_INIT { .sz = sizeof(struct damon_targets) }
 
-/*
- * damos_ops_name() - "vaddr", "fvaddr" or "paddr"; NULL for anything else.
+/**
+ * damon_ops_name() - "vaddr", "fvaddr" or "paddr"; NULL for anything else.
+ * @o: the operations set
  */
-DAMOS_API const char *damos_ops_name(enum damos_ops o);
+DAMOS_API const char *damon_ops_name(enum damon_ops o);
 
-/*
- * damos_targets_free() - free the arrays inside @t (not @t itself) and zero
+/**
+ * damon_targets_free() - free the arrays inside @t (not @t itself) and zero
  * it, keeping its .sz.
+ * @t: the targets
  */
-DAMOS_API void damos_targets_free(struct damos_targets *t);
+DAMOS_API void damon_targets_free(struct damon_targets *t);
 
-/*
- * damos_targets_validate() - paddr has at most one target; vaddr targets
+/**
+ * damon_targets_validate() - paddr has at most one target; vaddr targets
  * are distinct processes; regions have start < end and are sorted and not
  * overlapping.
+ * @t: the targets
  *
  * Return: 0 or -EINVAL with a message.
  */
-DAMOS_API int damos_targets_validate(const struct damos_targets *t);
+DAMOS_API int damon_targets_validate(const struct damon_targets *t);
 
 /* ------------------------------------------------------------------------
  * A handle on one DAMON context through one interface.
  */
-enum damos_iface {
-	DAMOS_IFACE_AUTO = 0,
-	DAMOS_IFACE_SYSFS = 1,
-	DAMOS_IFACE_DBGFS = 2,
+enum damon_iface {
+	DAMON_IFACE_AUTO = 0,
+	DAMON_IFACE_SYSFS = 1,
+	DAMON_IFACE_DBGFS = 2,
 };
 
-/*
- * damos_iface_name() - "auto", "sysfs" or "dbgfs"; NULL for anything else.
+/**
+ * damon_iface_name() - "auto", "sysfs" or "dbgfs"; NULL for anything else.
+ * @i: the interface
  */
-DAMOS_API const char *damos_iface_name(enum damos_iface i);
+DAMOS_API const char *damon_iface_name(enum damon_iface i);
 
-/*
- * damos_iface_from_name() - the interface for "auto", "sysfs" or "dbgfs".
+/**
+ * damon_iface_from_name() - the interface for "auto", "sysfs" or "dbgfs".
+ * @name: the name
  *
- * Return: the enum damos_iface value or -EINVAL.
+ * Return: the enum damon_iface value or -EINVAL.
  */
-DAMOS_API int damos_iface_from_name(const char *name);
+DAMOS_API int damon_iface_from_name(const char *name);
 
-/*
+/**
  * damos_detect() - which interfaces exist below @root (NULL for "/").
+ * @root: the root directory ("" or NULL: /)
  *
- * Return: a mask of (1 << DAMOS_IFACE_SYSFS) and (1 << DAMOS_IFACE_DBGFS);
+ * Return: a mask of (1 << DAMON_IFACE_SYSFS) and (1 << DAMON_IFACE_DBGFS);
  * 0 if there is none.
  */
 DAMOS_API unsigned int damos_detect(const char *root);
 
 /*
- * struct damos_opts - how to open a handle.  Set .sz = sizeof(struct
- * damos_opts) (DAMOS_OPTS_INIT does); fields added later are appended, and
+ * struct damon_opts - how to open a handle.  Set .sz = sizeof(struct
+ * damon_opts) (DAMON_OPTS_INIT does); fields added later are appended, and
  * a caller built against an older header keeps working.
  */
 /*
  * struct damos_layer - one layer of a handle's I/O (opaque).  Every read
- * and write of a handle goes through the layers damos_opts.layers lists,
+ * and write of a handle goes through the layers damon_opts.layers lists,
  * the first one on top, down to the files below the root; no other part
  * of the library knows which layers are there.
  */
 struct damos_layer;
 
-/*
+/**
  * damos_layer_dry_run() - the dry run: the handle works on a private copy
  * of the DAMON files below the root (made at the first dry run of the
  * process, kept for the later ones, removed at exit).  Each write is
@@ -823,10 +963,10 @@ struct damos_layer;
  */
 DAMOS_API const struct damos_layer *damos_layer_dry_run(void);
 
-struct damos_opts {
+struct damon_opts {
 	size_t sz;
 	const char *root;	/* NULL or "" = "/" */
-	enum damos_iface iface;	/* AUTO: see damos_open() */
+	enum damon_iface iface;	/* AUTO: see damon_open() */
 	int kdamond;		/* sysfs: kdamonds/<kdamond>, context 0 */
 	const char *dbgfs_ctx;	/* dbgfs: context directory, NULL = root */
 	int dbgfs_lru;		/* -1 probe, 0 no, 1 yes: see the top */
@@ -837,53 +977,58 @@ struct damos_opts {
 	const struct damos_layer *const *layers;
 };
 
-#define DAMOS_OPTS_INIT {						\
-	.sz = sizeof(struct damos_opts), .root = NULL,			\
-	.iface = DAMOS_IFACE_AUTO, .kdamond = 0, .dbgfs_ctx = NULL,	\
+#define DAMON_OPTS_INIT {						\
+	.sz = sizeof(struct damon_opts), .root = NULL,			\
+	.iface = DAMON_IFACE_AUTO, .kdamond = 0, .dbgfs_ctx = NULL,	\
 	.dbgfs_lru = -1, .layers = NULL,				\
 }
 
-struct damos_ctx;
+struct damon_ctx;
 
-/*
- * damos_open() - a handle on the DAMON context chosen by @opts (NULL for
- * the defaults).  Nothing is written.  With DAMOS_IFACE_AUTO it picks dbgfs
+/**
+ * damon_open() - a handle on the DAMON context chosen by @opts (NULL for
+ * the defaults).  Nothing is written.  With DAMON_IFACE_AUTO it picks dbgfs
  * if .dbgfs_ctx names a context, sysfs if .kdamond is not 0, else sysfs if
  * present, else dbgfs.  A context on sysfs, or a kdamond other than 0 on
  * dbgfs, is refused (EINVAL) rather than ignored.
+ * @opts: where and how (root, interface, layers); NULL for the defaults
  *
- * Return: the handle (close with damos_close()), or NULL with errno ENOENT
+ * Return: the handle (close with damon_close()), or NULL with errno ENOENT
  * (no such interface below the root, message says where it looked),
  * EINVAL or ENOMEM.
  */
-DAMOS_API struct damos_ctx *damos_open(const struct damos_opts *opts);
+DAMOS_API struct damon_ctx *damon_open(const struct damon_opts *opts);
 
-/*
- * damos_close() - free the handle; NULL is a no-op.
+/**
+ * damon_close() - free the handle; NULL is a no-op.
+ * @d: the handle
  */
-DAMOS_API void damos_close(struct damos_ctx *d);
+DAMOS_API void damon_close(struct damon_ctx *d);
 
-/*
- * damos_get_iface() - the interface the handle uses (never AUTO).
+/**
+ * damon_get_iface() - the interface the handle uses (never AUTO).
+ * @d: the handle
  */
-DAMOS_API enum damos_iface damos_get_iface(const struct damos_ctx *d);
+DAMOS_API enum damon_iface damon_get_iface(const struct damon_ctx *d);
 
-/*
- * damos_get_dir() - the directory the handle works in: the dbgfs context
+/**
+ * damon_get_dir() - the directory the handle works in: the dbgfs context
  * directory or the sysfs context directory (kdamonds/N/contexts/0).
+ * @d: the handle
  */
-DAMOS_API const char *damos_get_dir(const struct damos_ctx *d);
+DAMOS_API const char *damon_get_dir(const struct damon_ctx *d);
 
-/*
- * damos_context_check() - whether the handle's context is there, or a
+/**
+ * damon_context_check() - whether the handle's context is there, or a
  * write would make it without resetting another (a read of a context that
  * is not there shows made-up defaults).  On sysfs, a context whose
  * kdamond (other than 0, which the first write makes) does not exist is
  * neither.
+ * @d: the handle
  *
  * Return: 0, or -ENOENT with a message ("kdamond 3 does not exist: ...").
  */
-DAMOS_API int damos_context_check(struct damos_ctx *d);
+DAMOS_API int damon_context_check(struct damon_ctx *d);
 
 /*
  * Locking.  DAMON's files are read-modify-written (a scheme is added by
@@ -902,27 +1047,40 @@ DAMOS_API int damos_context_check(struct damos_ctx *d);
  * works on fake trees and on read-only roots alike.
  */
 
-/*
+/**
  * damos_lock_dir() - the directory whose flock() guards the handle's
  * interface (the table above).
+ * @d: the handle
  */
-DAMOS_API const char *damos_lock_dir(const struct damos_ctx *d);
+DAMOS_API const char *damos_lock_dir(const struct damon_ctx *d);
 
-/*
- * damos_iface_dir() - the directory of interface @i (not AUTO) below
+/**
+ * damon_iface_dir() - the directory of interface @i (not AUTO) below
  * @root (NULL for "/"), whether or not it exists: the lock's of the table
- * above.  damos_module_dir() - the parameters directory of module @name
+ * above.  damon_module_dir() - the parameters directory of module @name
  * ("lru_sort" or "damon_lru_sort", ...), the same way.
+ * @root: the root directory ("" or NULL: /)
+ * @i: the interface
  *
  * Return: the path (free() it), or NULL with errno EINVAL (no such
  * interface) or ENOENT (no such module) and a message, or ENOMEM.
  */
-DAMOS_API char *damos_iface_dir(const char *root, enum damos_iface i);
-DAMOS_API char *damos_module_dir(const char *root, const char *name);
+DAMOS_API char *damon_iface_dir(const char *root, enum damon_iface i);
+/**
+ * damon_module_dir() - a module's directory below a root
+ * @root: the root directory ("" or NULL: /)
+ * @name: the name
+ *
+ * See damon_iface_dir().
+ */
+DAMOS_API char *damon_module_dir(const char *root, const char *name);
 
-/*
+/**
  * damos_lock_take() - flock() directory @dir, LOCK_EX if @exclusive else
  * LOCK_SH, trying until @wait_us microseconds have passed (0: once).
+ * @dir: the directory
+ * @exclusive: an exclusive lock, else a shared one
+ * @wait_us: how long to wait for it
  *
  * Return: the descriptor that holds the lock (release it with
  * damos_lock_release()), -ETIMEDOUT with a message naming the holder when
@@ -932,9 +1090,10 @@ DAMOS_API char *damos_module_dir(const char *root, const char *name);
 DAMOS_API int damos_lock_take(const char *dir, bool exclusive,
 			      uint64_t wait_us);
 
-/*
+/**
  * damos_lock_release() - release what damos_lock_take() returned; a
  * negative @fd is a no-op.
+ * @fd: the descriptor damos_lock_take() returned
  */
 DAMOS_API void damos_lock_release(int fd);
 
@@ -963,108 +1122,130 @@ enum damos_feature {
 	DAMOS_NR_FEATURES		/* of this version; grows */
 };
 
-/*
+/**
  * damos_feature_name() - "lru_actions", "migrate", ...; NULL (EINVAL).
+ * @f: the feature
  */
 DAMOS_API const char *damos_feature_name(enum damos_feature f);
 
-/*
+/**
  * damos_has() - whether the handle's kernel has @f.
+ * @d: the handle
+ * @f: the feature
  *
  * Return: 1 yes, 0 no, -EINVAL (not a feature), -EAGAIN (not known: a dbgfs
  * lru probe that could not run).
  */
-DAMOS_API int damos_has(struct damos_ctx *d, enum damos_feature f);
+DAMOS_API int damos_has(struct damon_ctx *d, enum damos_feature f);
 
-/*
+/**
  * damos_kernel_desc() - how the handle's kernel was identified, for
  * messages ("sysfs, Linux 6.12 layout", "dbgfs"); owned by the handle.
+ * @d: the handle
  */
-DAMOS_API const char *damos_kernel_desc(struct damos_ctx *d);
+DAMOS_API const char *damos_kernel_desc(struct damon_ctx *d);
 
-/*
+/**
  * damos_dbgfs_lru_supported() - whether this dbgfs accepts lru_prio and
  * lru_deprio (see the top of this file for how it is found out).
+ * @d: the handle
  *
  * Return: 1 yes, 0 no, -EAGAIN unknown (dry run, or the probe could not
  * run), -EOPNOTSUPP if the handle is not on dbgfs.
  */
-DAMOS_API int damos_dbgfs_lru_supported(struct damos_ctx *d);
+DAMOS_API int damos_dbgfs_lru_supported(struct damon_ctx *d);
 
-/*
+/**
  * damos_scheme_check() - whether the handle's interface and kernel take
  * @s, checked without writing: damos_scheme_validate() for a scheme the
  * caller made or changed, every feature it needs (damos_has()), and what
  * the interface refuses (dbgfs without the damos series: lru_prio and
  * lru_deprio; the message then starts with the action, hint
  * DAMOS_HINT_USE_SYSFS).  May run the dbgfs probe described at the top.
+ * @d: the handle
+ * @s: the scheme
  *
  * Return: 0 yes; 1 not known before the write (the kernel then decides,
  * and a refusal changes nothing); -EINVAL or -EOPNOTSUPP with a message.
  */
-DAMOS_API int damos_scheme_check(struct damos_ctx *d,
+DAMOS_API int damos_scheme_check(struct damon_ctx *d,
 				 const struct damos_scheme *s);
 
-/*
- * damos_targets_check() - whether the handle's interface takes @t:
- * damos_targets_validate(), then what it cannot express (dbgfs: fvaddr,
+/**
+ * damon_targets_check() - whether the handle's interface takes @t:
+ * damon_targets_validate(), then what it cannot express (dbgfs: fvaddr,
  * -EOPNOTSUPP with hint DAMOS_HINT_USE_SYSFS).  Writes nothing.
+ * @d: the handle
+ * @t: the targets
  *
  * Return: 0 or a negative errno with a message.
  */
-DAMOS_API int damos_targets_check(struct damos_ctx *d,
-				  const struct damos_targets *t);
+DAMOS_API int damon_targets_check(struct damon_ctx *d,
+				  const struct damon_targets *t);
 
-/*
- * damos_targets_same() - whether @shown (damos_targets_read() after a
+/**
+ * damon_targets_same() - whether @shown (damon_targets_read() after a
  * write) shows @want as the handle's interface shows what was written:
  * the operations, each target's pid (vaddr) and regions; dbgfs shows no
  * regions while monitoring runs and keeps none of a target written
  * without them, so there regions count only where both have some.
+ * @d: the handle
+ * @shown: the targets read back
+ * @want: the targets written
  */
-DAMOS_API bool damos_targets_same(struct damos_ctx *d,
-				  const struct damos_targets *shown,
-				  const struct damos_targets *want);
+DAMOS_API bool damon_targets_same(struct damon_ctx *d,
+				  const struct damon_targets *shown,
+				  const struct damon_targets *want);
 
-/*
+/**
  * damos_schemes_read() - the context's schemes with their statistics.  On
  * sysfs, when the kdamond is on, the statistics are refreshed first
  * (update_schemes_stats) unless this is a dry run.
+ * @d: the handle
+ * @out: where the array of schemes goes
+ * @n: the number
  *
  * Return: 0 with *@out (free with damos_schemes_free()) and *@n, or a
  * negative errno.
  */
-DAMOS_API int damos_schemes_read(struct damos_ctx *d, struct damos_scheme ***out,
+DAMOS_API int damos_schemes_read(struct damon_ctx *d, struct damos_scheme ***out,
 				 size_t *n);
 
-/*
+/**
  * damos_schemes_write() - replace the context's schemes by @n schemes.
  * dbgfs: one write of the whole "schemes" content; refused with -EBUSY
  * while monitoring is on (nothing is written), and lru_prio/lru_deprio are
  * refused with -EOPNOTSUPP on a dbgfs without them.  sysfs: nr_schemes and
  * every file of every scheme, then "commit" if the kdamond is on.
  * Every scheme is validated before anything is written.
+ * @d: the handle
+ * @s: the schemes
+ * @n: the number
  *
  * Return: 0 or a negative errno with a message.
  */
-DAMOS_API int damos_schemes_write(struct damos_ctx *d,
+DAMOS_API int damos_schemes_write(struct damon_ctx *d,
 				  struct damos_scheme *const *s, size_t n);
 
-/*
+/**
  * damos_scheme_add() - append @s to the context's schemes, keeping those
  * already there (read, append, write as damos_schemes_write()).
+ * @d: the handle
+ * @s: the scheme
  *
  * Return: the new scheme's index, or a negative errno.
  */
-DAMOS_API int damos_scheme_add(struct damos_ctx *d, const struct damos_scheme *s);
+DAMOS_API int damos_scheme_add(struct damon_ctx *d, const struct damos_scheme *s);
 
-/*
+/**
  * damos_scheme_remove() - remove the scheme at index @idx, keeping the
  * others in order.
+ * @d: the handle
+ * @idx: the index of the scheme
  *
  * Return: 0, -ENOENT if there is no such scheme, or a negative errno.
  */
-DAMOS_API int damos_scheme_remove(struct damos_ctx *d, size_t idx);
+DAMOS_API int damos_scheme_remove(struct damon_ctx *d, size_t idx);
 
 /*
  * Tried regions (sysfs, Linux 6.2+; total_bytes 6.6+): the regions the
@@ -1085,22 +1266,28 @@ struct damos_tried_region {
 	uint64_t age;		/* aggregation intervals */
 };
 
-/*
+/**
  * damos_tried_regions_read() - the tried regions of scheme @idx.  When the
  * kdamond is on (and this is not a dry run), the kernel is asked to list
  * them afresh first (state update_schemes_tried_regions, which returns
  * once the scheme's next apply interval has passed); when it is off, what
  * the kernel last listed is read.
+ * @d: the handle
+ * @idx: the index of the scheme
+ * @out: where the tried regions go
  *
  * Return: 0 with *@out (free with damos_tried_regions_free()); -ENOENT (no
  * scheme @idx), -EOPNOTSUPP (dbgfs, or a kernel without tried_regions/:
  * the message names the feature and the kernel), or the errno of a read.
  */
-DAMOS_API int damos_tried_regions_read(struct damos_ctx *d, size_t idx,
+DAMOS_API int damos_tried_regions_read(struct damon_ctx *d, size_t idx,
 				       struct damos_tried_regions **out);
 
-/*
- * damos_tried_regions_nr() / damos_tried_regions_get() - the regions in
+/**
+ * damos_tried_regions_nr() - the number of tried regions
+ * @r: the tried regions
+ *
+ * damos_tried_regions_nr() / damos_tried_regions_get(): the regions in
  * the kernel's order; _get() fills @out (its .sz must be set).
  * damos_tried_regions_total_bytes() - the kernel's total_bytes (6.6+),
  * else the sum of the regions' sizes.
@@ -1108,13 +1295,28 @@ DAMOS_API int damos_tried_regions_read(struct damos_ctx *d, size_t idx,
  * Return (_get): 0, or -EINVAL (no region @i, or .sz not set).
  */
 DAMOS_API size_t damos_tried_regions_nr(const struct damos_tried_regions *r);
+/**
+ * damos_tried_regions_get() - tried region @i
+ * @r: the tried regions
+ * @i: the index
+ * @out: the region
+ *
+ * See damos_tried_regions_nr().
+ */
 DAMOS_API int damos_tried_regions_get(const struct damos_tried_regions *r,
 				      size_t i, struct damos_tried_region *out);
+/**
+ * damos_tried_regions_total_bytes() - the tried bytes the kernel summed
+ * @r: the tried regions
+ *
+ * See damos_tried_regions_nr().
+ */
 DAMOS_API uint64_t
 damos_tried_regions_total_bytes(const struct damos_tried_regions *r);
 
-/*
+/**
  * damos_tried_regions_free() - free @r; NULL is a no-op.
+ * @r: the tried regions
  */
 DAMOS_API void damos_tried_regions_free(struct damos_tried_regions *r);
 
@@ -1124,12 +1326,12 @@ DAMOS_API void damos_tried_regions_free(struct damos_tried_regions *r);
  * result is a struct damos_tried_regions (read it with the functions
  * above).  Sources:
  *
- * - DAMOS_SNAPSHOT_TRIED_REGIONS (sysfs, Linux 6.2+): the tried regions of
+ * - DAMON_SNAPSHOT_TRIED_REGIONS (sysfs, Linux 6.2+): the tried regions of
  *   a stat scheme that every region passes (no filters, quotas or
  *   watermarks).  The context's own such scheme if it has one; else one is
  *   appended for the snapshot and the schemes are written back as they
  *   were afterwards (a running kdamond gets both changes by "commit").
- * - DAMOS_SNAPSHOT_TRACE (any interface): the damon:damon_aggregated
+ * - DAMON_SNAPSHOT_TRACE (any interface): the damon:damon_aggregated
  *   tracepoint, in a tracefs instance of its own (<tracefs>/instances/
  *   damos-<pid>, removed afterwards) so that the user's trace buffer is
  *   left alone; lines of other kdamonds are skipped by pid.  It records
@@ -1137,28 +1339,31 @@ DAMOS_API void damos_tried_regions_free(struct damos_tried_regions *r);
  *   aggregation intervals until each target has a complete aggregation.
  *   On a fake tree the "trace" file below <root>/sys/kernel/tracing (or
  *   <root>/sys/kernel/debug/tracing) is read as it is, without waiting.
- * - DAMOS_SNAPSHOT_AUTO: tried regions where the kernel has them, else the
+ * - DAMON_SNAPSHOT_AUTO: tried regions where the kernel has them, else the
  *   tracepoint.
  */
-enum damos_snapshot_source {
-	DAMOS_SNAPSHOT_AUTO = 0,
-	DAMOS_SNAPSHOT_TRIED_REGIONS = 1,
-	DAMOS_SNAPSHOT_TRACE = 2,
+enum damon_snapshot_source {
+	DAMON_SNAPSHOT_AUTO = 0,
+	DAMON_SNAPSHOT_TRIED_REGIONS = 1,
+	DAMON_SNAPSHOT_TRACE = 2,
 };
 
 /*
- * struct damos_snapshot_opts - .sz = sizeof(struct damos_snapshot_opts);
+ * struct damon_snapshot_opts - .sz = sizeof(struct damon_snapshot_opts);
  * fields are only appended.
  */
-struct damos_snapshot_opts {
+struct damon_snapshot_opts {
 	size_t sz;
-	enum damos_snapshot_source source;
-	uint64_t trace_us;	/* DAMOS_SNAPSHOT_TRACE: record this long */
+	enum damon_snapshot_source source;
+	uint64_t trace_us;	/* DAMON_SNAPSHOT_TRACE: record this long */
 };
 
-/*
- * damos_access_snapshot() - the monitored regions of @d's context.
+/**
+ * damon_access_snapshot() - the monitored regions of @d's context.
  * @opts: NULL for the defaults (AUTO).
+ * @d: the handle
+ * @opts: the source and its options; NULL for the defaults
+ * @out: where the tried regions go
  *
  * Return: 0 with *@out (free with damos_tried_regions_free()); -ENODATA
  * (monitoring is off: a snapshot needs a running kdamond), -EOPNOTSUPP
@@ -1166,69 +1371,94 @@ struct damos_snapshot_opts {
  * tracepoint), -EAGAIN (the kernel listed no region in time), or the
  * errno of a read or write.
  */
-DAMOS_API int damos_access_snapshot(struct damos_ctx *d,
-				    const struct damos_snapshot_opts *opts,
+DAMOS_API int damon_access_snapshot(struct damon_ctx *d,
+				    const struct damon_snapshot_opts *opts,
 				    struct damos_tried_regions **out);
 
-/*
+/**
  * damos_schemes_clear() - remove every scheme.
+ * @d: the handle
  */
-DAMOS_API int damos_schemes_clear(struct damos_ctx *d);
+DAMOS_API int damos_schemes_clear(struct damon_ctx *d);
 
-/*
- * damos_attrs_read() - the context's monitoring attributes.  If the tree
+/**
+ * damon_attrs_read() - the context's monitoring attributes.  If the tree
  * has no attributes file (a minimal fake tree), the kernel's defaults.
+ * @d: the handle
+ * @a: the monitoring attributes
  */
-DAMOS_API int damos_attrs_read(struct damos_ctx *d, struct damos_attrs *a);
+DAMOS_API int damon_attrs_read(struct damon_ctx *d, struct damon_attrs *a);
 
-/*
- * damos_attrs_write() - set the context's monitoring attributes (validated
+/**
+ * damon_attrs_write() - set the context's monitoring attributes (validated
  * first; dbgfs refuses while monitoring is on; sysfs commits if on).
+ * @d: the handle
+ * @a: the monitoring attributes
  */
-DAMOS_API int damos_attrs_write(struct damos_ctx *d, const struct damos_attrs *a);
+DAMOS_API int damon_attrs_write(struct damon_ctx *d, const struct damon_attrs *a);
 
-/*
- * damos_targets_read() - the context's operations, targets and regions.
- * *@t is set in every case: free it with damos_targets_free() even after
+/**
+ * damon_targets_read() - the context's operations, targets and regions.
+ * *@t is set in every case: free it with damon_targets_free() even after
  * a failure.
  * dbgfs reports paddr when target_ids reads "42" and init_regions can be
  * read only while monitoring is off (else targets have no regions).
+ * @d: the handle
+ * @t: the targets
  */
-DAMOS_API int damos_targets_read(struct damos_ctx *d, struct damos_targets *t);
+DAMOS_API int damon_targets_read(struct damon_ctx *d, struct damon_targets *t);
 
-/*
- * damos_targets_write() - set the context's operations, targets and their
+/**
+ * damon_targets_write() - set the context's operations, targets and their
  * initial regions (validated first).  dbgfs cannot express fvaddr.  The
  * kernel takes the files one by one, so each is checked writable before
  * the first write (-EACCES or the like, nothing written).
+ * @d: the handle
+ * @t: the targets
  */
-DAMOS_API int damos_targets_write(struct damos_ctx *d,
-				  const struct damos_targets *t);
+DAMOS_API int damon_targets_write(struct damon_ctx *d,
+				  const struct damon_targets *t);
 
-/*
- * damos_monitor_status() - whether monitoring runs, and the kdamond's pid
+/**
+ * damon_monitor_status() - whether monitoring runs, and the kdamond's pid
  * (-1 when off or unknown).  Either pointer may be NULL.
+ * @d: the handle
+ * @on: where whether it runs goes
+ * @pid: where the kdamond's pid goes
  */
-DAMOS_API int damos_monitor_status(struct damos_ctx *d, bool *on, int *pid);
+DAMOS_API int damon_monitor_status(struct damon_ctx *d, bool *on, int *pid);
 
-/*
- * damos_monitor_start() / damos_monitor_stop() - turn monitoring on or off.
+/**
+ * damon_monitor_start() - turn monitoring on
+ * @d: the handle
+ *
+ * damon_monitor_start() / damon_monitor_stop(): turn monitoring on or off.
  * dbgfs: monitor_on (monitor_on_DEPRECATED on 6.9+ kernels) for all
  * contexts; sysfs: the kdamond's state.  Starting needs at least a target.
  * Monitoring already in that state is left alone and 0 returned (the
  * kernel would refuse the write: EBUSY, EINVAL or EPERM).
  */
-DAMOS_API int damos_monitor_start(struct damos_ctx *d);
-/*
- * damos_monitor_check_start() - the check of damos_monitor_start() that
+DAMOS_API int damon_monitor_start(struct damon_ctx *d);
+/**
+ * damon_monitor_check_start() - the check of damon_monitor_start() that
  * another DAMON user keeps monitoring off (-EBUSY with a message naming
  * it), for a caller that prepares more before it starts.
+ * @d: the handle
  */
-DAMOS_API int damos_monitor_check_start(struct damos_ctx *d);
-DAMOS_API int damos_monitor_stop(struct damos_ctx *d);
+DAMOS_API int damon_monitor_check_start(struct damon_ctx *d);
+/**
+ * damon_monitor_stop() - turn monitoring off
+ * @d: the handle
+ *
+ * See damon_monitor_check_start().
+ */
+DAMOS_API int damon_monitor_stop(struct damon_ctx *d);
 
-/*
- * damos_txn_begin() / damos_txn_end() - all or nothing.
+/**
+ * damos_txn_begin() - begin a transaction of several calls
+ * @d: the handle
+ *
+ * damos_txn_begin() / damos_txn_end(): all or nothing.
  *
  * Every mutating function of this library runs as a transaction: before
  * its first write, every file of the interface's directory is read (what
@@ -1249,101 +1479,116 @@ DAMOS_API int damos_monitor_stop(struct damos_ctx *d);
  * -ENOTRECOVERABLE when they could not be put back (damos_errmsg() names
  * the files left otherwise, after the first error's message).
  */
-DAMOS_API int damos_txn_begin(struct damos_ctx *d);
-DAMOS_API int damos_txn_end(struct damos_ctx *d, int err);
+DAMOS_API int damos_txn_begin(struct damon_ctx *d);
+/**
+ * damos_txn_end() - end the transaction damos_txn_begin() began
+ * @d: the handle
+ * @err: the errno
+ *
+ * See damos_txn_begin().
+ */
+DAMOS_API int damos_txn_end(struct damon_ctx *d, int err);
 
-/*
- * damos_dbgfs_contexts() - the names of the dbgfs contexts made through
+/**
+ * damon_dbgfs_contexts() - the names of the dbgfs contexts made through
  * mk_contexts (directories of the damon directory that hold a "schemes"
  * file), sorted; the first context, the damon directory itself, is not
  * listed.
+ * @d: the handle
+ * @names: where the names go
+ * @n: the number
  *
  * Return: 0 with a malloc()ed array of malloc()ed names in *@names (free
  * each and the array) and its length in *@n; -EOPNOTSUPP off dbgfs.
  */
-DAMOS_API int damos_dbgfs_contexts(struct damos_ctx *d, char ***names, size_t *n);
+DAMOS_API int damon_dbgfs_contexts(struct damon_ctx *d, char ***names, size_t *n);
 
-/*
- * damos_dbgfs_context_make() / damos_dbgfs_context_remove() - write @name
+/**
+ * damon_dbgfs_context_make() - write @name to mk_contexts
+ * @d: the handle
+ * @name: the name
+ *
+ * damon_dbgfs_context_make() / damon_dbgfs_context_remove(): write @name
  * to mk_contexts or rm_contexts.  The kernel refuses (EBUSY) while any
  * DAMON context runs.  A handle opened on a context keeps working on it.
  *
  * Return: 0, -EINVAL for a name with '/' or blanks, -EOPNOTSUPP off dbgfs,
  * or the kernel's errno.
  */
-DAMOS_API int damos_dbgfs_context_make(struct damos_ctx *d, const char *name);
-DAMOS_API int damos_dbgfs_context_remove(struct damos_ctx *d, const char *name);
+DAMOS_API int damon_dbgfs_context_make(struct damon_ctx *d, const char *name);
+/**
+ * damon_dbgfs_context_remove() - write @name to rm_contexts
+ * @d: the handle
+ * @name: the name
+ *
+ * See damon_dbgfs_context_make().
+ */
+DAMOS_API int damon_dbgfs_context_remove(struct damon_ctx *d, const char *name);
 
-/*
+/**
  * damos_dry_run_script() - with damos_layer_dry_run() in the handle's
  * layers, the writes recorded so far as the body of a POSIX shell script,
  * each one write() under any shell (dash, bash): "echo VALUE > 'FILE'" for a single-line write, "cat > 'FILE'
  * <<'EOF'" and the lines for a multi-line one (bash's printf and echo
  * write line by line, and dbgfs keeps the last write only).  Without
  * that layer, "".
+ * @d: the handle
  *
  * Return: a string owned by the handle, valid until the next call on it.
  */
-DAMOS_API const char *damos_dry_run_script(struct damos_ctx *d);
+DAMOS_API const char *damos_dry_run_script(struct damon_ctx *d);
 
 /* ------------------------------------------------------------------------
- * Grammars shared by damoctl's commands and damoctl.conf(5).
+ * The text grammars of the model: the words of damoctl's commands (and of
+ * damoctl.conf(5), which damoctl parses).
  */
 
-/*
- * damos_words_split() - split one line into words the way damoctl's
- * command lines, batch files, shell and damoctl.conf(5) all do: blanks
- * separate words; '...' and "..." quote (inside "...", a backslash takes
- * the next character as it is); a '#' that starts a word starts a comment
- * that runs to the end of the line.
- *
- * Return: 0 with a malloc()ed, NULL-terminated array of malloc()ed words
- * in *@argv (free with damos_words_free(); NULL for a blank line) and
- * their number in *@argc; -EINVAL for an unterminated quote, -ENOMEM.
- */
-DAMOS_API int damos_words_split(const char *line, int *argc, char ***argv);
-
-/*
- * damos_words_free() - free what damos_words_split() returned; NULL is a
- * no-op.
- */
-DAMOS_API void damos_words_free(int argc, char **argv);
-
-/*
- * damos_attrs_parse() - apply "[sample TIME] [aggr TIME] [update TIME]
+/**
+ * damon_attrs_parse() - apply "[sample TIME] [aggr TIME] [update TIME]
  * [regions MIN MAX]" (the grammar of "damoctl attrs set") to @a, then
- * damos_attrs_validate() it.
+ * damon_attrs_validate() it.
+ * @a: the monitoring attributes
+ * @argc: the number of words
+ * @argv: the words
  *
  * Return: 0 or -EINVAL with a message.
  */
-DAMOS_API int damos_attrs_parse(struct damos_attrs *a, int argc,
+DAMOS_API int damon_attrs_parse(struct damon_attrs *a, int argc,
 				const char *const *argv);
 
-/*
- * damos_targets_parse() - fill @t (which it first zeroes; free it with
- * damos_targets_free() in every case) from the grammar of "damoctl target
+/**
+ * damon_targets_parse() - fill @t (which it first zeroes; free it with
+ * damon_targets_free() in every case) from the grammar of "damoctl target
  * set": "{paddr|fvaddr} [region START END]..." or "vaddr pid PID [region
  * START END]... [pid PID ...]", addresses as 0xHEX or sizes; then
- * damos_targets_validate().
+ * damon_targets_validate().
+ * @t: the targets
+ * @argc: the number of words
+ * @argv: the words
  *
  * Return: 0 or -EINVAL/-ENOMEM with a message.
  */
-DAMOS_API int damos_targets_parse(struct damos_targets *t, int argc,
+DAMOS_API int damon_targets_parse(struct damon_targets *t, int argc,
 				  const char *const *argv);
 
-/*
- * damos_ops_supports() - whether the operations set @o applies action @a
+/**
+ * damon_ops_supports() - whether the operations set @o applies action @a
  * in Linux 6.1 (paddr: pageout, lru_prio, lru_deprio; vaddr and fvaddr:
  * willneed, cold, pageout, hugepage, nohugepage; stat everywhere).  The
  * kernel accepts the others and silently does nothing.
+ * @o: the operations set
+ * @a: the action
  */
-DAMOS_API bool damos_ops_supports(enum damos_ops o, enum damos_action a);
+DAMOS_API bool damon_ops_supports(enum damon_ops o, enum damos_action a);
 
-/*
+/**
  * damos_iomem_biggest_ram() - the biggest top-level "System RAM" range of
  * <@root>/proc/iomem (@root NULL or "" for /), the range damo and the
  * kernel's damon_reclaim and damon_lru_sort monitor when none is given;
  * Linux 6.1 to 6.12 give paddr no region by themselves.
+ * @root: the root directory ("" or NULL: /)
+ * @start: where the start goes
+ * @end: where the end goes
  *
  * Return: 0 with [*@start, *@end) (@end exclusive); -ENOENT if there is no
  * such range (the message says so, and that a user other than root sees
@@ -1353,191 +1598,93 @@ DAMOS_API int damos_iomem_biggest_ram(const char *root, uint64_t *start,
 				      uint64_t *end);
 
 /* ------------------------------------------------------------------------
- * damoctl.conf(5): a whole setup, one directive a line ('#' comments,
- * quotes as in sh, a trailing backslash continues the line):
- *
- *   interface auto|sysfs|dbgfs             at most once
- *   attrs [sample T] [aggr T] [update T] [regions MIN MAX]     once
- *   target paddr|vaddr|fvaddr ...          once, "damoctl target set"
- *   scheme ACTION [KEYWORDS]               any number, in order
- *   scheme none                            no schemes at all
- *   monitor on|off                         once
- *   lru-sort [on|off] [KEYWORDS]           once, "damoctl lru-sort set"
- *
- * A directive that is absent leaves that part of the setup as it is.
- */
-struct damos_config;
-
-/*
- * damos_config_parse() - parse @len bytes of @buf (need not be
- * NUL-terminated; a NUL byte is an error of its line).  Every bad line is
- * recorded (damos_config_error()); parsing goes on after one.  Schemes are
- * converted with the file's attrs, else the kernel's defaults (see
- * damos_config_schemes() for the live ones).
- *
- * Return: 0 with *@out; -EINVAL with *@out set too (the errors are in it;
- * the message is the first one); -ENOMEM with *@out NULL.
- */
-DAMOS_API int damos_config_parse(const char *buf, size_t len,
-				 struct damos_config **out);
-
-/*
- * damos_config_free() - free @c; NULL is a no-op.
- */
-DAMOS_API void damos_config_free(struct damos_config *c);
-
-/*
- * damos_config_nr_errors() / damos_config_error() - the errors recorded,
- * sorted by line: message i ("scheme: min age 10s > max age 5s") and its
- * line number in *@line (may be NULL).
- *
- * Return: the message, owned by @c; NULL (EINVAL) if there is no error i.
- */
-DAMOS_API size_t damos_config_nr_errors(const struct damos_config *c);
-DAMOS_API const char *damos_config_error(const struct damos_config *c,
-					 size_t i, unsigned int *line);
-
-/*
- * damos_config_add_error() - record an error the caller found at @line
- * (for rules that need the live system), keeping the order by line.
- *
- * Return: -EINVAL (there is now an error), or -ENOMEM.
- */
-DAMOS_API int damos_config_add_error(struct damos_config *c,
-				     unsigned int line, const char *msg);
-
-/*
- * damos_config_directives() - the directive names, NULL-terminated.
- * damos_config_line() - the line of the (first) @directive; 0 if absent.
- * damos_config_scheme_line() - the line of scheme @i; 0 if none.
- */
-DAMOS_API const char *const *damos_config_directives(void);
-DAMOS_API unsigned int damos_config_line(const struct damos_config *c,
-					 const char *directive);
-DAMOS_API unsigned int damos_config_scheme_line(const struct damos_config *c,
-						size_t i);
-
-/*
- * The parts of the setup; each is "absent" when the file does not have it:
- * damos_config_iface()     enum damos_iface, or -1
- * damos_config_attrs()     NULL
- * damos_config_targets()   NULL
- * damos_config_monitor()   1 on, 0 off, -1
- * damos_config_lru_sort()  the parameters given (others at their
- *                          defaults, see damos_lru_sort_overlay()), NULL
- * damos_config_lru_sort_enable()  1 on, 0 off, -1
- */
-DAMOS_API int damos_config_iface(const struct damos_config *c);
-DAMOS_API const struct damos_attrs *
-damos_config_attrs(const struct damos_config *c);
-DAMOS_API const struct damos_targets *
-damos_config_targets(const struct damos_config *c);
-DAMOS_API int damos_config_monitor(const struct damos_config *c);
-DAMOS_API const struct damos_lru_sort *
-damos_config_lru_sort(const struct damos_config *c);
-DAMOS_API int damos_config_lru_sort_enable(const struct damos_config *c);
-
-/*
- * damos_config_schemes() - the schemes, converted with the file's attrs
- * or, if it has none, with @live (the context's attributes; NULL keeps the
- * kernel's defaults).  Conversions that fail are recorded as errors of
- * their lines.
- *
- * Return: 0 with the array (owned by @c, valid until the next call or
- * damos_config_free()) in *@s and its length in *@n (0 for "scheme none");
- * -ENOENT if the file has no scheme line; -EINVAL if @c has errors.
- */
-DAMOS_API int damos_config_schemes(struct damos_config *c,
-				   const struct damos_attrs *live,
-				   struct damos_scheme *const **s, size_t *n);
-
-/*
- * damos_config_check_ops() - record an error for every scheme whose action
- * does nothing on operations @o (damos_ops_supports()).  The parser does
- * it for the file's own target line; a caller does it for the live
- * targets otherwise.
- *
- * Return: 0, or -EINVAL if @c has errors.
- */
-DAMOS_API int damos_config_check_ops(struct damos_config *c,
-				     enum damos_ops o);
-
-/* ------------------------------------------------------------------------
  * damon_lru_sort: the kernel's LRU-lists sorting module (built in), driven
  * through its parameters in <root>/sys/module/damon_lru_sort/parameters.
  * The enum follows the parameters of mm/damon/lru_sort.c (Linux 6.1);
  * values are in the kernel's units (the comments say which).
  */
-enum damos_lru_param {
-	DAMOS_LRU_HOT_THRES_ACCESS_FREQ = 0,	/* per mille of the samples */
-	DAMOS_LRU_COLD_MIN_AGE = 1,		/* us */
-	DAMOS_LRU_QUOTA_MS = 2,			/* ms, halved for each scheme */
-	DAMOS_LRU_QUOTA_RESET_INTERVAL_MS = 3,	/* ms */
-	DAMOS_LRU_WMARKS_INTERVAL = 4,		/* us */
-	DAMOS_LRU_WMARKS_HIGH = 5,		/* per mille of free memory */
-	DAMOS_LRU_WMARKS_MID = 6,
-	DAMOS_LRU_WMARKS_LOW = 7,
-	DAMOS_LRU_SAMPLE_INTERVAL = 8,		/* us */
-	DAMOS_LRU_AGGR_INTERVAL = 9,		/* us */
-	DAMOS_LRU_MIN_NR_REGIONS = 10,
-	DAMOS_LRU_MAX_NR_REGIONS = 11,
-	DAMOS_LRU_MONITOR_REGION_START = 12,	/* physical address; */
-	DAMOS_LRU_MONITOR_REGION_END = 13,	/* 0 0: the biggest System RAM */
-	DAMOS_LRU_NR_PARAMS			/* of this version; grows */
+enum damon_lru_param {
+	DAMON_LRU_HOT_THRES_ACCESS_FREQ = 0,	/* per mille of the samples */
+	DAMON_LRU_COLD_MIN_AGE = 1,		/* us */
+	DAMON_LRU_QUOTA_MS = 2,			/* ms, halved for each scheme */
+	DAMON_LRU_QUOTA_RESET_INTERVAL_MS = 3,	/* ms */
+	DAMON_LRU_WMARKS_INTERVAL = 4,		/* us */
+	DAMON_LRU_WMARKS_HIGH = 5,		/* per mille of free memory */
+	DAMON_LRU_WMARKS_MID = 6,
+	DAMON_LRU_WMARKS_LOW = 7,
+	DAMON_LRU_SAMPLE_INTERVAL = 8,		/* us */
+	DAMON_LRU_AGGR_INTERVAL = 9,		/* us */
+	DAMON_LRU_MIN_NR_REGIONS = 10,
+	DAMON_LRU_MAX_NR_REGIONS = 11,
+	DAMON_LRU_MONITOR_REGION_START = 12,	/* physical address; */
+	DAMON_LRU_MONITOR_REGION_END = 13,	/* 0 0: the biggest System RAM */
+	DAMON_LRU_NR_PARAMS			/* of this version; grows */
 };
 
-struct damos_lru_sort;
+struct damon_lru_sort;
 
-/*
- * damos_lru_sort_param_name() - the parameter's file name
+/**
+ * damon_lru_sort_param_name() - the parameter's file name
  * ("hot_thres_access_freq", ...).
+ * @p: the parameter
  *
  * Return: the name; NULL (errno EINVAL) if @p is not a parameter.
  */
-DAMOS_API const char *damos_lru_sort_param_name(enum damos_lru_param p);
+DAMOS_API const char *damon_lru_sort_param_name(enum damon_lru_param p);
 
-/*
- * damos_lru_sort_new() - the module's parameters at their kernel defaults
+/**
+ * damon_lru_sort_new() - the module's parameters at their kernel defaults
  * (50%, 120 s, 10 ms per 1 s, watermarks 5 s 200 150 50, 5 ms, 100 ms, 10
  * and 1000 regions, the biggest System RAM), disabled, no statistics, no
  * parameter marked as given.
  *
- * Return: the object (free with damos_lru_sort_free()), or NULL.
+ * Return: the object (free with damon_lru_sort_free()), or NULL.
  */
-DAMOS_API struct damos_lru_sort *damos_lru_sort_new(void);
+DAMOS_API struct damon_lru_sort *damon_lru_sort_new(void);
 
-/*
- * damos_lru_sort_free() - free @l; NULL is a no-op.
+/**
+ * damon_lru_sort_free() - free @l; NULL is a no-op.
+ * @l: damon_lru_sort's parameters
  */
-DAMOS_API void damos_lru_sort_free(struct damos_lru_sort *l);
+DAMOS_API void damon_lru_sort_free(struct damon_lru_sort *l);
 
-/*
- * damos_lru_sort_get() - parameter @p in the kernel's unit; 0 if @p is not
+/**
+ * damon_lru_sort_get() - parameter @p in the kernel's unit; 0 if @p is not
  * a parameter.
+ * @l: damon_lru_sort's parameters
+ * @p: the parameter
  */
-DAMOS_API uint64_t damos_lru_sort_get(const struct damos_lru_sort *l,
-				      enum damos_lru_param p);
+DAMOS_API uint64_t damon_lru_sort_get(const struct damon_lru_sort *l,
+				      enum damon_lru_param p);
 
-/*
- * damos_lru_sort_set() - set parameter @p (kernel unit) and mark it given.
- * Cross-parameter rules are checked by damos_lru_sort_validate().
+/**
+ * damon_lru_sort_set() - set parameter @p (kernel unit) and mark it given.
+ * Cross-parameter rules are checked by damon_lru_sort_validate().
+ * @l: damon_lru_sort's parameters
+ * @p: the parameter
+ * @v: the value, in the kernel's unit
  *
  * Return: 0, -EINVAL (not a parameter) or -ERANGE.
  */
-DAMOS_API int damos_lru_sort_set(struct damos_lru_sort *l,
-				 enum damos_lru_param p, uint64_t v);
+DAMOS_API int damon_lru_sort_set(struct damon_lru_sort *l,
+				 enum damon_lru_param p, uint64_t v);
 
-/*
- * damos_lru_sort_overlay() - copy into @dst the parameters given in @src
- * (by damos_lru_sort_set() or damos_lru_sort_parse()), marking them given
+/**
+ * damon_lru_sort_overlay() - copy into @dst the parameters given in @src
+ * (by damon_lru_sort_set() or damon_lru_sort_parse()), marking them given
  * in @dst.  For "these changes over what the module holds".
+ * @dst: the parameters to change
+ * @src: the parameters given there
  */
-DAMOS_API void damos_lru_sort_overlay(struct damos_lru_sort *dst,
-				      const struct damos_lru_sort *src);
+DAMOS_API void damon_lru_sort_overlay(struct damon_lru_sort *dst,
+				      const struct damon_lru_sort *src);
 
-/*
- * damos_lru_sort_parse() - apply the keyword grammar of "damoctl lru-sort
+/**
+ * damon_lru_sort_parse() - apply the keyword grammar of "damoctl lru-sort
  * set" to @l, in the units of schemes:
+ * @l: damon_lru_sort's parameters
+ * @argc: the number of words
+ * @argv: the words
  *
  *   [hot RATE] [cold TIME] [quota [time MS] [reset MS]]
  *   [wmarks INTERVAL HIGH MID LOW] [sample TIME] [aggr TIME]
@@ -1551,70 +1698,87 @@ DAMOS_API void damos_lru_sort_overlay(struct damos_lru_sort *dst,
  * Return: 0 or -EINVAL/-ERANGE with a message naming the keyword and value
  * (@l may then be partly changed).
  */
-DAMOS_API int damos_lru_sort_parse(struct damos_lru_sort *l, int argc,
+DAMOS_API int damon_lru_sort_parse(struct damon_lru_sort *l, int argc,
 				   const char *const *argv);
 
-/*
- * damos_lru_sort_keywords() - the keywords of damos_lru_sort_parse(),
+/**
+ * damon_lru_sort_keywords() - the keywords of damon_lru_sort_parse(),
  * NULL-terminated, for help and completion.
  */
-DAMOS_API const char *const *damos_lru_sort_keywords(void);
+DAMOS_API const char *const *damon_lru_sort_keywords(void);
 
-/*
- * damos_lru_sort_validate() - the rules the kernel and the module need,
+/**
+ * damon_lru_sort_validate() - the rules the kernel and the module need,
  * checked before anything is written: valid monitoring attributes (as
- * damos_attrs_validate()), hot threshold <= 100%, cold age < 2^32
+ * damon_attrs_validate()), hot threshold <= 100%, cold age < 2^32
  * aggregation intervals, quota time not 1 ms (halved to 0 = no quota),
  * watermarks <= 1000 and high >= mid >= low, region start < end (or 0 0).
+ * @l: damon_lru_sort's parameters
  *
  * Return: 0 or -EINVAL with a message naming the values.
  */
-DAMOS_API int damos_lru_sort_validate(const struct damos_lru_sort *l);
+DAMOS_API int damon_lru_sort_validate(const struct damon_lru_sort *l);
 
-/*
- * damos_lru_sort_format() - print every parameter in the grammar of
- * damos_lru_sort_parse(), with units ("hot 50% cold 2m quota time 10ms
+/**
+ * damon_lru_sort_format() - print every parameter in the grammar of
+ * damon_lru_sort_parse(), with units ("hot 50% cold 2m quota time 10ms
  * reset 1s wmarks 5s 20% 15% 5% sample 5ms aggr 100ms regions 10 1000
  * region 0x0 0x0"), like snprintf.
+ * @l: damon_lru_sort's parameters
+ * @buf: the buffer
+ * @sz: the buffer's size
  *
  * Return: the length the full text needs, or -ENOMEM.
  */
-DAMOS_API int damos_lru_sort_format(const struct damos_lru_sort *l,
+DAMOS_API int damon_lru_sort_format(const struct damon_lru_sort *l,
 				    char *buf, size_t sz);
 
-/*
- * damos_lru_sort_enabled() / damos_lru_sort_kdamond_pid() - the state read
- * by damos_lru_sort_read(): whether the module runs, its kdamond's pid
+/**
+ * damon_lru_sort_enabled() - whether damon_lru_sort runs
+ * @l: damon_lru_sort's parameters
+ *
+ * damon_lru_sort_enabled() / damon_lru_sort_kdamond_pid(): the state read
+ * by damon_lru_sort_read(): whether the module runs, its kdamond's pid
  * (-1 when off).
  */
-DAMOS_API bool damos_lru_sort_enabled(const struct damos_lru_sort *l);
-DAMOS_API int damos_lru_sort_kdamond_pid(const struct damos_lru_sort *l);
+DAMOS_API bool damon_lru_sort_enabled(const struct damon_lru_sort *l);
+/**
+ * damon_lru_sort_kdamond_pid() - the pid of damon_lru_sort's kdamond
+ * @l: damon_lru_sort's parameters
+ *
+ * See damon_lru_sort_enabled().
+ */
+DAMOS_API int damon_lru_sort_kdamond_pid(const struct damon_lru_sort *l);
 
-/*
- * damos_lru_sort_scheme() - the scheme the module builds from @l for
+/**
+ * damon_lru_sort_scheme() - the scheme the module builds from @l for
  * action @a (DAMOS_ACTION_LRU_PRIO: hot regions, DAMOS_ACTION_LRU_DEPRIO:
  * cold ones), as the kernel computes it (thresholds truncated, half the
  * quota time each, weights 0 1 0, free_mem_rate watermarks), with the
  * module's statistics for it.
+ * @l: damon_lru_sort's parameters
+ * @a: the action
  *
  * Return: the scheme (free with damos_scheme_free()), or NULL (EINVAL).
  */
 DAMOS_API struct damos_scheme *
-damos_lru_sort_scheme(const struct damos_lru_sort *l, enum damos_action a);
+damon_lru_sort_scheme(const struct damon_lru_sort *l, enum damos_action a);
 
-/*
- * damos_lru_sort_read() - read the module's parameters, state and
+/**
+ * damon_lru_sort_read() - read the module's parameters, state and
  * statistics below @opts->root (only .root is used; NULL opts for "/").
+ * @opts: where and how (root, interface, layers); NULL for the defaults
+ * @out: where the parameters go
  *
- * Return: 0 with *@out (free with damos_lru_sort_free()), -ENOENT if the
+ * Return: 0 with *@out (free with damon_lru_sort_free()), -ENOENT if the
  * kernel has no damon_lru_sort (message names the directory), or the errno
  * of a read.
  */
-DAMOS_API int damos_lru_sort_read(const struct damos_opts *opts,
-				  struct damos_lru_sort **out);
+DAMOS_API int damon_lru_sort_read(const struct damon_opts *opts,
+				  struct damon_lru_sort **out);
 
-/*
- * damos_lru_sort_write() - make the module hold @l: validate @l first
+/**
+ * damon_lru_sort_write() - make the module hold @l: validate @l first
  * (nothing is written if it fails), then write the parameters that differ
  * from what the module holds and
  *   @enable 1: write enabled=Y last, if the module is off;
@@ -1625,11 +1789,15 @@ DAMOS_API int damos_lru_sort_read(const struct damos_opts *opts,
  * Honours @opts->root and @opts->layers (no fake kernel: the module's
  * files are plain files anyway); with damos_layer_dry_run() *@script (if
  * @script is not NULL) gets the writes as a malloc()ed sh script body.
+ * @opts: where and how (root, interface, layers); NULL for the defaults
+ * @l: damon_lru_sort's parameters
+ * @enable: 1 on, 0 off, -1 as it is
+ * @script: where the dry run's script goes (may be NULL)
  *
  * Return: 0 or a negative errno with a message.
  */
-DAMOS_API int damos_lru_sort_write(const struct damos_opts *opts,
-				   const struct damos_lru_sort *l, int enable,
+DAMOS_API int damon_lru_sort_write(const struct damon_opts *opts,
+				   const struct damon_lru_sort *l, int enable,
 				   char **script);
 
 /* ------------------------------------------------------------------------
@@ -1642,62 +1810,126 @@ DAMOS_API int damos_lru_sort_write(const struct damos_opts *opts,
  * are numbered in the module's table order; values are in the kernel's
  * units (a bool parameter is 0 or 1).
  */
-struct damos_module;
+struct damon_module;
 
-/* damos_module_names() - "lru_sort", "reclaim", then NULL. */
-DAMOS_API const char *const *damos_module_names(void);
+/**
+ * damon_module_names() - "lru_sort", "reclaim", then NULL.
+ */
+DAMOS_API const char *const *damon_module_names(void);
 
-/*
- * damos_module_new() - module @name ("reclaim" or "damon_reclaim", ...)
+/**
+ * damon_module_new() - module @name ("reclaim" or "damon_reclaim", ...)
  * with every parameter at the kernel's default, none marked given.
+ * @name: the name
  *
- * Return: the object (free with damos_module_free()), or NULL with errno
+ * Return: the object (free with damon_module_free()), or NULL with errno
  * ENOENT (no such module, message) or ENOMEM.
  */
-DAMOS_API struct damos_module *damos_module_new(const char *name);
-DAMOS_API void damos_module_free(struct damos_module *m);
-/* damos_module_name() - "reclaim"; damos_module_kernel_name() "damon_reclaim" */
-DAMOS_API const char *damos_module_name(const struct damos_module *m);
-DAMOS_API const char *damos_module_kernel_name(const struct damos_module *m);
-
-/*
- * damos_module_nr_params() / damos_module_param_name() - the parameters,
- * by their file names; damos_module_param_index() the number of one
- * (-ENOENT with a message).  damos_module_param_present(): false for a
- * parameter of a later kernel that damos_module_read() did not find.
+DAMOS_API struct damon_module *damon_module_new(const char *name);
+/**
+ * damon_module_free() - free @m; NULL is a no-op
+ * @m: the module
+ *
+ * See damon_module_new().
  */
-DAMOS_API size_t damos_module_nr_params(const struct damos_module *m);
-DAMOS_API const char *damos_module_param_name(const struct damos_module *m,
-					      size_t p);
-DAMOS_API int damos_module_param_index(const struct damos_module *m,
-				       const char *file);
-DAMOS_API bool damos_module_param_present(const struct damos_module *m,
-					  size_t p);
-DAMOS_API uint64_t damos_module_get(const struct damos_module *m, size_t p);
-/* damos_module_set() - set @p (kernel unit) and mark it given; -ERANGE */
-DAMOS_API int damos_module_set(struct damos_module *m, size_t p, uint64_t v);
-/* damos_module_overlay() - the parameters given in @src into @dst */
-DAMOS_API void damos_module_overlay(struct damos_module *dst,
-				    const struct damos_module *src);
+DAMOS_API void damon_module_free(struct damon_module *m);
+/**
+ * damon_module_name() - "reclaim"; damon_module_kernel_name() "damon_reclaim"
+ * @m: the module
+ */
+DAMOS_API const char *damon_module_name(const struct damon_module *m);
+/**
+ * damon_module_kernel_name() - the module's kernel name ("damon_reclaim")
+ * @m: the module
+ *
+ * See damon_module_name().
+ */
+DAMOS_API const char *damon_module_kernel_name(const struct damon_module *m);
 
-/*
- * damos_module_parse() - the module's keyword grammar (damoctl lru-sort
+/**
+ * damon_module_nr_params() - the number of the module's parameters
+ * @m: the module
+ *
+ * damon_module_nr_params() / damon_module_param_name(): the parameters,
+ * by their file names; damon_module_param_index() the number of one
+ * (-ENOENT with a message).  damon_module_param_present(): false for a
+ * parameter of a later kernel that damon_module_read() did not find.
+ */
+DAMOS_API size_t damon_module_nr_params(const struct damon_module *m);
+/**
+ * damon_module_param_name() - the file name of parameter @p
+ * @m: the module
+ * @p: the parameter's number
+ *
+ * See damon_module_nr_params().
+ */
+DAMOS_API const char *damon_module_param_name(const struct damon_module *m,
+					      size_t p);
+/**
+ * damon_module_param_index() - the number of the parameter in @file
+ * @m: the module
+ * @file: the parameter's file name
+ *
+ * See damon_module_nr_params().
+ */
+DAMOS_API int damon_module_param_index(const struct damon_module *m,
+				       const char *file);
+/**
+ * damon_module_param_present() - whether this kernel's module has parameter @p
+ * @m: the module
+ * @p: the parameter's number
+ *
+ * See damon_module_nr_params().
+ */
+DAMOS_API bool damon_module_param_present(const struct damon_module *m,
+					  size_t p);
+/**
+ * damon_module_get() - the value of parameter @p, in the kernel's unit
+ * @m: the module
+ * @p: the parameter's number
+ *
+ * See damon_module_nr_params().
+ */
+DAMOS_API uint64_t damon_module_get(const struct damon_module *m, size_t p);
+/**
+ * damon_module_set() - set @p (kernel unit) and mark it given; -ERANGE
+ * @m: the module
+ * @p: the parameter's number
+ * @v: the value, in the kernel's unit
+ */
+DAMOS_API int damon_module_set(struct damon_module *m, size_t p, uint64_t v);
+/**
+ * damon_module_overlay() - the parameters given in @src into @dst
+ * @dst: the module to change
+ * @src: the module whose given parameters are copied
+ */
+DAMOS_API void damon_module_overlay(struct damon_module *dst,
+				    const struct damon_module *src);
+
+/**
+ * damon_module_parse() - the module's keyword grammar (damoctl lru-sort
  * set, damoctl reclaim set) over @m: each value in the units of schemes,
  * the parameters it sets marked given.  Return: 0, or -EINVAL / -ERANGE
  * with a message naming the keyword and the value.
+ * @m: the module
+ * @argc: the number of words
+ * @argv: the words
  */
-DAMOS_API int damos_module_parse(struct damos_module *m, int argc,
+DAMOS_API int damon_module_parse(struct damon_module *m, int argc,
 				 const char *const *argv);
-/* damos_module_keywords() - its keywords, NULL-terminated, static */
-DAMOS_API const char *const *damos_module_keywords(const struct damos_module *m);
+/**
+ * damon_module_keywords() - its keywords, NULL-terminated, static
+ * @m: the module
+ */
+DAMOS_API const char *const *damon_module_keywords(const struct damon_module *m);
 
 /*
- * struct damos_module_kw - keyword @i of the grammar (damos_module_keyword(),
+ * struct damon_module_kw - keyword @i of the grammar (damon_module_keyword(),
  * .sz set by the caller): @nr_values values for the parameters from
  * @first on, or (@nr_values 0) sub-keywords, each with one value for its
  * parameter.
  */
-struct damos_module_kw {
+struct damon_module_kw {
 	size_t sz;
 	const char *kw;
 	int nr_values;
@@ -1707,57 +1939,110 @@ struct damos_module_kw {
 	size_t sub_params[8];
 	const char *args, *help;
 };
-DAMOS_API int damos_module_keyword(const struct damos_module *m, size_t i,
-				   struct damos_module_kw *out);
-/*
- * damos_module_keyword_format() - keyword @i's values in the grammar's
+/**
+ * damon_module_keyword() - keyword @i of the module's grammar
+ * @m: the module
+ * @i: the index
+ * @out: the keyword, .sz set by the caller
+ */
+DAMOS_API int damon_module_keyword(const struct damon_module *m, size_t i,
+				   struct damon_module_kw *out);
+/**
+ * damon_module_keyword_format() - keyword @i's values in the grammar's
  * units ("time 10ms reset 1s"); "" for one this kernel does not have.
- * damos_module_format() - every keyword with its values.  Both return the
+ * damon_module_format() - every keyword with its values.  Both return the
  * length (snprintf-like) or a negative errno.
+ * @m: the module
+ * @i: the index
+ * @buf: the buffer
+ * @sz: the buffer's size
  */
-DAMOS_API int damos_module_keyword_format(const struct damos_module *m,
+DAMOS_API int damon_module_keyword_format(const struct damon_module *m,
 					  size_t i, char *buf, size_t sz);
-DAMOS_API int damos_module_format(const struct damos_module *m, char *buf,
-				  size_t sz);
-/* damos_module_validate() - as damos_lru_sort_validate(), for any module */
-DAMOS_API int damos_module_validate(const struct damos_module *m);
-
-DAMOS_API bool damos_module_enabled(const struct damos_module *m);
-DAMOS_API int damos_module_kdamond_pid(const struct damos_module *m);
-
-/*
- * damos_module_nr_schemes() / damos_module_scheme() - the schemes the
- * module builds from its parameters (reclaim: one pageout; lru_sort: hot
- * lru_prio, cold lru_deprio), with the statistics damos_module_read()
- * read; damos_module_scheme_label() "hot", "cold".
+/**
+ * damon_module_format() - every keyword with its values
+ * @m: the module
+ * @buf: the buffer
+ * @sz: the buffer's size
+ *
+ * See damon_module_keyword_format().
  */
-DAMOS_API size_t damos_module_nr_schemes(const struct damos_module *m);
-DAMOS_API const char *damos_module_scheme_label(const struct damos_module *m,
+DAMOS_API int damon_module_format(const struct damon_module *m, char *buf,
+				  size_t sz);
+/**
+ * damon_module_validate() - as damon_lru_sort_validate(), for any module
+ * @m: the module
+ */
+DAMOS_API int damon_module_validate(const struct damon_module *m);
+
+/**
+ * damon_module_enabled() - whether the module runs, as damon_module_read() read
+ * @m: the module
+ */
+DAMOS_API bool damon_module_enabled(const struct damon_module *m);
+/**
+ * damon_module_kdamond_pid() - the pid of the module's kdamond (-1 when off)
+ * @m: the module
+ */
+DAMOS_API int damon_module_kdamond_pid(const struct damon_module *m);
+
+/**
+ * damon_module_nr_schemes() - the number of schemes the module builds
+ * @m: the module
+ *
+ * damon_module_nr_schemes() / damon_module_scheme(): the schemes the
+ * module builds from its parameters (reclaim: one pageout; lru_sort: hot
+ * lru_prio, cold lru_deprio), with the statistics damon_module_read()
+ * read; damon_module_scheme_label() "hot", "cold".
+ */
+DAMOS_API size_t damon_module_nr_schemes(const struct damon_module *m);
+/**
+ * damon_module_scheme_label() - the label of scheme @i ("hot", "cold")
+ * @m: the module
+ * @i: the index
+ *
+ * See damon_module_nr_schemes().
+ */
+DAMOS_API const char *damon_module_scheme_label(const struct damon_module *m,
 						size_t i);
-DAMOS_API struct damos_scheme *damos_module_scheme(const struct damos_module *m,
+/**
+ * damon_module_scheme() - scheme @i of those the module builds
+ * @m: the module
+ * @i: the index
+ *
+ * See damon_module_nr_schemes().
+ */
+DAMOS_API struct damos_scheme *damon_module_scheme(const struct damon_module *m,
 						   size_t i);
 
-/*
- * damos_module_read() - module @name's parameters, state and statistics.
+/**
+ * damon_module_read() - module @name's parameters, state and statistics.
  * Return: 0 with *@out, -ENOENT if the kernel does not have the module
  * (the message names the directory), or the errno of a read.
+ * @opts: where and how (root, interface, layers); NULL for the defaults
+ * @name: the name
+ * @out: where the module goes
  */
-DAMOS_API int damos_module_read(const struct damos_opts *opts,
-				const char *name, struct damos_module **out);
+DAMOS_API int damon_module_read(const struct damon_opts *opts,
+				const char *name, struct damon_module **out);
 
-/*
- * damos_module_write() - make the module hold @m, as damos_lru_sort_write()
+/**
+ * damon_module_write() - make the module hold @m, as damon_lru_sort_write()
  * (@enable 1, 0, -1), as one transaction: if a write fails, the files are
  * put back as they were (-ENOTRECOVERABLE naming the files if that fails
  * too).  A parameter this kernel's module does not have, given or not at
  * its default, is -EOPNOTSUPP naming it and the kernel release, before
  * anything is written.
+ * @opts: where and how (root, interface, layers); NULL for the defaults
+ * @m: the module
+ * @enable: 1 on, 0 off, -1 as it is
+ * @script: where the dry run's script goes (may be NULL)
  */
-DAMOS_API int damos_module_write(const struct damos_opts *opts,
-				 const struct damos_module *m, int enable,
+DAMOS_API int damon_module_write(const struct damon_opts *opts,
+				 const struct damon_module *m, int enable,
 				 char **script);
 
-/*
+/**
  * damos_scheme_edit() - apply the keywords of damos_scheme_parse() (no
  * action first; "action NAME" instead) over @s, as "damoctl scheme set"
  * does: only the fields given change.  The first filter (goal) keyword
@@ -1765,30 +2050,41 @@ DAMOS_API int damos_module_write(const struct damos_opts *opts,
  * removes them.  Then the scheme is checked as a whole.  On an error @s
  * may be half changed: edit a copy (damos_scheme_dup()).
  * Return: 0, or -EINVAL with a message naming the keyword and the value.
+ * @s: the scheme
+ * @argc: the number of words
+ * @argv: the words
+ * @attrs: the attributes units convert with (NULL: the defaults)
  */
 DAMOS_API int damos_scheme_edit(struct damos_scheme *s, int argc,
 				const char *const *argv,
-				const struct damos_attrs *attrs);
+				const struct damon_attrs *attrs);
 
-/*
+/**
  * damos_scheme_update() - replace scheme @idx of the context by @s, in
  * place: on a running sysfs kdamond through "commit", which keeps the
  * scheme's statistics (nr_tried goes on from where it was).  One
  * transaction.  dbgfs refuses while monitoring is on, naming the kernel.
  * Return: 0, -ENOENT (no scheme @idx), or an errno with a message.
+ * @d: the handle
+ * @idx: the index of the scheme
+ * @s: the scheme
  */
-DAMOS_API int damos_scheme_update(struct damos_ctx *d, size_t idx,
+DAMOS_API int damos_scheme_update(struct damon_ctx *d, size_t idx,
 				  const struct damos_scheme *s);
 
-/*
+/**
  * damos_goal_current_write() - set the current value of quota goal @goal
  * of scheme @idx, a user_input goal, to @v: the file alone, and on a
  * running kdamond "commit_schemes_quota_goals", so the kernel tunes the
  * effective quota with it.  One transaction.  -EOPNOTSUPP naming the
  * kernel without quota goals (dbgfs, sysfs before Linux 6.8); -EINVAL for
  * a goal of another metric; -ENOENT for no such scheme or goal.
+ * @d: the handle
+ * @idx: the index of the scheme
+ * @goal: the index of the goal
+ * @v: the value, in the kernel's unit
  */
-DAMOS_API int damos_goal_current_write(struct damos_ctx *d, size_t idx,
+DAMOS_API int damos_goal_current_write(struct damon_ctx *d, size_t idx,
 				       size_t goal, uint64_t v);
 
 #ifdef __cplusplus

@@ -7,13 +7,13 @@
 
 #include "internal.h"
 
-static char *ctx_file(struct damos_ctx *d, const char *name)
+static char *ctx_file(struct damon_ctx *d, const char *name)
 {
 	return damos_path("%s/%s", d->dir, name);
 }
 
 /* 6.9+ renamed monitor_on to monitor_on_DEPRECATED. */
-static char *monitor_on_file(struct damos_ctx *d)
+static char *monitor_on_file(struct damon_ctx *d)
 {
 	char *p = damos_path("%s/monitor_on", d->dbgfs);
 
@@ -29,7 +29,7 @@ static char *monitor_on_file(struct damos_ctx *d)
 	return p;
 }
 
-static int dbgfs_status(struct damos_ctx *d, bool *on, int *pid)
+static int dbgfs_status(struct damon_ctx *d, bool *on, int *pid)
 {
 	char word[32] = "off";
 	char *p = monitor_on_file(d);
@@ -56,7 +56,7 @@ static int dbgfs_status(struct damos_ctx *d, bool *on, int *pid)
 	return 0;
 }
 
-static int refuse_if_on(struct damos_ctx *d, const char *what)
+static int refuse_if_on(struct damon_ctx *d, const char *what)
 {
 	bool on = false;
 	int err = dbgfs_status(d, &on, NULL);
@@ -70,7 +70,7 @@ static int refuse_if_on(struct damos_ctx *d, const char *what)
 	return 0;
 }
 
-static int dbgfs_schemes_read(struct damos_ctx *d, struct damos_scheme ***out,
+static int dbgfs_schemes_read(struct damon_ctx *d, struct damos_scheme ***out,
 			      size_t *n)
 {
 	char *p = ctx_file(d, "schemes"), *text = NULL;
@@ -92,10 +92,10 @@ static int lru_refusal(const char *tail)
 			      tail);
 }
 
-static int lru_supported(struct damos_ctx *d);
+static int lru_supported(struct damon_ctx *d);
 
 /* lru_prio and lru_deprio need the damos series: 1 if not known. */
-static int dbgfs_scheme_check(struct damos_ctx *d, const struct damos_scheme *s)
+static int dbgfs_scheme_check(struct damon_ctx *d, const struct damos_scheme *s)
 {
 	enum damos_action a = damos_scheme_action(s);
 	int sup;
@@ -106,16 +106,16 @@ static int dbgfs_scheme_check(struct damos_ctx *d, const struct damos_scheme *s)
 	return !sup ? lru_refusal("") : sup < 0;
 }
 
-static int dbgfs_targets_check(struct damos_ctx *d, const struct damos_targets *t)
+static int dbgfs_targets_check(struct damon_ctx *d, const struct damon_targets *t)
 {
 	(void)d;
-	if (t->ops == DAMOS_OPS_FVADDR)
+	if (t->ops == DAMON_OPS_FVADDR)
 		return damos_err_hint(-EOPNOTSUPP, DAMOS_HINT_USE_SYSFS, 0,
 				      "dbgfs has no fvaddr monitoring");
 	return 0;
 }
 
-static int dbgfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *s,
+static int dbgfs_schemes_write(struct damon_ctx *d, struct damos_scheme *const *s,
 			       size_t n)
 {
 	int first_lru = -1, err, supported;
@@ -152,7 +152,7 @@ static int dbgfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *
 	return err;
 }
 
-static int dbgfs_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
+static int dbgfs_attrs_read(struct damon_ctx *d, struct damon_attrs *a)
 {
 	char *p = ctx_file(d, "attrs"), *text = NULL;
 	int err = 0;
@@ -160,32 +160,32 @@ static int dbgfs_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
 	if (!p)
 		return damos_err(-ENOMEM, "out of memory");
 	if (!(err = damos_read(d, p, &text)) &&
-	    (err = damos_attrs_decode(text, a)))
+	    (err = damon_attrs_decode(text, a)))
 		damos_err_prefix(err, "%s: ", p);
 	free(p);
 	free(text);
 	return err;
 }
 
-static int dbgfs_attrs_write(struct damos_ctx *d, const struct damos_attrs *a)
+static int dbgfs_attrs_write(struct damon_ctx *d, const struct damon_attrs *a)
 {
 	char buf[128], *p;
-	int err = damos_attrs_validate(a);
+	int err = damon_attrs_validate(a);
 
 	if (!err)
 		err = refuse_if_on(d, "attrs");
 	if (err)
 		return err;
-	damos_attrs_encode(a, buf, sizeof(buf));
+	damon_attrs_encode(a, buf, sizeof(buf));
 	p = ctx_file(d, "attrs");
 	err = p ? damos_write(d, p, buf) : -ENOMEM;
 	free(p);
 	return err;
 }
 
-static int add_target(struct damos_targets *t, int pid)
+static int add_target(struct damon_targets *t, int pid)
 {
-	struct damos_target *arr = realloc(t->targets,
+	struct damon_target *arr = realloc(t->targets,
 					   (t->nr + 1) * sizeof(*arr));
 
 	if (!arr)
@@ -196,9 +196,9 @@ static int add_target(struct damos_targets *t, int pid)
 	return 0;
 }
 
-static int add_region(struct damos_target *t, uint64_t start, uint64_t end)
+static int add_region(struct damon_target *t, uint64_t start, uint64_t end)
 {
-	struct damos_region *r = realloc(t->regions,
+	struct damon_region *r = realloc(t->regions,
 					 (t->nr_regions + 1) * sizeof(*r));
 
 	if (!r)
@@ -209,7 +209,7 @@ static int add_region(struct damos_target *t, uint64_t start, uint64_t end)
 	return 0;
 }
 
-static int read_init_regions(struct damos_ctx *d, struct damos_targets *t)
+static int read_init_regions(struct damon_ctx *d, struct damon_targets *t)
 {
 	char *p = ctx_file(d, "init_regions"), *text = NULL, *line, *save;
 	int err;
@@ -235,7 +235,7 @@ static int read_init_regions(struct damos_ctx *d, struct damos_targets *t)
 	return err;
 }
 
-static int dbgfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
+static int dbgfs_targets_read(struct damon_ctx *d, struct damon_targets *t)
 {
 	char *p = ctx_file(d, "target_ids"), *text = NULL, *tok, *save;
 	int err;
@@ -244,37 +244,37 @@ static int dbgfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
 	t->sz = sizeof(*t);
 	err = p ? damos_read(d, p, &text) : -ENOMEM;
 	free(p);
-	t->ops = DAMOS_OPS_VADDR;
+	t->ops = DAMON_OPS_VADDR;
 	/* the kernel shows paddr's single target as "42" */
 	if (!err && !strcmp(text, "42\n"))
-		t->ops = DAMOS_OPS_PADDR;
+		t->ops = DAMON_OPS_PADDR;
 	for (tok = err ? NULL : strtok_r(text, " \n", &save); tok && !err;
 	     tok = strtok_r(NULL, " \n", &save)) {
 		uint64_t v;
 
 		if (!strcmp(tok, "paddr")) {	/* a fake tree as written */
-			t->ops = DAMOS_OPS_PADDR;
+			t->ops = DAMON_OPS_PADDR;
 			v = 42;
 		} else if (damos_parse_u64(tok, &v) || v > INT_MAX) {
 			err = damos_err(-EINVAL, "target_ids: '%s' is not a pid",
 					tok);
 			break;
 		}
-		err = add_target(t, t->ops == DAMOS_OPS_PADDR ? 0 : (int)v);
+		err = add_target(t, t->ops == DAMON_OPS_PADDR ? 0 : (int)v);
 	}
 	free(text);
 	if (!err)
 		err = read_init_regions(d, t);
 	if (err)
-		damos_targets_free(t);
+		damon_targets_free(t);
 	return err;
 }
 
-static int dbgfs_targets_write(struct damos_ctx *d, const struct damos_targets *t)
+static int dbgfs_targets_write(struct damon_ctx *d, const struct damon_targets *t)
 {
 	struct damos_buf ids = { 0 }, regions = { 0 };
 	char *p;
-	int err = damos_targets_validate(t);
+	int err = damon_targets_validate(t);
 
 	static const char *const files[] = { "target_ids", "init_regions", NULL };
 
@@ -286,11 +286,11 @@ static int dbgfs_targets_write(struct damos_ctx *d, const struct damos_targets *
 		err = damos_check_writable(d, files);
 	if (err)
 		return err;
-	if (t->ops == DAMOS_OPS_PADDR)
+	if (t->ops == DAMON_OPS_PADDR)
 		damos_buf_printf(&ids, "paddr\n");
-	for (size_t i = 0; t->ops == DAMOS_OPS_VADDR && i < t->nr; i++)
+	for (size_t i = 0; t->ops == DAMON_OPS_VADDR && i < t->nr; i++)
 		damos_buf_printf(&ids, "%s%d", i ? " " : "", t->targets[i].pid);
-	if (t->ops == DAMOS_OPS_VADDR)
+	if (t->ops == DAMON_OPS_VADDR)
 		damos_buf_printf(&ids, "\n");
 	for (size_t i = 0; i < t->nr; i++)
 		for (size_t r = 0; r < t->targets[i].nr_regions; r++)
@@ -311,7 +311,7 @@ static int dbgfs_targets_write(struct damos_ctx *d, const struct damos_targets *
 	return err;
 }
 
-static int dbgfs_turn(struct damos_ctx *d, bool on)
+static int dbgfs_turn(struct damon_ctx *d, bool on)
 {
 	char *p = monitor_on_file(d);
 	int err = p ? damos_write(d, p, on ? "on\n" : "off\n") : -ENOMEM;
@@ -321,7 +321,7 @@ static int dbgfs_turn(struct damos_ctx *d, bool on)
 }
 
 /* Any handle: below its root, whichever interface it is on. */
-static int dbgfs_in_use(struct damos_ctx *d, const char *self)
+static int dbgfs_in_use(struct damon_ctx *d, const char *self)
 {
 	static const char *const files[] = {
 		"monitor_on", "monitor_on_DEPRECATED",
@@ -345,7 +345,7 @@ static int dbgfs_in_use(struct damos_ctx *d, const char *self)
  * See damos.h: a private context, one action-6 scheme, its errno.  The
  * kernel's mk_contexts refuses (EBUSY) while any DAMON context runs.
  */
-static int dbgfs_lru_probe(struct damos_ctx *d)
+static int dbgfs_lru_probe(struct damon_ctx *d)
 {
 	static const char line[] =
 		"4096 8192 0 0 0 0 6 0 0 0 0 0 0 0 0 0 0 0\n"
@@ -383,14 +383,14 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int damos_dbgfs_contexts(struct damos_ctx *d, char ***names, size_t *n)
+int damon_dbgfs_contexts(struct damon_ctx *d, char ***names, size_t *n)
 {
 	char **arr = NULL;
 	struct dirent *e;
 	size_t nr = 0;
 	DIR *dir;
 
-	if (d->iface != DAMOS_IFACE_DBGFS)
+	if (d->iface != DAMON_IFACE_DBGFS)
 		return damos_err(-EOPNOTSUPP, "contexts: not on dbgfs");
 	dir = opendir(d->dbgfs);
 	if (!dir)
@@ -426,12 +426,12 @@ int damos_dbgfs_contexts(struct damos_ctx *d, char ***names, size_t *n)
 	return 0;
 }
 
-static int context_op(struct damos_ctx *d, const char *file, const char *name)
+static int context_op(struct damon_ctx *d, const char *file, const char *name)
 {
 	char *p, *line;
 	int err;
 
-	if (d->iface != DAMOS_IFACE_DBGFS)
+	if (d->iface != DAMON_IFACE_DBGFS)
 		return damos_err(-EOPNOTSUPP, "contexts: not on dbgfs");
 	if (!name || !*name || strpbrk(name, "/ \t\n") || !strcmp(name, ".") ||
 	    !strcmp(name, ".."))
@@ -445,18 +445,18 @@ static int context_op(struct damos_ctx *d, const char *file, const char *name)
 	return err;
 }
 
-int damos_dbgfs_context_make(struct damos_ctx *d, const char *name)
+int damon_dbgfs_context_make(struct damon_ctx *d, const char *name)
 {
 	return context_op(d, "mk_contexts", name);
 }
 
-int damos_dbgfs_context_remove(struct damos_ctx *d, const char *name)
+int damon_dbgfs_context_remove(struct damon_ctx *d, const char *name)
 {
 	return context_op(d, "rm_contexts", name);
 }
 
 /* What is known without writing: the caller's word, the I/O stack's. */
-static int lru_known(struct damos_ctx *d)
+static int lru_known(struct damon_ctx *d)
 {
 	if (d->max_action < 0) {
 		int m = damos_io_query(d, DAMOS_IO_Q_MAX_ACTION);
@@ -469,14 +469,14 @@ static int lru_known(struct damos_ctx *d)
 	return d->max_action < 0 ? -EAGAIN : d->max_action >= 7;
 }
 
-int damos_dbgfs_lru_supported(struct damos_ctx *d)
+int damos_dbgfs_lru_supported(struct damon_ctx *d)
 {
-	if (d->iface != DAMOS_IFACE_DBGFS)
+	if (d->iface != DAMON_IFACE_DBGFS)
 		return damos_err(-EOPNOTSUPP, "not on dbgfs");
 	return lru_supported(d);
 }
 
-static int lru_supported(struct damos_ctx *d)
+static int lru_supported(struct damon_ctx *d)
 {
 	int known = lru_known(d);
 
@@ -490,14 +490,14 @@ static int lru_supported(struct damos_ctx *d)
 	return d->max_action >= 7;
 }
 
-static int dbgfs_has(struct damos_ctx *d, int f, bool probe)
+static int dbgfs_has(struct damon_ctx *d, int f, bool probe)
 {
 	if (f != DAMOS_FEAT_LRU_ACTIONS)
 		return !!(d->feat & (1U << f));
 	return probe ? damos_dbgfs_lru_supported(d) : lru_known(d);
 }
 
-static int dbgfs_feature_err(struct damos_ctx *d, int f, const char *what)
+static int dbgfs_feature_err(struct damon_ctx *d, int f, const char *what)
 {
 	const struct damos_feature_info *fi = &damos_features[f];
 
@@ -509,7 +509,7 @@ static int dbgfs_feature_err(struct damos_ctx *d, int f, const char *what)
 			 what, fi->what, fi->since_major, fi->since_minor);
 }
 
-static bool dbgfs_claims(const struct damos_opts *o, char *buf, size_t sz)
+static bool dbgfs_claims(const struct damon_opts *o, char *buf, size_t sz)
 {
 	if (!o->dbgfs_ctx || !*o->dbgfs_ctx)
 		return false;
@@ -518,7 +518,7 @@ static bool dbgfs_claims(const struct damos_opts *o, char *buf, size_t sz)
 }
 
 /* The context directory: a context made by mk_contexts, or the first. */
-static int dbgfs_open(struct damos_ctx *d, const struct damos_opts *o)
+static int dbgfs_open(struct damon_ctx *d, const struct damon_opts *o)
 {
 	d->max_action = o->dbgfs_lru < 0 ? -1 : o->dbgfs_lru ? 7 : 5;
 	d->dir = o->dbgfs_ctx && *o->dbgfs_ctx ?
@@ -530,7 +530,7 @@ static int dbgfs_open(struct damos_ctx *d, const struct damos_opts *o)
 	return 0;
 }
 
-static void dbgfs_probe(struct damos_ctx *d)
+static void dbgfs_probe(struct damon_ctx *d)
 {
 	char *p = damos_path("%s/monitor_on_DEPRECATED", d->dbgfs);
 
@@ -544,7 +544,7 @@ static void dbgfs_probe(struct damos_ctx *d)
 /* A context directory as mk_contexts makes it. */
 static int make_context(struct damos_io *files, const char *dir)
 {
-	struct damos_attrs a;
+	struct damon_attrs a;
 	char attrs[128];
 	const char *const f[][2] = {
 		{ "attrs", attrs }, { "schemes", "" }, { "target_ids", "" },
@@ -552,8 +552,8 @@ static int make_context(struct damos_io *files, const char *dir)
 	};
 	int err = damos_io_mkdir(files, dir);
 
-	damos_attrs_default(&a);
-	damos_attrs_encode(&a, attrs, sizeof(attrs));
+	damon_attrs_default(&a);
+	damon_attrs_encode(&a, attrs, sizeof(attrs));
 	for (size_t i = 0; !err && i < ARRAY_SIZE(f); i++) {
 		char *p = damos_path("%s/%s", dir, f[i][0]);
 
@@ -565,7 +565,7 @@ static int make_context(struct damos_io *files, const char *dir)
 }
 
 /* mk_contexts, rm_contexts: the directory of the context named. */
-static int context_dir_op(struct damos_ctx *d, struct damos_io *files,
+static int context_dir_op(struct damon_ctx *d, struct damos_io *files,
 			  const char *base, const char *content)
 {
 	char name[256], *p;
@@ -587,7 +587,7 @@ static int context_dir_op(struct damos_ctx *d, struct damos_io *files,
 }
 
 /* What dbgfs does on a write, on plain files (the backend's model_write). */
-static int dbgfs_model_write(struct damos_ctx *d, struct damos_io *files,
+static int dbgfs_model_write(struct damon_ctx *d, struct damos_io *files,
 			     const char *path, const char *content,
 			     unsigned int flags)
 {
@@ -616,7 +616,7 @@ static int dbgfs_model_write(struct damos_ctx *d, struct damos_io *files,
 #define DEBUGFS_MAGIC	0x64626720
 
 const struct damos_backend damos_dbgfs_backend = {
-	.iface = DAMOS_IFACE_DBGFS,
+	.iface = DAMON_IFACE_DBGFS,
 	.top = "sys/kernel/debug/damon",
 	.fs_magic = DEBUGFS_MAGIC,
 	.claims = dbgfs_claims,

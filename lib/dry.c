@@ -98,7 +98,7 @@ static char *layer_dir;		/* the copy's root */
 static char *layer_of;		/* the root it copies */
 
 /* a handle on the files below @root, without layers */
-static struct damos_io *bare(struct damos_ctx *d, const char *root)
+static struct damos_io *bare(struct damon_ctx *d, const char *root)
 {
 	memset(d, 0, sizeof(*d));
 	d->root = (char *)root;
@@ -107,7 +107,7 @@ static struct damos_io *bare(struct damos_ctx *d, const char *root)
 
 static void layer_remove(void)
 {
-	struct damos_ctx d;
+	struct damon_ctx d;
 	struct damos_io *io;
 
 	if (!layer_dir)
@@ -120,7 +120,7 @@ static void layer_remove(void)
 }
 
 /* Copy @rel of @from (a handle on the real root) into the layer. */
-static int layer_copy(struct damos_ctx *from, const char *rel, int depth)
+static int layer_copy(struct damon_ctx *from, const char *rel, int depth)
 {
 	char *src = damos_path("%s/%s", from->root, rel);
 	char *dst = damos_path("%s/%s", layer_dir, rel);
@@ -149,7 +149,7 @@ static int layer_copy(struct damos_ctx *from, const char *rel, int depth)
 		else
 			t = strdup(target);
 		char *p = strdup(dst);	/* as a directory, as it always was */
-		struct damos_ctx c;
+		struct damon_ctx c;
 		struct damos_io *io = bare(&c, from->root);
 
 		if (!t || !p || !io)
@@ -208,7 +208,7 @@ static const char *dry_layer(const char *root)
 		"sys/module/damon_lru_sort", "sys/module/damon_reclaim",
 		"proc/sys/kernel/osrelease",
 	};
-	struct damos_ctx from = { .root = (char *)root };
+	struct damon_ctx from = { .root = (char *)root };
 	const char *tmp = getenv("TMPDIR");
 	int err = 0;
 
@@ -231,7 +231,7 @@ static const char *dry_layer(const char *root)
 	for (size_t i = 0; !err && i < ARRAY_SIZE(parts); i++) {
 		char *p = damos_path("%s/%s", layer_dir, parts[i]);
 		char *parent = p ? strndup(p, strrchr(p, '/') - p) : NULL;
-		struct damos_ctx to;
+		struct damon_ctx to;
 		struct damos_io *io = bare(&to, layer_dir);
 
 		/* the parents of each part */
@@ -346,7 +346,7 @@ static const struct damos_io_ops dry_ops = {
  * process, kept for its later ones, removed at exit): a batch of dry-run
  * commands sees the writes of those before it as the kernel would show them.
  */
-struct damos_io *damos_io_dry(struct damos_ctx *d, struct damos_io *below)
+struct damos_io *damos_io_dry(struct damon_ctx *d, struct damos_io *below)
 {
 	const char *copy = dry_layer(d->root);
 	struct dry *y;
@@ -383,7 +383,7 @@ struct damos_io *damos_io_dry(struct damos_ctx *d, struct damos_io *below)
 	return &y->io;
 }
 
-static struct damos_io *push_dry(struct damos_ctx *d, struct damos_io *below,
+static struct damos_io *push_dry(struct damon_ctx *d, struct damos_io *below,
 				 long fs_magic)
 {
 	(void)fs_magic;

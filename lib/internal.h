@@ -145,7 +145,7 @@ char *damos_dbgfs_encode_kept(struct damos_scheme *const *s, size_t n,
 			      bool strict);
 /* -EOPNOTSUPP with a message if @s needs a feature @d lacks; @idx
  * (SIZE_MAX: none) names the scheme in it */
-int damos_scheme_features(struct damos_ctx *d, const struct damos_scheme *s,
+int damos_scheme_features(struct damon_ctx *d, const struct damos_scheme *s,
 			  size_t idx);
 /* The kernel's page size, for every file that needs it. */
 uint64_t damos_page_size(void);
@@ -168,10 +168,10 @@ int damos_err_hint(int err, enum damos_hint hint, int64_t arg,
 	__attribute__((format(printf, 4, 5)));
 
 /* scheme.c: attribute @i (0..4) in the order of a dbgfs attrs line */
-const uint64_t *damos_attrs_field(const struct damos_attrs *a, size_t i);
+const uint64_t *damon_attrs_field(const struct damon_attrs *a, size_t i);
 /* scheme.c, damos.c: a caller's struct's .sz; -EINVAL with a message */
-int damos_attrs_check(const struct damos_attrs *a);
-int damos_targets_check_sz(const struct damos_targets *t);
+int damon_attrs_check(const struct damon_attrs *a);
+int damon_targets_check_sz(const struct damon_targets *t);
 /* error.c: .sz of a caller's struct; -EINVAL with a message */
 int damos_sz_check(const void *p, size_t sz, size_t known, size_t min,
 		   const char *name);
@@ -192,7 +192,7 @@ struct damos_buf {
 void damos_buf_printf(struct damos_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void damos_buf_free(struct damos_buf *b);
-/* error.c: @s as one word of damos_words_split() (quoted if it must be). */
+/* error.c: @s as one sh word (quoted if it must be). */
 void damos_quote(struct damos_buf *b, const char *s);
 /*
  * "a b c" into @buf: the @n names from @first on, each @stride bytes
@@ -206,8 +206,8 @@ void damos_quote_n(struct damos_buf *b, const char *s, size_t len);
 /* damos.c, io.c, dbgfs.c, sysfs.c: the handle and its backends. */
 struct damos_backend;
 
-struct damos_ctx {
-	enum damos_iface iface;
+struct damon_ctx {
+	enum damon_iface iface;
 	const struct damos_backend *ops;
 	struct damos_io *io;	/* the top of its I/O stack (lib/stack.c) */
 	char *root;		/* "" for "/", else without trailing '/' */
@@ -223,10 +223,10 @@ struct damos_ctx {
 	char kdesc[64];		/* damos_kernel_desc() */
 	int refs;		/* holders besides the caller (a transaction) */
 	/* told each successful write (a transaction's, txn.c), or NULL */
-	void (*note_write)(struct damos_ctx *d, const char *path,
+	void (*note_write)(struct damon_ctx *d, const char *path,
 			   const char *content);
 	/* told before each write (txn.c: read what the snapshot left out) */
-	void (*before_write)(struct damos_ctx *d, const char *path);
+	void (*before_write)(struct damon_ctx *d, const char *path);
 };
 
 /*
@@ -236,43 +236,43 @@ struct damos_ctx {
 struct damos_io;
 
 struct damos_backend {
-	enum damos_iface iface;
+	enum damon_iface iface;
 	const char *top;	/* its directory below the root */
 	long fs_magic;		/* the filesystem the real one is on */
 	/* whether @o sets an option of this interface; its words in @buf */
-	bool (*claims)(const struct damos_opts *o, char *buf, size_t sz);
+	bool (*claims)(const struct damon_opts *o, char *buf, size_t sz);
 	/* d->dir (and the backend's own paths) for @o */
-	int (*open)(struct damos_ctx *d, const struct damos_opts *o);
+	int (*open)(struct damon_ctx *d, const struct damon_opts *o);
 	/* optional: feature @f, when the bits do not tell (-EAGAIN unknown) */
-	int (*has)(struct damos_ctx *d, int f, bool probe);
+	int (*has)(struct damon_ctx *d, int f, bool probe);
 	/* optional: scheme @idx's tried regions (damos_tried_regions_read()) */
-	int (*tried_regions)(struct damos_ctx *d, size_t idx,
+	int (*tried_regions)(struct damon_ctx *d, size_t idx,
 			     struct damos_tried_regions *r);
 	/* optional: what the interface cannot take (damos_*_check()) */
-	int (*scheme_check)(struct damos_ctx *d, const struct damos_scheme *s);
-	int (*targets_check)(struct damos_ctx *d, const struct damos_targets *t);
+	int (*scheme_check)(struct damon_ctx *d, const struct damos_scheme *s);
+	int (*targets_check)(struct damon_ctx *d, const struct damon_targets *t);
 	/* optional: the refusal of a missing feature, in this backend's words */
-	int (*feature_err)(struct damos_ctx *d, int f, const char *what);
+	int (*feature_err)(struct damon_ctx *d, int f, const char *what);
 	const char *user;	/* its monitoring, in messages */
 	bool exclusive;		/* Linux 6.1: starts only when nothing else runs */
 	/* -EBUSY with a message if it monitors now, in the way of @self */
-	int (*in_use)(struct damos_ctx *d, const char *self);
-	int (*schemes_read)(struct damos_ctx *d, struct damos_scheme ***out,
+	int (*in_use)(struct damon_ctx *d, const char *self);
+	int (*schemes_read)(struct damon_ctx *d, struct damos_scheme ***out,
 			    size_t *n);
-	int (*schemes_write)(struct damos_ctx *d, struct damos_scheme *const *s,
+	int (*schemes_write)(struct damon_ctx *d, struct damos_scheme *const *s,
 			     size_t n);
-	int (*attrs_read)(struct damos_ctx *d, struct damos_attrs *a);
-	int (*attrs_write)(struct damos_ctx *d, const struct damos_attrs *a);
-	int (*targets_read)(struct damos_ctx *d, struct damos_targets *t);
-	int (*targets_write)(struct damos_ctx *d, const struct damos_targets *t);
-	int (*status)(struct damos_ctx *d, bool *on, int *pid);
-	int (*turn)(struct damos_ctx *d, bool on);
-	void (*probe)(struct damos_ctx *d);	/* sets feat and kdesc */
+	int (*attrs_read)(struct damon_ctx *d, struct damon_attrs *a);
+	int (*attrs_write)(struct damon_ctx *d, const struct damon_attrs *a);
+	int (*targets_read)(struct damon_ctx *d, struct damon_targets *t);
+	int (*targets_write)(struct damon_ctx *d, const struct damon_targets *t);
+	int (*status)(struct damon_ctx *d, bool *on, int *pid);
+	int (*turn)(struct damon_ctx *d, bool on);
+	void (*probe)(struct damon_ctx *d);	/* sets feat and kdesc */
 	/*
 	 * optional: quota goal @goal of scheme @idx gets current value @v,
 	 * and a running kdamond takes it (sysfs: commit_schemes_quota_goals)
 	 */
-	int (*goal_current)(struct damos_ctx *d, size_t idx, size_t goal,
+	int (*goal_current)(struct damon_ctx *d, size_t idx, size_t goal,
 			    uint64_t v);
 	/*
 	 * What the kernel does on a write of @content to @path, done through
@@ -280,26 +280,26 @@ struct damos_backend {
 	 * tree): the write, and the files and directories it makes or
 	 * removes.  From the backend's own tables, not a second model.
 	 */
-	int (*model_write)(struct damos_ctx *d, struct damos_io *files,
+	int (*model_write)(struct damon_ctx *d, struct damos_io *files,
 			   const char *path, const char *content,
 			   unsigned int flags);
-	/* optional: damos_context_check() */
-	int (*context_check)(struct damos_ctx *d);
-	/* the kernel may show a target's regions as none (damos_targets_same()) */
+	/* optional: damon_context_check() */
+	int (*context_check)(struct damon_ctx *d);
+	/* the kernel may show a target's regions as none (damon_targets_same()) */
 	bool regions_lossy;
 };
 
 extern const struct damos_backend damos_dbgfs_backend;
 extern const struct damos_backend damos_sysfs_backend;
 
-/* sysfs_model.c: the context's attrs files, in struct damos_attrs' order */
+/* sysfs_model.c: the context's attrs files, in struct damon_attrs' order */
 #define DAMOS_SYSFS_NR_ATTR_FILES	5
 extern const char *const damos_sysfs_attr_files[DAMOS_SYSFS_NR_ATTR_FILES];
-int damos_sysfs_model_write(struct damos_ctx *d, struct damos_io *files,
+int damos_sysfs_model_write(struct damon_ctx *d, struct damos_io *files,
 			    const char *path, const char *content,
 			    unsigned int flags);
 /* stack.c: @d's backend's model_write, else the write alone */
-int damos_io_model_write(struct damos_ctx *d, struct damos_io *files,
+int damos_io_model_write(struct damon_ctx *d, struct damos_io *files,
 			 const char *path, const char *content,
 			 unsigned int flags);
 
@@ -370,35 +370,35 @@ struct damos_io_ops {
 struct damos_io {
 	const struct damos_io_ops *ops;
 	struct damos_io *below;
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 };
 
 /*
  * The layers: each takes the stack below and returns the new top (NULL
  * with a message).
  */
-struct damos_io *damos_io_real(struct damos_ctx *d);
-struct damos_io *damos_io_dry(struct damos_ctx *d, struct damos_io *below);
+struct damos_io *damos_io_real(struct damon_ctx *d);
+struct damos_io *damos_io_dry(struct damon_ctx *d, struct damos_io *below);
 
 /*
- * What damos_opts.layers lists (damos.h): a layer's name and how it is
+ * What damon_opts.layers lists (damos.h): a layer's name and how it is
  * stacked; @fs_magic is the filesystem of the interface's files on a
  * kernel (0: the files are plain ones anyway).  Test builds add their own
  * (tests/layers/).
  */
 struct damos_layer {
 	const char *name;
-	struct damos_io *(*push)(struct damos_ctx *d, struct damos_io *below,
+	struct damos_io *(*push)(struct damon_ctx *d, struct damos_io *below,
 				 long fs_magic);
 };
 
 /*
  * stack.c: stack @o's layers (NULL: none) over the files of @d
- * (damos_open(), and lru_sort.c's handles with @fs_magic 0).
+ * (damon_open(), and lru_sort.c's handles with @fs_magic 0).
  */
-int damos_io_open(struct damos_ctx *d, const struct damos_opts *o,
+int damos_io_open(struct damon_ctx *d, const struct damon_opts *o,
 		  long fs_magic);
-void damos_io_close(struct damos_ctx *d);
+void damos_io_close(struct damon_ctx *d);
 /* the ops of @io or the first layer below it that has one */
 int damos_io_read(struct damos_io *io, const char *path, char **out);
 int damos_io_write(struct damos_io *io, const char *path, const char *content,
@@ -411,45 +411,45 @@ int damos_io_mkdir(struct damos_io *io, const char *path);
 int damos_io_remove(struct damos_io *io, const char *path);
 int damos_io_ask(struct damos_io *io, enum damos_io_q q);
 /* the same, from the top of @d's stack */
-int damos_io_query(struct damos_ctx *d, enum damos_io_q q);
-void damos_io_event(struct damos_ctx *d, enum damos_io_ev ev);
+int damos_io_query(struct damon_ctx *d, enum damos_io_q q);
+void damos_io_event(struct damon_ctx *d, enum damos_io_ev ev);
 
-int damos_read(struct damos_ctx *d, const char *path, char **out);
-int damos_read_u64(struct damos_ctx *d, const char *path, uint64_t *v);
-int damos_read_word(struct damos_ctx *d, const char *path, char *buf, size_t sz);
-int damos_write(struct damos_ctx *d, const char *path, const char *content);
-int damos_write_u64(struct damos_ctx *d, const char *path, uint64_t v);
+int damos_read(struct damon_ctx *d, const char *path, char **out);
+int damos_read_u64(struct damon_ctx *d, const char *path, uint64_t *v);
+int damos_read_word(struct damon_ctx *d, const char *path, char *buf, size_t sz);
+int damos_write(struct damon_ctx *d, const char *path, const char *content);
+int damos_write_u64(struct damon_ctx *d, const char *path, uint64_t v);
 /* A write with DAMOS_IO_UPDATE. */
-int damos_write_update(struct damos_ctx *d, const char *path,
+int damos_write_update(struct damon_ctx *d, const char *path,
 			const char *content);
-void damos_features_probe(struct damos_ctx *d);
+void damos_features_probe(struct damon_ctx *d);
 /* damos_has() without the check of @f; @probe: may write to find out */
-int damos_has_now(struct damos_ctx *d, int f, bool probe);
+int damos_has_now(struct damon_ctx *d, int f, bool probe);
 /* damos.c: @in (NULL: defaults) into @o; -EINVAL for unknown set bytes */
-int damos_opts_get(const struct damos_opts *in, struct damos_opts *o);
+int damon_opts_get(const struct damon_opts *in, struct damon_opts *o);
 /* A message naming feature @f and the handle's kernel; -EOPNOTSUPP. */
-int damos_feature_err(struct damos_ctx *d, int f, const char *what);
+int damos_feature_err(struct damon_ctx *d, int f, const char *what);
 /* snap.c: every file below @dir (skipping stats/ and tried_regions/). */
-int damos_snap_read(struct damos_ctx *d, const char *dir, struct damos_snap *sn);
+int damos_snap_read(struct damon_ctx *d, const char *dir, struct damos_snap *sn);
 /* the same through @io and the layers below it */
 int damos_snap_read_io(struct damos_io *io, const char *dir,
 		       struct damos_snap *sn);
 /* snap.c: @s ends with the path components @suffix */
 bool damos_ends_with(const char *s, const char *suffix);
 /* snap.c: write back the writable files of @sn below @dir, nr_* first. */
-int damos_snap_restore(struct damos_ctx *d, const char *dir,
+int damos_snap_restore(struct damon_ctx *d, const char *dir,
 		       const struct damos_snap *sn);
 
 /*
  * damos.c: -EBUSY with a message if another DAMON user keeps @self (an
  * interface's monitoring) or, @self NULL, the module @name off.
  */
-int damos_other_user(struct damos_ctx *d, const struct damos_backend *self,
+int damos_other_user(struct damon_ctx *d, const struct damos_backend *self,
 		     const char *name);
 /* -errno with a message unless every existing file @rel of d->dir is writable */
-int damos_check_writable(struct damos_ctx *d, const char *const *rel);
+int damos_check_writable(struct damon_ctx *d, const char *const *rel);
 /* Whether @path holds @want. */
-bool damos_word_is(struct damos_ctx *d, const char *path, const char *want);
+bool damos_word_is(struct damon_ctx *d, const char *path, const char *want);
 
 /*
  * txn.c: transactions (damos_txn_begin()).  damos_write() tells each
@@ -457,19 +457,19 @@ bool damos_word_is(struct damos_ctx *d, const char *path, const char *want);
  * whether "commit" waits for the end of the transaction (true: it does,
  * and is written there once the staged files read back as written).
  */
-void damos_txn_note_write(struct damos_ctx *d, const char *path,
+void damos_txn_note_write(struct damon_ctx *d, const char *path,
 			  const char *content);
 /* before a write: a file the snapshot could not read then is read now */
-void damos_txn_before_write(struct damos_ctx *d, const char *path);
-bool damos_txn_defer_commit(struct damos_ctx *d, const char *state_path);
+void damos_txn_before_write(struct damon_ctx *d, const char *path);
+bool damos_txn_defer_commit(struct damon_ctx *d, const char *state_path);
 /*
  * sysfs_commit.c: before a running kdamond's "commit" (its state file
  * @state_path), what the kernel refuses only when it applies the files
  * (0, or -EINVAL naming the file and value); after it, whether the kernel
  * stopped the kdamond instead (a refused commit does, silently).
  */
-int damos_sysfs_commit_check(struct damos_ctx *d, const char *state_path);
-bool damos_sysfs_commit_stopped(struct damos_ctx *d, const char *state_path);
+int damos_sysfs_commit_check(struct damon_ctx *d, const char *state_path);
+bool damos_sysfs_commit_stopped(struct damon_ctx *d, const char *state_path);
 /* The public mutators run @op(@d, @arg) as one transaction. */
 #define DAMOS_TXN(d, call) \
 	({ int _e = damos_txn_begin(d); \

@@ -31,7 +31,7 @@ bool damos_exists(const char *path)
 }
 
 /* The part of @path below a --root other than "/", or NULL. */
-static const char *below_root(const struct damos_ctx *d, const char *path)
+static const char *below_root(const struct damon_ctx *d, const char *path)
 {
 	size_t n = strlen(d->root);
 
@@ -84,7 +84,7 @@ static int open_walk(int rootfd, const char *rel, int flags, mode_t mode)
  * resolved beneath the root, so that no symlink in a fake tree leads a read,
  * a write, a mkdir or a removal out of it (EXDEV; ELOOP without openat2).
  */
-static int open_below(const struct damos_ctx *d, const char *path, int flags,
+static int open_below(const struct damon_ctx *d, const char *path, int flags,
 		      mode_t mode)
 {
 	const char *rel = below_root(d, path);
@@ -114,7 +114,7 @@ static int open_below(const struct damos_ctx *d, const char *path, int flags,
  * every DAMON file is; a FIFO or a device in a fake tree would block or
  * never end.  -1 with errno set on failure (EINVAL: not a regular file).
  */
-static int open_file(const struct damos_ctx *d, const char *path, int flags,
+static int open_file(const struct damon_ctx *d, const char *path, int flags,
 		     mode_t mode)
 {
 	bool below = below_root(d, path);
@@ -130,7 +130,7 @@ static int open_file(const struct damos_ctx *d, const char *path, int flags,
 }
 
 /* The message for a failed open/read/write of @path, with what helps. */
-static int io_err(const struct damos_ctx *d, int err, const char *verb,
+static int io_err(const struct damon_ctx *d, int err, const char *verb,
 		  const char *path)
 {
 	if ((err == -EXDEV || err == -ELOOP) && below_root(d, path))
@@ -182,7 +182,7 @@ static int real_read(struct damos_io *io, const char *path, char **out)
 
 static int read_once(struct damos_io *io, const char *path, char **out)
 {
-	struct damos_ctx *d = io->d;
+	struct damon_ctx *d = io->d;
 	size_t chunk = 1 << 16;
 	struct damos_buf b = { 0 };
 	char *buf = malloc(chunk);
@@ -229,7 +229,7 @@ static int read_once(struct damos_io *io, const char *path, char **out)
 }
 
 /* mkdir -p of @path's parent, beneath the root as open_below() is. */
-static int mkdirs(const struct damos_ctx *d, char *path)
+static int mkdirs(const struct damon_ctx *d, char *path)
 {
 	const char *rel = below_root(d, path);
 	char *copy, *comp, *next;
@@ -316,7 +316,7 @@ static int rm_at(int parent, const char *name)
 	return err;
 }
 
-static int rm_rf(const struct damos_ctx *d, const char *path)
+static int rm_rf(const struct damon_ctx *d, const char *path)
 {
 	char *parent = strndup(path, strrchr(path, '/') - path);
 	int fd = parent ? open_below(d, parent, O_PATH | O_DIRECTORY, 0) : -1;
@@ -336,7 +336,7 @@ static int rm_rf(const struct damos_ctx *d, const char *path)
 static int write_once(struct damos_io *io, const char *path,
 		      const char *content, unsigned int flags)
 {
-	struct damos_ctx *d = io->d;
+	struct damon_ctx *d = io->d;
 	size_t len = strlen(content);
 	ssize_t n;
 	int fd, err;
@@ -368,7 +368,7 @@ static int real_write(struct damos_io *io, const char *path,
 static int real_list(struct damos_io *io, const char *dir,
 		     struct damos_io_ent **out, size_t *nr)
 {
-	struct damos_ctx *d = io->d;
+	struct damon_ctx *d = io->d;
 	struct damos_io_ent *ents = NULL, *tmp;
 	struct dirent *e;
 	struct stat st;
@@ -455,7 +455,7 @@ static const struct damos_io_ops real_ops = {
 	.free = real_free,
 };
 
-struct damos_io *damos_io_real(struct damos_ctx *d)
+struct damos_io *damos_io_real(struct damon_ctx *d)
 {
 	struct damos_io *io = calloc(1, sizeof(*io));
 

@@ -16,7 +16,7 @@
 
 #include "internal.h"
 
-const char *damos_lock_dir(const struct damos_ctx *d)
+const char *damos_lock_dir(const struct damon_ctx *d)
 {
 	return d->top;
 }

@@ -56,7 +56,7 @@ struct mod_scheme {
 	const char *stats[MOD_NR_STATS];
 };
 
-struct damos_module;
+struct damon_module;
 
 struct mod_info {
 	const char *name;		/* damoctl's: "lru_sort" */
@@ -67,12 +67,12 @@ struct mod_info {
 	const char *const *kw_names;
 	const struct mod_scheme *schemes;
 	size_t nr_schemes;
-	int (*validate)(const struct damos_module *m);
-	int (*scheme)(const struct damos_module *m, size_t i,
+	int (*validate)(const struct damon_module *m);
+	int (*scheme)(const struct damon_module *m, size_t i,
 		      struct damos_scheme *s);
 };
 
-struct damos_module {
+struct damon_module {
 	const struct mod_info *info;
 	uint64_t v[MOD_MAX_PARAMS];
 	uint32_t given;		/* parameters set by the caller */
@@ -91,7 +91,7 @@ static int pidx(const struct mod_info *mi, const char *file)
 	return -1;
 }
 
-static uint64_t val(const struct damos_module *m, const char *file)
+static uint64_t val(const struct damon_module *m, const char *file)
 {
 	int i = pidx(m->info, file);
 
@@ -120,7 +120,7 @@ static uint64_t val(const struct damos_module *m, const char *file)
 	{ "monitor_region_end", 0, M_ADDR, NULL }
 
 /* ------------------------------------------------------------------------
- * damon_lru_sort (mm/damon/lru_sort.c); the order is enum damos_lru_param's.
+ * damon_lru_sort (mm/damon/lru_sort.c); the order is enum damon_lru_param's.
  */
 static const struct mod_param lru_sort_params[] = {
 	{ "hot_thres_access_freq", 500, M_RATE, NULL },
@@ -207,11 +207,11 @@ static const struct mod_scheme reclaim_schemes[] = {
 	    "nr_quota_exceeds" } },
 };
 
-static int lru_sort_validate(const struct damos_module *m);
-static int lru_sort_scheme(const struct damos_module *m, size_t i,
+static int lru_sort_validate(const struct damon_module *m);
+static int lru_sort_scheme(const struct damon_module *m, size_t i,
 			   struct damos_scheme *s);
-static int reclaim_validate(const struct damos_module *m);
-static int reclaim_scheme(const struct damos_module *m, size_t i,
+static int reclaim_validate(const struct damon_module *m);
+static int reclaim_scheme(const struct damon_module *m, size_t i,
 			  struct damos_scheme *s);
 
 static const struct mod_info modules[] = {
@@ -227,10 +227,10 @@ static const struct mod_info modules[] = {
 
 static const char *const module_names[] = { "lru_sort", "reclaim", NULL };
 
-_Static_assert(ARRAY_SIZE(lru_sort_params) == DAMOS_LRU_NR_PARAMS,
-	       "damon_lru_sort's table is enum damos_lru_param");
+_Static_assert(ARRAY_SIZE(lru_sort_params) == DAMON_LRU_NR_PARAMS,
+	       "damon_lru_sort's table is enum damon_lru_param");
 
-const char *const *damos_module_names(void)
+const char *const *damon_module_names(void)
 {
 	return module_names;
 }
@@ -255,10 +255,10 @@ static const struct mod_info *module_named(const char *name)
 	return mi;
 }
 
-struct damos_module *damos_module_new(const char *name)
+struct damon_module *damon_module_new(const char *name)
 {
 	const struct mod_info *mi = module_named(name);
-	struct damos_module *m;
+	struct damon_module *m;
 
 	if (!mi)
 		return NULL;
@@ -272,27 +272,27 @@ struct damos_module *damos_module_new(const char *name)
 	return m;
 }
 
-void damos_module_free(struct damos_module *m)
+void damon_module_free(struct damon_module *m)
 {
 	free(m);
 }
 
-const char *damos_module_name(const struct damos_module *m)
+const char *damon_module_name(const struct damon_module *m)
 {
 	return m->info->name;
 }
 
-const char *damos_module_kernel_name(const struct damos_module *m)
+const char *damon_module_kernel_name(const struct damon_module *m)
 {
 	return m->info->kname;
 }
 
-size_t damos_module_nr_params(const struct damos_module *m)
+size_t damon_module_nr_params(const struct damon_module *m)
 {
 	return m->info->nr_params;
 }
 
-const char *damos_module_param_name(const struct damos_module *m, size_t p)
+const char *damon_module_param_name(const struct damon_module *m, size_t p)
 {
 	if (p >= m->info->nr_params) {
 		errno = EINVAL;
@@ -301,7 +301,7 @@ const char *damos_module_param_name(const struct damos_module *m, size_t p)
 	return m->info->params[p].file;
 }
 
-int damos_module_param_index(const struct damos_module *m, const char *file)
+int damon_module_param_index(const struct damon_module *m, const char *file)
 {
 	int i = pidx(m->info, file);
 
@@ -309,17 +309,17 @@ int damos_module_param_index(const struct damos_module *m, const char *file)
 				      m->info->kname, file);
 }
 
-bool damos_module_param_present(const struct damos_module *m, size_t p)
+bool damon_module_param_present(const struct damon_module *m, size_t p)
 {
 	return p < m->info->nr_params && !(m->absent & (1U << p));
 }
 
-uint64_t damos_module_get(const struct damos_module *m, size_t p)
+uint64_t damon_module_get(const struct damon_module *m, size_t p)
 {
 	return p < m->info->nr_params ? m->v[p] : 0;
 }
 
-int damos_module_set(struct damos_module *m, size_t p, uint64_t v)
+int damon_module_set(struct damon_module *m, size_t p, uint64_t v)
 {
 	if (p >= m->info->nr_params)
 		return damos_err(-EINVAL, "%s: no parameter %zu", m->info->kname, p);
@@ -331,33 +331,33 @@ int damos_module_set(struct damos_module *m, size_t p, uint64_t v)
 	return 0;
 }
 
-void damos_module_overlay(struct damos_module *dst,
-			  const struct damos_module *src)
+void damon_module_overlay(struct damon_module *dst,
+			  const struct damon_module *src)
 {
 	if (dst->info != src->info)
 		return;
 	for (size_t p = 0; p < src->info->nr_params; p++)
 		if (src->given & (1U << p))
-			damos_module_set(dst, p, src->v[p]);
+			damon_module_set(dst, p, src->v[p]);
 }
 
-bool damos_module_enabled(const struct damos_module *m)
+bool damon_module_enabled(const struct damon_module *m)
 {
 	return m->enabled;
 }
 
-int damos_module_kdamond_pid(const struct damos_module *m)
+int damon_module_kdamond_pid(const struct damon_module *m)
 {
 	return m->pid;
 }
 
-const char *const *damos_module_keywords(const struct damos_module *m)
+const char *const *damon_module_keywords(const struct damon_module *m)
 {
 	return m->info->kw_names;
 }
 
-int damos_module_keyword(const struct damos_module *m, size_t i,
-			 struct damos_module_kw *out)
+int damon_module_keyword(const struct damon_module *m, size_t i,
+			 struct damon_module_kw *out)
 {
 	const struct mod_kw *k;
 	size_t n = 0;
@@ -382,7 +382,7 @@ int damos_module_keyword(const struct damos_module *m, size_t i,
 }
 
 /* One value in the user's units; @kw names it in messages. */
-static int set_value(struct damos_module *m, int p, const char *kw,
+static int set_value(struct damon_module *m, int p, const char *kw,
 		     const char *s)
 {
 	const struct mod_param *mp = &m->info->params[p];
@@ -446,7 +446,7 @@ static int set_value(struct damos_module *m, int p, const char *kw,
 	}
 	if (v > DAMOS_ULONG_MAX)
 		return damos_err(-ERANGE, "%s: '%s' is out of range", kw, s);
-	return damos_module_set(m, (size_t)p, v);
+	return damon_module_set(m, (size_t)p, v);
 }
 
 static int expected_err(const struct mod_info *mi, const char *word)
@@ -462,7 +462,7 @@ static int expected_err(const struct mod_info *mi, const char *word)
 	return err;
 }
 
-int damos_module_parse(struct damos_module *m, int argc,
+int damon_module_parse(struct damon_module *m, int argc,
 		       const char *const *argv)
 {
 	const struct mod_info *mi = m->info;
@@ -560,7 +560,7 @@ static int over_100(const char *what, uint64_t permil)
 	return err;
 }
 
-static void mod_attrs(const struct damos_module *m, struct damos_attrs *a)
+static void mod_attrs(const struct damon_module *m, struct damon_attrs *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->sz = sizeof(*a);
@@ -572,7 +572,7 @@ static void mod_attrs(const struct damos_module *m, struct damos_attrs *a)
 }
 
 /* A minimum age in us the kernel divides into an unsigned int. */
-static int age_fits(const struct damos_module *m, const char *file)
+static int age_fits(const struct damon_module *m, const char *file)
 {
 	uint64_t aggr = val(m, "aggr_interval");
 
@@ -583,21 +583,21 @@ static int age_fits(const struct damos_module *m, const char *file)
 	return 0;
 }
 
-static int lru_sort_validate(const struct damos_module *m)
+static int lru_sort_validate(const struct damon_module *m)
 {
-	struct damos_attrs a;
+	struct damon_attrs a;
 	uint64_t freq = val(m, "hot_thres_access_freq"), hot;
 
 	mod_attrs(m, &a);
 	if (freq > 1000)
 		return over_100("hot", freq);
 	/* the module stores both thresholds in unsigned ints, truncating */
-	if (__builtin_mul_overflow(damos_attrs_max_nr_accesses(&a), freq, &hot) ||
+	if (__builtin_mul_overflow(damon_attrs_max_nr_accesses(&a), freq, &hot) ||
 	    hot / 1000 > DAMOS_UINT_MAX)
 		return damos_err(-EINVAL,
 				 "hot: %llu per mille of %llu samples per aggregation interval is more than 2^32 samples",
 				 (unsigned long long)freq,
-				 (unsigned long long)damos_attrs_max_nr_accesses(&a));
+				 (unsigned long long)damon_attrs_max_nr_accesses(&a));
 	if (age_fits(m, "cold_min_age"))
 		return -EINVAL;
 	/* the module gives each of its two schemes half of quota_ms */
@@ -607,12 +607,12 @@ static int lru_sort_validate(const struct damos_module *m)
 	return 0;
 }
 
-static int reclaim_validate(const struct damos_module *m)
+static int reclaim_validate(const struct damon_module *m)
 {
 	return age_fits(m, "min_age");
 }
 
-int damos_module_validate(const struct damos_module *m)
+int damon_module_validate(const struct damon_module *m)
 {
 	static const char *const wmarks[] = {
 		"wmarks: high", "wmarks: mid", "wmarks: low",
@@ -620,12 +620,12 @@ int damos_module_validate(const struct damos_module *m)
 	static const char *const wfiles[] = {
 		"wmarks_high", "wmarks_mid", "wmarks_low",
 	};
-	struct damos_attrs a;
+	struct damon_attrs a;
 	uint64_t w[3], start, end;
 	int err;
 
 	mod_attrs(m, &a);
-	err = damos_attrs_validate(&a);
+	err = damon_attrs_validate(&a);
 	if (err)
 		return err;
 	if (m->info->validate && (err = m->info->validate(m)))
@@ -659,7 +659,7 @@ int damos_module_validate(const struct damos_module *m)
 }
 
 /* Parameter @p in the grammar's units. */
-static void fmt_value(struct damos_buf *b, const struct damos_module *m,
+static void fmt_value(struct damos_buf *b, const struct damon_module *m,
 		      size_t p)
 {
 	uint64_t v = m->v[p];
@@ -693,7 +693,7 @@ static void fmt_value(struct damos_buf *b, const struct damos_module *m,
 }
 
 /* Keyword @k's values (not the keyword), or "" if this kernel lacks them. */
-static void fmt_kw(struct damos_buf *b, const struct damos_module *m,
+static void fmt_kw(struct damos_buf *b, const struct damon_module *m,
 		   const struct mod_kw *k)
 {
 	const struct mod_info *mi = m->info;
@@ -738,7 +738,7 @@ static int buf_out(struct damos_buf *b, char *buf, size_t sz)
 	return n;
 }
 
-int damos_module_keyword_format(const struct damos_module *m, size_t i,
+int damon_module_keyword_format(const struct damon_module *m, size_t i,
 				char *buf, size_t sz)
 {
 	struct damos_buf b = { 0 };
@@ -752,7 +752,7 @@ int damos_module_keyword_format(const struct damos_module *m, size_t i,
 	return buf_out(&b, buf, sz);
 }
 
-int damos_module_format(const struct damos_module *m, char *buf, size_t sz)
+int damon_module_format(const struct damon_module *m, char *buf, size_t sz)
 {
 	struct damos_buf b = { 0 };
 
@@ -770,17 +770,17 @@ int damos_module_format(const struct damos_module *m, char *buf, size_t sz)
 }
 
 /* What damon_lru_sort_apply_parameters() builds for its two schemes. */
-static int lru_sort_scheme(const struct damos_module *m, size_t i,
+static int lru_sort_scheme(const struct damon_module *m, size_t i,
 			   struct damos_scheme *s)
 {
-	struct damos_attrs at;
+	struct damon_attrs at;
 
 	mod_attrs(m, &at);
 	if (i) {
 		s->v[DAMOS_F_MAX_NR_ACCESSES] = 0;
 		s->v[DAMOS_F_MIN_AGE] = val(m, "cold_min_age") / at.aggr_us;
 	} else {
-		s->v[DAMOS_F_MIN_NR_ACCESSES] = damos_attrs_max_nr_accesses(&at) *
+		s->v[DAMOS_F_MIN_NR_ACCESSES] = damon_attrs_max_nr_accesses(&at) *
 			val(m, "hot_thres_access_freq") / 1000;
 	}
 	s->v[DAMOS_F_QUOTA_MS] = val(m, "quota_ms") / 2;
@@ -792,7 +792,7 @@ static int lru_sort_scheme(const struct damos_module *m, size_t i,
 }
 
 /* damon_reclaim_new_scheme() and damon_reclaim_apply_parameters() */
-static int reclaim_scheme(const struct damos_module *m, size_t i,
+static int reclaim_scheme(const struct damon_module *m, size_t i,
 			  struct damos_scheme *s)
 {
 	uint64_t aggr = val(m, "aggr_interval");
@@ -834,17 +834,17 @@ static int reclaim_scheme(const struct damos_module *m, size_t i,
 	return err;
 }
 
-size_t damos_module_nr_schemes(const struct damos_module *m)
+size_t damon_module_nr_schemes(const struct damon_module *m)
 {
 	return m->info->nr_schemes;
 }
 
-const char *damos_module_scheme_label(const struct damos_module *m, size_t i)
+const char *damon_module_scheme_label(const struct damon_module *m, size_t i)
 {
 	return i < m->info->nr_schemes ? m->info->schemes[i].label : NULL;
 }
 
-struct damos_scheme *damos_module_scheme(const struct damos_module *m,
+struct damos_scheme *damon_module_scheme(const struct damon_module *m,
 					 size_t i)
 {
 	struct damos_scheme *s;
@@ -886,7 +886,7 @@ static char *mod_dir(const char *root, const struct mod_info *mi)
 	return damos_path("%s/sys/module/%s/parameters", root, mi->kname);
 }
 
-char *damos_module_dir(const char *root, const char *name)
+char *damon_module_dir(const char *root, const char *name)
 {
 	const struct mod_info *mi = module_named(name);
 	char *r, *p;
@@ -903,14 +903,14 @@ char *damos_module_dir(const char *root, const char *name)
  * A handle that is only a root, its I/O stack and the module's directory
  * (d->top, which a transaction keeps a copy of).
  */
-static struct damos_ctx *mod_open(const struct damos_opts *opts,
+static struct damon_ctx *mod_open(const struct damon_opts *opts,
 				  const struct mod_info *mi, char **dir)
 {
-	struct damos_opts o = DAMOS_OPTS_INIT;
-	struct damos_ctx *d;
+	struct damon_opts o = DAMON_OPTS_INIT;
+	struct damon_ctx *d;
 	int err;
 
-	if (damos_opts_get(opts, &o)) {
+	if (damon_opts_get(opts, &o)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -922,14 +922,14 @@ static struct damos_ctx *mod_open(const struct damos_opts *opts,
 	d->before_write = damos_txn_before_write;
 	*dir = d->root ? mod_dir(d->root, mi) : NULL;
 	if (!*dir) {
-		damos_close(d);
+		damon_close(d);
 		return damos_err_null(-ENOMEM, "out of memory");
 	}
 	if (!damos_exists(*dir)) {
 		damos_err(-ENOENT, "%s is not in this kernel: %s does not exist",
 			  mi->kname, *dir);
 		free(*dir);
-		damos_close(d);
+		damon_close(d);
 		errno = ENOENT;
 		return NULL;
 	}
@@ -941,20 +941,20 @@ static struct damos_ctx *mod_open(const struct damos_opts *opts,
 	free(*dir);
 	*dir = err ? NULL : mod_dir(d->root, mi);
 	if (!*dir) {
-		damos_close(d);
+		damon_close(d);
 		errno = err ? -err : ENOMEM;
 		return err ? NULL : damos_err_null(-ENOMEM, "out of memory");
 	}
 	d->top = strdup(*dir);
 	if (!d->top) {
 		free(*dir);
-		damos_close(d);
+		damon_close(d);
 		return damos_err_null(-ENOMEM, "out of memory");
 	}
 	return d;
 }
 
-static int read_param(struct damos_ctx *d, const char *dir, const char *file,
+static int read_param(struct damon_ctx *d, const char *dir, const char *file,
 		      enum mod_unit unit, uint64_t *v)
 {
 	char *p = damos_path("%s/%s", dir, file), word[16];
@@ -972,7 +972,7 @@ static int read_param(struct damos_ctx *d, const char *dir, const char *file,
 	return err;
 }
 
-static int read_all(struct damos_ctx *d, const char *dir, struct damos_module *m)
+static int read_all(struct damon_ctx *d, const char *dir, struct damon_module *m)
 {
 	const struct mod_info *mi = m->info;
 	char word[64], *p;
@@ -1023,13 +1023,13 @@ static int read_all(struct damos_ctx *d, const char *dir, struct damos_module *m
 	return 0;
 }
 
-int damos_module_read(const struct damos_opts *opts, const char *name,
-		      struct damos_module **out)
+int damon_module_read(const struct damon_opts *opts, const char *name,
+		      struct damon_module **out)
 {
 	const struct mod_info *mi = info_of(name);
-	struct damos_module *m;
+	struct damon_module *m;
 	char *dir;
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	int err;
 
 	if (!mi)
@@ -1038,19 +1038,19 @@ int damos_module_read(const struct damos_opts *opts, const char *name,
 	d = mod_open(opts, mi, &dir);
 	if (!d)
 		return -errno;
-	m = damos_module_new(mi->name);
+	m = damon_module_new(mi->name);
 	err = m ? read_all(d, dir, m) : -ENOMEM;
 	free(dir);
-	damos_close(d);
+	damon_close(d);
 	if (err) {
-		damos_module_free(m);
+		damon_module_free(m);
 		return err;
 	}
 	*out = m;
 	return 0;
 }
 
-static int write_word(struct damos_ctx *d, const char *dir, const char *file,
+static int write_word(struct damon_ctx *d, const char *dir, const char *file,
 		      const char *word)
 {
 	char *p = damos_path("%s/%s", dir, file);
@@ -1066,11 +1066,11 @@ static int write_word(struct damos_ctx *d, const char *dir, const char *file,
  * commit_inputs, which it reads at its next aggregation or watermarks
  * check.  All of it one transaction: a failed write puts back the files.
  */
-static int write_module(struct damos_ctx *d, const char *dir,
-			const struct damos_module *m, int enable)
+static int write_module(struct damon_ctx *d, const char *dir,
+			const struct damon_module *m, int enable)
 {
 	const struct mod_info *mi = m->info;
-	struct damos_module cur = { .info = mi };
+	struct damon_module cur = { .info = mi };
 	bool changed = false, on;
 	int err;
 
@@ -1115,16 +1115,16 @@ static int write_module(struct damos_ctx *d, const char *dir,
 	return err;
 }
 
-int damos_module_write(const struct damos_opts *opts,
-		       const struct damos_module *m, int enable, char **script)
+int damon_module_write(const struct damon_opts *opts,
+		       const struct damon_module *m, int enable, char **script)
 {
 	char *dir;
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	int err;
 
 	if (script)
 		*script = NULL;
-	err = damos_module_validate(m);
+	err = damon_module_validate(m);
 	if (err)
 		return err;
 	d = mod_open(opts, m->info, &dir);
@@ -1137,6 +1137,6 @@ int damos_module_write(const struct damos_opts *opts,
 			err = damos_err(-ENOMEM, "out of memory");
 	}
 	free(dir);
-	damos_close(d);
+	damon_close(d);
 	return err;
 }

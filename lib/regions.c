@@ -49,7 +49,7 @@ static bool matches_all(const struct damos_scheme *s)
  * applied once (a stock kernel ends it on a wall clock timeout, which a
  * busy kdamond outlasts): a context always has regions, so ask again.
  */
-static int tried_nonempty(struct damos_ctx *d, size_t idx,
+static int tried_nonempty(struct damon_ctx *d, size_t idx,
 			  struct damos_tried_regions **out)
 {
 	int err = 0;
@@ -67,7 +67,7 @@ static int tried_nonempty(struct damos_ctx *d, size_t idx,
 			 idx);
 }
 
-static int from_tried(struct damos_ctx *d, struct damos_tried_regions **out)
+static int from_tried(struct damon_ctx *d, struct damos_tried_regions **out)
 {
 	struct damos_scheme **arr = NULL, **more = NULL;
 	size_t n = 0, i;
@@ -249,7 +249,7 @@ static int trace_parse_text(char *text, int pid, struct damos_tried_regions *r)
 }
 
 /* tracefs where it is mounted, or below debugfs (older setups). */
-static char *tracing_dir(struct damos_ctx *d)
+static char *tracing_dir(struct damon_ctx *d)
 {
 	static const char *const dirs[] = {
 		"sys/kernel/tracing", "sys/kernel/debug/tracing",
@@ -269,12 +269,12 @@ static char *tracing_dir(struct damos_ctx *d)
 	return NULL;
 }
 
-static int from_trace(struct damos_ctx *d, uint64_t wait_us, int pid,
+static int from_trace(struct damon_ctx *d, uint64_t wait_us, int pid,
 		      struct damos_tried_regions *r)
 {
 	char *top = tracing_dir(d), *inst = NULL, *dir, *enable = NULL;
 	char *trace = NULL, *text = NULL, old[16] = "0";
-	struct damos_attrs a;
+	struct damon_attrs a;
 	uint64_t waited = 0;
 	int err;
 
@@ -282,7 +282,7 @@ static int from_trace(struct damos_ctx *d, uint64_t wait_us, int pid,
 		return damos_err(-EOPNOTSUPP,
 				 "no damon:damon_aggregated tracepoint below %s/sys/kernel/tracing or %s/sys/kernel/debug/tracing (a kernel without CONFIG_FTRACE and CONFIG_DAMON's trace events, or tracefs not mounted)",
 				 d->root, d->root);
-	err = damos_attrs_read(d, &a);
+	err = damon_attrs_read(d, &a);
 	if (err)
 		goto out;
 	/*
@@ -350,41 +350,41 @@ out:
 	return err;
 }
 
-int damos_access_snapshot(struct damos_ctx *d,
-			  const struct damos_snapshot_opts *opts,
+int damon_access_snapshot(struct damon_ctx *d,
+			  const struct damon_snapshot_opts *opts,
 			  struct damos_tried_regions **out)
 {
-	struct damos_snapshot_opts o = { .sz = sizeof(o) };
+	struct damon_snapshot_opts o = { .sz = sizeof(o) };
 	struct damos_tried_regions *r;
 	bool on = false, tried;
 	int pid = -1, err;
 
 	if (!out)
-		return damos_err(-EINVAL, "damos_access_snapshot: no result pointer");
+		return damos_err(-EINVAL, "damon_access_snapshot: no result pointer");
 	*out = NULL;
 	if (opts) {
 		err = damos_sz_check(opts, opts->sz, sizeof(o),
-				     sizeof(o), "damos_snapshot_opts");
+				     sizeof(o), "damon_snapshot_opts");
 		if (err)
 			return err;
 		o = *opts;
 	}
-	if (o.source < DAMOS_SNAPSHOT_AUTO || o.source > DAMOS_SNAPSHOT_TRACE)
+	if (o.source < DAMON_SNAPSHOT_AUTO || o.source > DAMON_SNAPSHOT_TRACE)
 		return damos_err(-EINVAL, "snapshot source %d: not a source",
 				 (int)o.source);
 	if (damos_io_query(d, DAMOS_IO_Q_RECORDED) == 1)
 		return damos_err(-EOPNOTSUPP,
 				 "an access snapshot reads what a running kdamond sees; a dry run has none");
-	err = damos_monitor_status(d, &on, &pid);
+	err = damon_monitor_status(d, &on, &pid);
 	if (err)
 		return err;
 	if (!on)
 		return damos_err(-ENODATA, "monitoring is off: a snapshot needs a running kdamond");
 	tried = d->ops->tried_regions && damos_has(d, DAMOS_FEAT_TRIED_REGIONS) == 1;
-	if (o.source == DAMOS_SNAPSHOT_TRIED_REGIONS && !tried)
+	if (o.source == DAMON_SNAPSHOT_TRIED_REGIONS && !tried)
 		return damos_feature_err(d, DAMOS_FEAT_TRIED_REGIONS,
 					 "an access snapshot from tried regions");
-	if (o.source == DAMOS_SNAPSHOT_TRACE)
+	if (o.source == DAMON_SNAPSHOT_TRACE)
 		tried = false;
 	if (tried)
 		return from_tried(d, out);

@@ -36,7 +36,7 @@ uint64_t damos_page_size(void)
  * that damos_scheme_parse() can accept a line that overrides that value.
  */
 static int preset(struct damos_scheme *s, enum damos_action a,
-		  const struct damos_attrs *attrs)
+		  const struct damon_attrs *attrs)
 {
 	int err;
 
@@ -60,10 +60,10 @@ static int preset(struct damos_scheme *s, enum damos_action a,
 }
 
 struct damos_scheme *damos_scheme_new_preset(enum damos_action a,
-					     const struct damos_attrs *attrs)
+					     const struct damon_attrs *attrs)
 {
 	struct damos_scheme *s;
-	int err = attrs ? damos_attrs_check(attrs) : 0;
+	int err = attrs ? damon_attrs_check(attrs) : 0;
 
 	if (err) {
 		errno = -err;
@@ -399,9 +399,9 @@ static bool above_100_percent(const char *value)
 }
 
 static int set_nr_accesses(const char *label, const char *value,
-			   const struct damos_attrs *attrs, uint64_t *v)
+			   const struct damon_attrs *attrs, uint64_t *v)
 {
-	uint64_t max_nr = attrs ? damos_attrs_max_nr_accesses(attrs) : 0;
+	uint64_t max_nr = attrs ? damon_attrs_max_nr_accesses(attrs) : 0;
 	int err;
 
 	if (!strchr(value, '%'))
@@ -430,7 +430,7 @@ static int set_nr_accesses(const char *label, const char *value,
 }
 
 static int set_age(const char *label, const char *value,
-		   const struct damos_attrs *attrs, uint64_t *v)
+		   const struct damon_attrs *attrs, uint64_t *v)
 {
 	uint64_t us;
 	char buf[32];
@@ -456,11 +456,11 @@ static int set_age(const char *label, const char *value,
 }
 
 int damos_scheme_set_str(struct damos_scheme *s, enum damos_field f,
-			 const char *value, const struct damos_attrs *attrs)
+			 const char *value, const struct damon_attrs *attrs)
 {
 	const struct damos_field_info *fi;
 	uint64_t v = 0, us;
-	int err = attrs ? damos_attrs_check(attrs) : 0;
+	int err = attrs ? damon_attrs_check(attrs) : 0;
 
 	if (err)
 		return err;
@@ -842,7 +842,7 @@ struct parse_state {
 /* Set @n fields from the next @n words, as the user typed them. */
 static int set_words(struct damos_scheme *s, struct parse_state *p,
 		     const enum damos_field *fields, int n,
-		     const struct damos_attrs *attrs, const char *usage)
+		     const struct damon_attrs *attrs, const char *usage)
 {
 	if (p->i + n > p->argc)
 		return damos_err(-EINVAL, "%s: expected %s", p->kw, usage);
@@ -858,7 +858,7 @@ static int set_words(struct damos_scheme *s, struct parse_state *p,
 
 /* Sub-keywords, each with one value, in any order, each at most once. */
 static int parse_subs(struct damos_scheme *s, struct parse_state *p,
-		      const struct scheme_kw *kw, const struct damos_attrs *attrs)
+		      const struct scheme_kw *kw, const struct damon_attrs *attrs)
 {
 	const struct sub_kw *subs = kw->subs;
 	bool seen[8] = { false };
@@ -974,7 +974,7 @@ static int parse_goal(struct damos_scheme *s, struct parse_state *p,
 /* A row's values, then the checks between them its flags ask for. */
 static int parse_values(struct damos_scheme *s, struct parse_state *p,
 			const struct scheme_kw *kw,
-			const struct damos_attrs *attrs)
+			const struct damon_attrs *attrs)
 {
 	const char *const *w = p->argv + p->i;
 	const enum damos_field *f = kw->f;
@@ -1022,7 +1022,7 @@ static void edit_reset(struct damos_scheme *s, bool filter)
  * filters (goals); "filter none" ("goal none") removes them all.
  */
 static int apply_keywords(struct damos_scheme *s, struct parse_state *p,
-			  const struct damos_attrs *attrs, bool edit,
+			  const struct damon_attrs *attrs, bool edit,
 			  bool *seen, bool *seen_action)
 {
 	bool filters_reset = false, goals_reset = false;
@@ -1080,7 +1080,7 @@ static int apply_keywords(struct damos_scheme *s, struct parse_state *p,
 }
 
 struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
-					const struct damos_attrs *attrs)
+					const struct damon_attrs *attrs)
 {
 	struct parse_state p = { .argc = argc, .argv = argv, .i = 1 };
 	bool seen[NR_KWS] = { false }, seen_action = false;
@@ -1091,7 +1091,7 @@ struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
 	if (argc < 1 || !argv[0])
 		return damos_err_null(-EINVAL, "expected an action");
 	a = damos_action_from_name(argv[0]);
-	if (a >= 0 && attrs && (err = damos_attrs_check(attrs)))
+	if (a >= 0 && attrs && (err = damon_attrs_check(attrs)))
 		a = err;
 	if (a < 0) {
 		errno = EINVAL;
@@ -1120,7 +1120,7 @@ struct damos_scheme *damos_scheme_parse(int argc, const char *const *argv,
 }
 
 int damos_scheme_edit(struct damos_scheme *s, int argc,
-		      const char *const *argv, const struct damos_attrs *attrs)
+		      const char *const *argv, const struct damon_attrs *attrs)
 {
 	struct parse_state p = { .argc = argc, .argv = argv, .i = 0 };
 	bool seen[NR_KWS] = { false }, seen_action = false;
@@ -1130,7 +1130,7 @@ int damos_scheme_edit(struct damos_scheme *s, int argc,
 	if (argc < 1)
 		return damos_err(-EINVAL, "expected FIELD VALUE... (action %s)",
 				 kw_list(list, sizeof(list)));
-	if (attrs && (err = damos_attrs_check(attrs)))
+	if (attrs && (err = damon_attrs_check(attrs)))
 		return err;
 	err = apply_keywords(s, &p, attrs, true, seen, &seen_action);
 	if (!err)
@@ -1234,12 +1234,12 @@ int damos_scheme_format(const struct damos_scheme *s, char *buf, size_t sz)
 	return n;
 }
 
-int damos_attrs_check(const struct damos_attrs *a)
+int damon_attrs_check(const struct damon_attrs *a)
 {
-	return damos_sz_check(a, a->sz, sizeof(*a), sizeof(*a), "damos_attrs");
+	return damos_sz_check(a, a->sz, sizeof(*a), sizeof(*a), "damon_attrs");
 }
 
-void damos_attrs_default(struct damos_attrs *a)
+void damon_attrs_default(struct damon_attrs *a)
 {
 	a->sz = sizeof(*a);
 	a->sample_us = 5000;
@@ -1250,42 +1250,42 @@ void damos_attrs_default(struct damos_attrs *a)
 }
 
 /* Attribute @i in the order of a dbgfs attrs line, by name, not by layout. */
-const uint64_t *damos_attrs_field(const struct damos_attrs *a, size_t i)
+const uint64_t *damon_attrs_field(const struct damon_attrs *a, size_t i)
 {
 	static const size_t off[] = {
-		offsetof(struct damos_attrs, sample_us),
-		offsetof(struct damos_attrs, aggr_us),
-		offsetof(struct damos_attrs, update_us),
-		offsetof(struct damos_attrs, min_nr_regions),
-		offsetof(struct damos_attrs, max_nr_regions),
+		offsetof(struct damon_attrs, sample_us),
+		offsetof(struct damon_attrs, aggr_us),
+		offsetof(struct damon_attrs, update_us),
+		offsetof(struct damon_attrs, min_nr_regions),
+		offsetof(struct damon_attrs, max_nr_regions),
 	};
 
 	return (const uint64_t *)((const char *)a + off[i]);
 }
 
-uint64_t damos_attrs_max_nr_accesses(const struct damos_attrs *a)
+uint64_t damon_attrs_max_nr_accesses(const struct damon_attrs *a)
 {
-	if (damos_attrs_check(a))
+	if (damon_attrs_check(a))
 		return 0;
 	return a->sample_us ? a->aggr_us / a->sample_us : 0;
 }
 
 /* In the words of "attrs set", so that a message quotes what was typed. */
-int damos_attrs_validate(const struct damos_attrs *a)
+int damon_attrs_validate(const struct damon_attrs *a)
 {
 	static const char *const names[] = {
 		"sample", "aggr", "update", "min regions", "max regions",
 	};
 	char x[32], y[32];
-	int err = damos_attrs_check(a);
+	int err = damon_attrs_check(a);
 
 	if (err)
 		return err;
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (*damos_attrs_field(a, i) > DAMOS_ULONG_MAX)
+		if (*damon_attrs_field(a, i) > DAMOS_ULONG_MAX)
 			return damos_err(-EINVAL, "%s: %llu is out of range",
 					 names[i],
-					 (unsigned long long)*damos_attrs_field(a, i));
+					 (unsigned long long)*damon_attrs_field(a, i));
 	if (!a->sample_us)
 		return damos_err(-EINVAL, "sample: 0 (the sampling interval must be at least 1us)");
 	if (!a->aggr_us)
@@ -1304,7 +1304,7 @@ int damos_attrs_validate(const struct damos_attrs *a)
 	return 0;
 }
 
-int damos_attrs_decode(const char *text, struct damos_attrs *a)
+int damon_attrs_decode(const char *text, struct damon_attrs *a)
 {
 	uint64_t v[5];
 	char *copy, *tok, *save = NULL;
@@ -1333,11 +1333,11 @@ int damos_attrs_decode(const char *text, struct damos_attrs *a)
 	return 0;
 }
 
-int damos_attrs_encode(const struct damos_attrs *a, char *buf, size_t sz)
+int damon_attrs_encode(const struct damon_attrs *a, char *buf, size_t sz)
 {
 	int n;
 
-	if (damos_attrs_check(a))
+	if (damon_attrs_check(a))
 		return -EINVAL;
 	n = snprintf(buf, sz, "%llu %llu %llu %llu %llu\n",
 			 (unsigned long long)a->sample_us,
@@ -1351,7 +1351,7 @@ int damos_attrs_encode(const struct damos_attrs *a, char *buf, size_t sz)
 	return n;
 }
 
-int damos_attrs_set_str(struct damos_attrs *a, const char *key,
+int damon_attrs_set_str(struct damon_attrs *a, const char *key,
 			const char *value)
 {
 	static const char *const keys[] = {
@@ -1359,7 +1359,7 @@ int damos_attrs_set_str(struct damos_attrs *a, const char *key,
 	};
 	uint64_t *v;
 	size_t i;
-	int err = damos_attrs_check(a);
+	int err = damon_attrs_check(a);
 
 	if (err)
 		return err;
@@ -1374,7 +1374,7 @@ int damos_attrs_set_str(struct damos_attrs *a, const char *key,
 				 damos_join_names(list, sizeof(list), keys,
 						  ARRAY_SIZE(keys), sizeof(*keys)));
 	}
-	v = (uint64_t *)damos_attrs_field(a, i);
+	v = (uint64_t *)damon_attrs_field(a, i);
 	if (i < 3)
 		err = damos_parse_time_us(value, 1, v);
 	else if ((err = damos_parse_u64(value ? value : "", v)))

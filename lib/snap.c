@@ -179,7 +179,7 @@ int damos_snap_read_io(struct damos_io *io, const char *dir,
 	return snap_walk(io, dir, "", sn, 0);
 }
 
-int damos_snap_read(struct damos_ctx *d, const char *dir, struct damos_snap *sn)
+int damos_snap_read(struct damon_ctx *d, const char *dir, struct damos_snap *sn)
 {
 	if (!d->io) {
 		memset(sn, 0, sizeof(*sn));
@@ -188,7 +188,7 @@ int damos_snap_read(struct damos_ctx *d, const char *dir, struct damos_snap *sn)
 	return damos_snap_read_io(d->io, dir, sn);
 }
 
-int damos_snap_restore(struct damos_ctx *d, const char *dir,
+int damos_snap_restore(struct damon_ctx *d, const char *dir,
 		       const struct damos_snap *sn)
 {
 	int err = 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * The I/O stack of a handle (internal.h): the calls that go to its top
- * layer, and damos_io_open(), which stacks the layers at damos_open().
+ * layer, and damos_io_open(), which stacks the layers at damon_open().
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -48,7 +48,7 @@ int damos_io_remove(struct damos_io *io, const char *path)
 	return io ? io->ops->remove(io, path) : -ENOSYS;
 }
 
-int damos_io_model_write(struct damos_ctx *d, struct damos_io *files,
+int damos_io_model_write(struct damon_ctx *d, struct damos_io *files,
 			 const char *path, const char *content,
 			 unsigned int flags)
 {
@@ -69,7 +69,7 @@ int damos_io_ask(struct damos_io *io, enum damos_io_q q)
 }
 
 /* A handle without a stack (a bare root, as in the dry run's copy). */
-static struct damos_io *top_of(struct damos_ctx *d, struct damos_io *tmp)
+static struct damos_io *top_of(struct damon_ctx *d, struct damos_io *tmp)
 {
 	if (d->io)
 		return d->io;
@@ -84,19 +84,19 @@ static struct damos_io *top_of(struct damos_ctx *d, struct damos_io *tmp)
 	return tmp->ops ? tmp : NULL;
 }
 
-int damos_io_query(struct damos_ctx *d, enum damos_io_q q)
+int damos_io_query(struct damon_ctx *d, enum damos_io_q q)
 {
 	return damos_io_ask(d->io, q);
 }
 
-void damos_io_event(struct damos_ctx *d, enum damos_io_ev ev)
+void damos_io_event(struct damon_ctx *d, enum damos_io_ev ev)
 {
 	for (struct damos_io *io = d->io; io; io = io->below)
 		if (io->ops->event)
 			io->ops->event(io, ev);
 }
 
-int damos_read(struct damos_ctx *d, const char *path, char **out)
+int damos_read(struct damon_ctx *d, const char *path, char **out)
 {
 	struct damos_io tmp = { 0 }, *io = top_of(d, &tmp);
 
@@ -104,7 +104,7 @@ int damos_read(struct damos_ctx *d, const char *path, char **out)
 		    damos_err(-ENOMEM, "out of memory");
 }
 
-int damos_read_word(struct damos_ctx *d, const char *path, char *buf, size_t sz)
+int damos_read_word(struct damon_ctx *d, const char *path, char *buf, size_t sz)
 {
 	char *s;
 	int err = damos_read(d, path, &s);
@@ -117,7 +117,7 @@ int damos_read_word(struct damos_ctx *d, const char *path, char *buf, size_t sz)
 	return 0;
 }
 
-int damos_read_u64(struct damos_ctx *d, const char *path, uint64_t *v)
+int damos_read_u64(struct damon_ctx *d, const char *path, uint64_t *v)
 {
 	char buf[64];
 	int err = damos_read_word(d, path, buf, sizeof(buf));
@@ -130,7 +130,7 @@ int damos_read_u64(struct damos_ctx *d, const char *path, uint64_t *v)
 	return 0;
 }
 
-static int write_flags(struct damos_ctx *d, const char *path,
+static int write_flags(struct damon_ctx *d, const char *path,
 		       const char *content, unsigned int flags)
 {
 	struct damos_io tmp = { 0 }, *io = top_of(d, &tmp);
@@ -146,18 +146,18 @@ static int write_flags(struct damos_ctx *d, const char *path,
 	return err;
 }
 
-int damos_write(struct damos_ctx *d, const char *path, const char *content)
+int damos_write(struct damon_ctx *d, const char *path, const char *content)
 {
 	return write_flags(d, path, content, 0);
 }
 
-int damos_write_update(struct damos_ctx *d, const char *path,
+int damos_write_update(struct damon_ctx *d, const char *path,
 			const char *content)
 {
 	return write_flags(d, path, content, DAMOS_IO_UPDATE);
 }
 
-int damos_write_u64(struct damos_ctx *d, const char *path, uint64_t v)
+int damos_write_u64(struct damon_ctx *d, const char *path, uint64_t v)
 {
 	char buf[32];
 
@@ -165,7 +165,7 @@ int damos_write_u64(struct damos_ctx *d, const char *path, uint64_t v)
 	return damos_write(d, path, buf);
 }
 
-const char *damos_dry_run_script(struct damos_ctx *d)
+const char *damos_dry_run_script(struct damon_ctx *d)
 {
 	struct damos_io *io = LAYER_WITH(d->io, script);
 	const char *s = io ? io->ops->script(io) : NULL;
@@ -173,7 +173,7 @@ const char *damos_dry_run_script(struct damos_ctx *d)
 	return s ? s : "";
 }
 
-int damos_io_open(struct damos_ctx *d, const struct damos_opts *o,
+int damos_io_open(struct damon_ctx *d, const struct damon_opts *o,
 		  long fs_magic)
 {
 	const struct damos_layer *const none[] = { NULL };
@@ -199,7 +199,7 @@ int damos_io_open(struct damos_ctx *d, const struct damos_opts *o,
 	return 0;
 }
 
-void damos_io_close(struct damos_ctx *d)
+void damos_io_close(struct damon_ctx *d)
 {
 	struct damos_io *io = d->io, *below;
 

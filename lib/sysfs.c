@@ -7,9 +7,9 @@
 #include "internal.h"
 
 /* Paths below the context (kdamonds/N/contexts/0) or the kdamond. */
-static char *cpath(struct damos_ctx *d, const char *fmt, ...)
+static char *cpath(struct damon_ctx *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static char *cpath(struct damos_ctx *d, const char *fmt, ...)
+static char *cpath(struct damon_ctx *d, const char *fmt, ...)
 {
 	char *rel, *p = NULL;
 	va_list ap;
@@ -23,7 +23,7 @@ static char *cpath(struct damos_ctx *d, const char *fmt, ...)
 	return p;
 }
 
-static int read_u64_at(struct damos_ctx *d, char *path, uint64_t *v)
+static int read_u64_at(struct damon_ctx *d, char *path, uint64_t *v)
 {
 	int err = path ? damos_read_u64(d, path, v) : -ENOMEM;
 
@@ -31,7 +31,7 @@ static int read_u64_at(struct damos_ctx *d, char *path, uint64_t *v)
 	return err;
 }
 
-static int write_at(struct damos_ctx *d, char *path, const char *content)
+static int write_at(struct damon_ctx *d, char *path, const char *content)
 {
 	int err = path ? damos_write(d, path, content) : -ENOMEM;
 
@@ -39,7 +39,7 @@ static int write_at(struct damos_ctx *d, char *path, const char *content)
 	return err;
 }
 
-static int write_u64_at(struct damos_ctx *d, char *path, uint64_t v)
+static int write_u64_at(struct damon_ctx *d, char *path, uint64_t v)
 {
 	int err = path ? damos_write_u64(d, path, v) : -ENOMEM;
 
@@ -48,7 +48,7 @@ static int write_u64_at(struct damos_ctx *d, char *path, uint64_t v)
 }
 
 /* A "state" command that updates what the kernel shows, nothing else. */
-static int update_cmd(struct damos_ctx *d, const char *cmd)
+static int update_cmd(struct damon_ctx *d, const char *cmd)
 {
 	char *p = damos_path("%s/state", d->kdamond);
 	int err = p ? damos_write_update(d, p, cmd) : -ENOMEM;
@@ -57,7 +57,7 @@ static int update_cmd(struct damos_ctx *d, const char *cmd)
 	return err;
 }
 
-static int sysfs_status(struct damos_ctx *d, bool *on, int *pid)
+static int sysfs_status(struct damon_ctx *d, bool *on, int *pid)
 {
 	char word[32] = "off";
 	char *p;
@@ -86,7 +86,7 @@ static int sysfs_status(struct damos_ctx *d, bool *on, int *pid)
 }
 
 /* Make kdamonds/N/contexts/0 exist, without resetting another kdamond. */
-static int ensure_ctx(struct damos_ctx *d)
+static int ensure_ctx(struct damon_ctx *d)
 {
 	uint64_t nr = 0;
 	char *p;
@@ -113,7 +113,7 @@ static int ensure_ctx(struct damos_ctx *d)
 					  d->kdamond), 1);
 }
 
-static int commit_if_on(struct damos_ctx *d)
+static int commit_if_on(struct damon_ctx *d)
 {
 	char *p;
 	bool on = false;
@@ -252,7 +252,7 @@ static int read_goals(const struct damos_snap *sn, const char *dir,
  * keeps its default.  Unknown words (action, filter type, goal metric)
  * are kept as the kernel wrote them.
  */
-static int read_scheme(struct damos_ctx *d, size_t i, struct damos_scheme *s)
+static int read_scheme(struct damon_ctx *d, size_t i, struct damos_scheme *s)
 {
 	struct damos_snap *sn = calloc(1, sizeof(*sn));
 	char *dir = cpath(d, "schemes/%zu", i);
@@ -309,7 +309,7 @@ static int read_scheme(struct damos_ctx *d, size_t i, struct damos_scheme *s)
 	return err;
 }
 
-static int sysfs_schemes_read(struct damos_ctx *d, struct damos_scheme ***out,
+static int sysfs_schemes_read(struct damon_ctx *d, struct damos_scheme ***out,
 			      size_t *n)
 {
 	struct damos_scheme **arr = NULL;
@@ -406,7 +406,7 @@ static bool goals_differ(const struct damos_scheme *s)
 	return s->dirty;
 }
 
-static int write_filters(struct damos_ctx *d, size_t i,
+static int write_filters(struct damon_ctx *d, size_t i,
 			 const struct damos_scheme *s)
 {
 	int err = write_u64_at(d, cpath(d, "schemes/%zu/filters/nr_filters", i),
@@ -437,7 +437,7 @@ static int write_filters(struct damos_ctx *d, size_t i,
 	return err;
 }
 
-static int write_goals(struct damos_ctx *d, size_t i,
+static int write_goals(struct damon_ctx *d, size_t i,
 		       const struct damos_scheme *s)
 {
 	int err = write_u64_at(d, cpath(d, "schemes/%zu/quotas/goals/nr_goals", i),
@@ -468,7 +468,7 @@ static int write_goals(struct damos_ctx *d, size_t i,
  * included), then the modelled values that differ from those.  A new
  * scheme gets the 6.1 fields and whatever later ones it sets.
  */
-static int write_scheme(struct damos_ctx *d, size_t i, const struct damos_scheme *s)
+static int write_scheme(struct damon_ctx *d, size_t i, const struct damos_scheme *s)
 {
 	char *dir = cpath(d, "schemes/%zu", i);
 	int err = dir ? 0 : damos_err(-ENOMEM, "out of memory");
@@ -504,7 +504,7 @@ static int write_scheme(struct damos_ctx *d, size_t i, const struct damos_scheme
  * then updates a running kdamond's schemes in place, keeping their
  * statistics.
  */
-static int sysfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *s,
+static int sysfs_schemes_write(struct damon_ctx *d, struct damos_scheme *const *s,
 			       size_t n)
 {
 	int err = 0;
@@ -525,7 +525,7 @@ static int sysfs_schemes_write(struct damos_ctx *d, struct damos_scheme *const *
 	return err;
 }
 
-static int sysfs_goal_current(struct damos_ctx *d, size_t idx, size_t goal,
+static int sysfs_goal_current(struct damon_ctx *d, size_t idx, size_t goal,
 			      uint64_t v)
 {
 	bool on = false;
@@ -540,34 +540,34 @@ static int sysfs_goal_current(struct damos_ctx *d, size_t idx, size_t goal,
 	return err;
 }
 
-static int sysfs_attrs_read(struct damos_ctx *d, struct damos_attrs *a)
+static int sysfs_attrs_read(struct damon_ctx *d, struct damon_attrs *a)
 {
 	int err = 0;
 
-	damos_attrs_default(a);
+	damon_attrs_default(a);
 	if (!damos_exists(d->dir))
 		return 0;
 	for (size_t i = 0; i < DAMOS_SYSFS_NR_ATTR_FILES && !err; i++)
 		err = read_u64_at(d, cpath(d, "%s", damos_sysfs_attr_files[i]),
-				  (uint64_t *)damos_attrs_field(a, i));
+				  (uint64_t *)damon_attrs_field(a, i));
 	return err;
 }
 
-static int sysfs_attrs_write(struct damos_ctx *d, const struct damos_attrs *a)
+static int sysfs_attrs_write(struct damon_ctx *d, const struct damon_attrs *a)
 {
-	int err = damos_attrs_validate(a);
+	int err = damon_attrs_validate(a);
 
 	if (!err)
 		err = ensure_ctx(d);
 	for (size_t i = 0; i < DAMOS_SYSFS_NR_ATTR_FILES && !err; i++)
 		err = write_u64_at(d, cpath(d, "%s", damos_sysfs_attr_files[i]),
-				   *damos_attrs_field(a, i));
+				   *damon_attrs_field(a, i));
 	if (!err)
 		err = commit_if_on(d);
 	return err;
 }
 
-static int sysfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
+static int sysfs_targets_read(struct damon_ctx *d, struct damon_targets *t)
 {
 	char word[32];
 	uint64_t nr = 0, v;
@@ -581,10 +581,10 @@ static int sysfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
 
 	err = p ? damos_read_word(d, p, word, sizeof(word)) : -ENOMEM;
 	free(p);
-	for (t->ops = 0; !err && t->ops < DAMOS_NR_OPS; t->ops++)
-		if (!strcmp(word, damos_ops_name(t->ops)))
+	for (t->ops = 0; !err && t->ops < DAMON_NR_OPS; t->ops++)
+		if (!strcmp(word, damon_ops_name(t->ops)))
 			break;
-	if (!err && t->ops == DAMOS_NR_OPS)
+	if (!err && t->ops == DAMON_NR_OPS)
 		err = damos_err(-EINVAL, "operations: unknown '%s'", word);
 	if (!err)
 		err = read_u64_at(d, cpath(d, "targets/nr_targets"), &nr);
@@ -594,12 +594,12 @@ static int sysfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
 	if (!err && nr && !(t->targets = calloc(nr, sizeof(*t->targets))))
 		err = damos_err(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < nr && !err; i++) {
-		struct damos_target *tg = &t->targets[i];
+		struct damon_target *tg = &t->targets[i];
 		uint64_t nr_regions = 0;
 
 		t->nr++;
 		err = read_u64_at(d, cpath(d, "targets/%zu/pid_target", i), &v);
-		tg->pid = t->ops == DAMOS_OPS_VADDR ? (int)v : 0;
+		tg->pid = t->ops == DAMON_OPS_VADDR ? (int)v : 0;
 		if (!err)
 			err = read_u64_at(d, cpath(d, "targets/%zu/regions/nr_regions",
 						   i), &nr_regions);
@@ -618,31 +618,31 @@ static int sysfs_targets_read(struct damos_ctx *d, struct damos_targets *t)
 		}
 	}
 	if (err)
-		damos_targets_free(t);
+		damon_targets_free(t);
 	return err;
 }
 
-static int sysfs_targets_write(struct damos_ctx *d, const struct damos_targets *t)
+static int sysfs_targets_write(struct damon_ctx *d, const struct damon_targets *t)
 {
 	static const char *const files[] = {
 		"operations", "targets/nr_targets", NULL,
 	};
 	char buf[32];
-	int err = damos_targets_validate(t);
+	int err = damon_targets_validate(t);
 
 	if (!err)
 		err = damos_check_writable(d, files);
 	if (!err)
 		err = ensure_ctx(d);
-	snprintf(buf, sizeof(buf), "%s\n", damos_ops_name(t->ops));
+	snprintf(buf, sizeof(buf), "%s\n", damon_ops_name(t->ops));
 	if (!err)
 		err = write_at(d, cpath(d, "operations"), buf);
 	if (!err)
 		err = write_u64_at(d, cpath(d, "targets/nr_targets"), t->nr);
 	for (size_t i = 0; i < t->nr && !err; i++) {
-		const struct damos_target *tg = &t->targets[i];
+		const struct damon_target *tg = &t->targets[i];
 
-		if (t->ops == DAMOS_OPS_VADDR)
+		if (t->ops == DAMON_OPS_VADDR)
 			err = write_u64_at(d, cpath(d, "targets/%zu/pid_target",
 						    i), tg->pid);
 		if (!err)
@@ -661,7 +661,7 @@ static int sysfs_targets_write(struct damos_ctx *d, const struct damos_targets *
 	return err;
 }
 
-static int sysfs_turn(struct damos_ctx *d, bool on)
+static int sysfs_turn(struct damon_ctx *d, bool on)
 {
 	char *p = damos_path("%s/state", d->kdamond);
 	int err = !p ? -ENOMEM : on ? ensure_ctx(d) : 0;
@@ -673,7 +673,7 @@ static int sysfs_turn(struct damos_ctx *d, bool on)
 }
 
 /* Any handle: a kdamond below its root that is on. */
-static int sysfs_in_use(struct damos_ctx *d, const char *self)
+static int sysfs_in_use(struct damon_ctx *d, const char *self)
 {
 	char *p = damos_path("%s/%s/kdamonds/*/state", d->root,
 			     damos_sysfs_backend.top);
@@ -697,7 +697,7 @@ static int sysfs_in_use(struct damos_ctx *d, const char *self)
 }
 
 /* "6.12.118-amd64" -> 6 * 1000 + 12; 0 if unknown. */
-static int release_of(struct damos_ctx *d)
+static int release_of(struct damon_ctx *d)
 {
 	char *p = damos_path("%s/proc/sys/kernel/osrelease", d->root);
 	char word[64] = "";
@@ -713,7 +713,7 @@ static int release_of(struct damos_ctx *d)
  * A scheme directory of this kdamond, or of any, shows which files this
  * kernel makes; the release says the rest.  Without either, Linux 6.1.
  */
-static void sysfs_probe(struct damos_ctx *d)
+static void sysfs_probe(struct damon_ctx *d)
 {
 	char *pat = damos_path("%s/kdamonds/*/contexts/*/schemes/0", d->admin);
 	char *own = cpath(d, "schemes/0");
@@ -805,7 +805,7 @@ static int region_dirs(const char *dir, unsigned long **out, size_t *n)
  * root reads (0400).  The kernel lists them on update_schemes_tried_regions
  * and keeps them until clear_schemes_tried_regions.
  */
-static int sysfs_tried_regions(struct damos_ctx *d, size_t idx,
+static int sysfs_tried_regions(struct damon_ctx *d, size_t idx,
 			       struct damos_tried_regions *r)
 {
 	static const char *const files[] = {
@@ -872,7 +872,7 @@ static int sysfs_tried_regions(struct damos_ctx *d, size_t idx,
  * kdamond 0 first of all), unless its kdamond is another that is not
  * there either.
  */
-static int sysfs_context_check(struct damos_ctx *d)
+static int sysfs_context_check(struct damon_ctx *d)
 {
 	if (!d->kdamond_idx || damos_exists(d->dir) || damos_exists(d->kdamond))
 		return 0;
@@ -880,7 +880,7 @@ static int sysfs_context_check(struct damos_ctx *d)
 			 d->kdamond_idx, d->kdamond);
 }
 
-static bool sysfs_claims(const struct damos_opts *o, char *buf, size_t sz)
+static bool sysfs_claims(const struct damon_opts *o, char *buf, size_t sz)
 {
 	if (!o->kdamond)
 		return false;
@@ -889,7 +889,7 @@ static bool sysfs_claims(const struct damos_opts *o, char *buf, size_t sz)
 }
 
 /* kdamonds/<N>/contexts/0, which a write makes if it is not there. */
-static int sysfs_open(struct damos_ctx *d, const struct damos_opts *o)
+static int sysfs_open(struct damon_ctx *d, const struct damon_opts *o)
 {
 	d->kdamond = damos_path("%s/kdamonds/%d", d->admin, o->kdamond);
 	d->dir = d->kdamond ? damos_path("%s/contexts/0", d->kdamond) : NULL;
@@ -899,7 +899,7 @@ static int sysfs_open(struct damos_ctx *d, const struct damos_opts *o)
 #define SYSFS_MAGIC	0x62656572
 
 const struct damos_backend damos_sysfs_backend = {
-	.iface = DAMOS_IFACE_SYSFS,
+	.iface = DAMON_IFACE_SYSFS,
 	.top = "sys/kernel/mm/damon/admin",
 	.fs_magic = SYSFS_MAGIC,
 	.claims = sysfs_claims,

@@ -29,7 +29,7 @@
 #define WOULD_STOP "the kernel would refuse the commit and stop the running kdamond"
 
 /* @ctx/@rel as a number; *@absent when the file is not there. */
-static int num(struct damos_ctx *d, const char *ctx, const char *rel,
+static int num(struct damon_ctx *d, const char *ctx, const char *rel,
 	       uint64_t *v, bool *absent)
 {
 	char *p = damos_path("%s/%s", ctx, rel);
@@ -43,7 +43,7 @@ static int num(struct damos_ctx *d, const char *ctx, const char *rel,
 	return err;
 }
 
-static int check_attrs(struct damos_ctx *d, const char *ctx)
+static int check_attrs(struct damon_ctx *d, const char *ctx)
 {
 	uint64_t min = 3, max = 3;
 	bool no[2];
@@ -61,7 +61,7 @@ static int check_attrs(struct damos_ctx *d, const char *ctx)
 	return 0;
 }
 
-static int check_regions(struct damos_ctx *d, const char *ctx)
+static int check_regions(struct damon_ctx *d, const char *ctx)
 {
 	uint64_t nt = 0, nr, start, end, prev_end = 0;
 	char rel[128];
@@ -116,7 +116,7 @@ static int check_regions(struct damos_ctx *d, const char *ctx)
  * <root>/sys/fs/cgroup; elsewhere the kdamond's state after the commit
  * tells.
  */
-static int check_memcg(struct damos_ctx *d, const char *file, const char *path)
+static int check_memcg(struct damon_ctx *d, const char *file, const char *path)
 {
 	char *cg = damos_path("%s/sys/fs/cgroup", d->root), *p = NULL;
 	bool v2, ok;
@@ -141,7 +141,7 @@ static int check_memcg(struct damos_ctx *d, const char *file, const char *path)
 	return 0;
 }
 
-static int check_filters(struct damos_ctx *d, const char *ctx)
+static int check_filters(struct damon_ctx *d, const char *ctx)
 {
 	uint64_t ns = 0, nf, a, b;
 	char rel[160], type[16];
@@ -191,7 +191,7 @@ static int check_filters(struct damos_ctx *d, const char *ctx)
 	return 0;
 }
 
-int damos_sysfs_commit_check(struct damos_ctx *d, const char *state_path)
+int damos_sysfs_commit_check(struct damon_ctx *d, const char *state_path)
 {
 	const char *slash = strrchr(state_path, '/');
 	char *ctx = damos_path("%.*s/contexts/0", (int)(slash - state_path),
@@ -209,7 +209,7 @@ int damos_sysfs_commit_check(struct damos_ctx *d, const char *state_path)
 	return err;
 }
 
-bool damos_sysfs_commit_stopped(struct damos_ctx *d, const char *state_path)
+bool damos_sysfs_commit_stopped(struct damon_ctx *d, const char *state_path)
 {
 	char word[16] = "";
 

@@ -73,24 +73,24 @@ static int add_list(struct damos_snap *sn, const char *const *files)
 
 static int context_layout(struct damos_snap *sn)
 {
-	struct damos_attrs a;
+	struct damon_attrs a;
 	struct damos_buf ops = { 0 };
 	char v[32];
 	int err = 0;
 
-	damos_attrs_default(&a);
+	damon_attrs_default(&a);
 	for (size_t i = 0; !err && i < DAMOS_SYSFS_NR_ATTR_FILES; i++) {
 		snprintf(v, sizeof(v), "%llu",
-			 (unsigned long long)*damos_attrs_field(&a, i));
+			 (unsigned long long)*damon_attrs_field(&a, i));
 		err = add(sn, damos_sysfs_attr_files[i], v);
 	}
-	for (int o = 0; o < DAMOS_NR_OPS; o++)
-		damos_buf_printf(&ops, "%s%s", o ? "\n" : "", damos_ops_name(o));
+	for (int o = 0; o < DAMON_NR_OPS; o++)
+		damos_buf_printf(&ops, "%s%s", o ? "\n" : "", damon_ops_name(o));
 	if (!err)
 		err = ops.err ?: add(sn, "avail_operations", ops.s);
 	damos_buf_free(&ops);
 	if (!err)
-		err = add(sn, "operations", damos_ops_name(DAMOS_OPS_VADDR));
+		err = add(sn, "operations", damon_ops_name(DAMON_OPS_VADDR));
 	if (!err)
 		err = add(sn, "targets/nr_targets", "0");
 	return err ?: add(sn, "schemes/nr_schemes", "0");
@@ -107,7 +107,7 @@ static const char *field_default(const struct damos_field_info *fi)
 }
 
 /* Every field's file, and the directories later kernels add, by feature. */
-static int scheme_layout(struct damos_ctx *d, struct damos_snap *sn)
+static int scheme_layout(struct damon_ctx *d, struct damos_snap *sn)
 {
 	int err = 0;
 
@@ -131,7 +131,7 @@ static int scheme_layout(struct damos_ctx *d, struct damos_snap *sn)
 	return err;
 }
 
-static int filter_layout(struct damos_ctx *d, struct damos_snap *sn)
+static int filter_layout(struct damon_ctx *d, struct damos_snap *sn)
 {
 	int err = add_list(sn, filter_files);
 
@@ -140,7 +140,7 @@ static int filter_layout(struct damos_ctx *d, struct damos_snap *sn)
 	return err;
 }
 
-static int goal_layout(struct damos_ctx *d, struct damos_snap *sn)
+static int goal_layout(struct damon_ctx *d, struct damos_snap *sn)
 {
 	int err = add_list(sn, goal_files);
 
@@ -150,7 +150,7 @@ static int goal_layout(struct damos_ctx *d, struct damos_snap *sn)
 }
 
 /* The layout of a directory of @nr_file; 1 if the tree has none. */
-static int layout(struct damos_ctx *d, const char *nr_file,
+static int layout(struct damon_ctx *d, const char *nr_file,
 		  struct damos_snap *sn)
 {
 	if (damos_ends_with(nr_file, "kdamonds/nr_kdamonds"))
@@ -255,7 +255,7 @@ static int remake_dirs(struct damos_io *files, const char *parent,
 }
 
 /* A write to an nr_* file: the number, then its directories anew. */
-static int nr_write(struct damos_ctx *d, struct damos_io *files,
+static int nr_write(struct damon_ctx *d, struct damos_io *files,
 		    const char *path, const char *content, unsigned int flags)
 {
 	struct damos_snap sn = { 0 };
@@ -312,7 +312,7 @@ static bool in_dir(const char *path, const char *dir)
 	return n && !strncmp(path, dir, n) && path[n] == '/';
 }
 
-int damos_sysfs_model_write(struct damos_ctx *d, struct damos_io *files,
+int damos_sysfs_model_write(struct damon_ctx *d, struct damos_io *files,
 			    const char *path, const char *content,
 			    unsigned int flags)
 {

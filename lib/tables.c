@@ -115,16 +115,16 @@ const struct damos_field_info damos_fields[DAMOS_NR_FIELDS] = {
 #undef UI
 #undef NA
 
-static const char *const ops_names[DAMOS_NR_OPS] = {
-	[DAMOS_OPS_VADDR] = "vaddr",
-	[DAMOS_OPS_FVADDR] = "fvaddr",
-	[DAMOS_OPS_PADDR] = "paddr",
+static const char *const ops_names[DAMON_NR_OPS] = {
+	[DAMON_OPS_VADDR] = "vaddr",
+	[DAMON_OPS_FVADDR] = "fvaddr",
+	[DAMON_OPS_PADDR] = "paddr",
 };
 
 static const char *const iface_names[] = {
-	[DAMOS_IFACE_AUTO] = "auto",
-	[DAMOS_IFACE_SYSFS] = "sysfs",
-	[DAMOS_IFACE_DBGFS] = "dbgfs",
+	[DAMON_IFACE_AUTO] = "auto",
+	[DAMON_IFACE_SYSFS] = "sysfs",
+	[DAMON_IFACE_DBGFS] = "dbgfs",
 };
 
 const char *damos_action_name(enum damos_action a)
@@ -225,21 +225,21 @@ uint64_t damos_field_max(enum damos_field f)
 	return damos_fields[f].max;
 }
 
-const char *damos_ops_name(enum damos_ops o)
+const char *damon_ops_name(enum damon_ops o)
 {
-	if ((unsigned int)o >= DAMOS_NR_OPS)
+	if ((unsigned int)o >= DAMON_NR_OPS)
 		return damos_err_null(-EINVAL, "%d is not an operations set", o);
 	return ops_names[o];
 }
 
-const char *damos_iface_name(enum damos_iface i)
+const char *damon_iface_name(enum damon_iface i)
 {
 	if ((unsigned int)i >= ARRAY_SIZE(iface_names))
 		return damos_err_null(-EINVAL, "%d is not an interface", i);
 	return iface_names[i];
 }
 
-int damos_iface_from_name(const char *name)
+int damon_iface_from_name(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(iface_names); i++)
 		if (name && !strcmp(name, iface_names[i]))

@@ -14,7 +14,7 @@
 #include "internal.h"
 
 struct txn_dir {
-	struct damos_ctx *d;	/* held (d->refs) until the end */
+	struct damon_ctx *d;	/* held (d->refs) until the end */
 	char *dir;		/* d->top when it joined */
 	struct damos_snap snap;
 };
@@ -30,7 +30,7 @@ static __thread struct {
 	size_t nr_dirs;
 	struct txn_write *w;		/* what was written, for the check */
 	size_t nr_w;
-	struct damos_ctx **commit_d;	/* kdamonds to commit at the end */
+	struct damon_ctx **commit_d;	/* kdamonds to commit at the end */
 	char **commit;
 	size_t nr_commit;
 	size_t stopped;			/* 1 + the commit that stopped its kdamond */
@@ -108,7 +108,7 @@ static char *norm(const char *rel, const char *c)
 }
 
 /* Files that keep the bytes as written (a fake tree): compare them all. */
-static bool same_in(struct damos_ctx *d, const char *rel, const char *a,
+static bool same_in(struct damon_ctx *d, const char *rel, const char *a,
 		    const char *b);
 
 static bool same(const char *rel, const char *a, const char *b)
@@ -121,14 +121,14 @@ static bool same(const char *rel, const char *a, const char *b)
 	return eq;
 }
 
-static bool same_in(struct damos_ctx *d, const char *rel, const char *a,
+static bool same_in(struct damon_ctx *d, const char *rel, const char *a,
 		    const char *b)
 {
 	return damos_io_query(d, DAMOS_IO_Q_EXACT) == 1 ? !strcmp(a, b) :
 							   same(rel, a, b);
 }
 
-static int join(struct damos_ctx *d)
+static int join(struct damon_ctx *d)
 {
 	struct txn_dir *t;
 	int err;
@@ -148,7 +148,7 @@ static int join(struct damos_ctx *d)
 	if (!t->dir)
 		return damos_err(-ENOMEM, "out of memory");
 	if (!damos_exists(t->dir)) {
-		/* nothing there to keep (damos_open() would have said) */
+		/* nothing there to keep (damon_open() would have said) */
 		free(t->dir);
 		return 0;
 	}
@@ -164,7 +164,7 @@ static int join(struct damos_ctx *d)
 	return 0;
 }
 
-int damos_txn_begin(struct damos_ctx *d)
+int damos_txn_begin(struct damon_ctx *d)
 {
 	int err = join(d);
 
@@ -195,7 +195,7 @@ static bool in_snap_dir(const struct damos_snap *sn, const char *rel)
  * its first write: the write can only succeed once the file is readable,
  * so the snapshot still holds every file a transaction changed.
  */
-void damos_txn_before_write(struct damos_ctx *d, const char *path)
+void damos_txn_before_write(struct damon_ctx *d, const char *path)
 {
 	if (!txn.depth || txn.restoring ||
 	    damos_io_query(d, DAMOS_IO_Q_RECORDED) == 1)
@@ -227,7 +227,7 @@ void damos_txn_before_write(struct damos_ctx *d, const char *path)
 	}
 }
 
-void damos_txn_note_write(struct damos_ctx *d, const char *path,
+void damos_txn_note_write(struct damon_ctx *d, const char *path,
 			  const char *content)
 {
 	struct txn_write *w;
@@ -273,9 +273,9 @@ void damos_txn_note_write(struct damos_ctx *d, const char *path,
 	}
 }
 
-bool damos_txn_defer_commit(struct damos_ctx *d, const char *state_path)
+bool damos_txn_defer_commit(struct damon_ctx *d, const char *state_path)
 {
-	struct damos_ctx **cd;
+	struct damon_ctx **cd;
 	char **c;
 
 	if (!txn.depth || damos_io_query(d, DAMOS_IO_Q_RECORDED) == 1)
@@ -500,7 +500,7 @@ static void txn_reset(void)
 	for (size_t i = 0; i < txn.nr_dirs; i++) {
 		snap_clear(&txn.dirs[i].snap);
 		free(txn.dirs[i].dir);
-		damos_close(txn.dirs[i].d);
+		damon_close(txn.dirs[i].d);
 	}
 	free(txn.dirs);
 	for (size_t i = 0; i < txn.nr_w; i++) {
@@ -510,7 +510,7 @@ static void txn_reset(void)
 	free(txn.w);
 	for (size_t i = 0; i < txn.nr_commit; i++) {
 		free(txn.commit[i]);
-		damos_close(txn.commit_d[i]);
+		damon_close(txn.commit_d[i]);
 	}
 	free(txn.commit);
 	free(txn.commit_d);
@@ -518,14 +518,14 @@ static void txn_reset(void)
 }
 
 /* The layers of @d learn that its change is done (after every check). */
-static int changed(struct damos_ctx *d, int err)
+static int changed(struct damon_ctx *d, int err)
 {
 	if (d && !err)
 		damos_io_event(d, DAMOS_IO_EV_CHANGED);
 	return err;
 }
 
-int damos_txn_end(struct damos_ctx *d, int err)
+int damos_txn_end(struct damon_ctx *d, int err)
 {
 	if (txn.depth <= 0)
 		return changed(d, err);

@@ -6,11 +6,11 @@
 
 int main(void)
 {
-	struct damos_attrs a;
+	struct damon_attrs a;
 	struct damos_scheme *s;
 	char line[256];
 
-	damos_attrs_default(&a);
+	damon_attrs_default(&a);
 	s = damos_scheme_new_preset(DAMOS_ACTION_LRU_PRIO, &a);
 	if (!s || damos_dbgfs_encode_scheme(s, line, sizeof(line)) < 0)
 		return 1;

@@ -25,12 +25,13 @@ CHECK_HOST_TARGETS += check-unit check-bats check-install check-abi
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-# The unit tests link the test build's fake kernel (tests/layers/emul.c).
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/layers/emul.o $(LIB_A) \
-		lib/damos.h
+# The unit tests link the test build's fake kernel (tests/layers/emul.c)
+# and damoctl's own word splitter and config parser (cli/conf.c).
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/layers/emul.o \
+		$(BUILD)/cli/conf.o $(LIB_A) lib/damos.h cli/conf.h
 	@mkdir -p $(@D)
-	$(CC) $(DAMOS_CFLAGS) -Wno-missing-prototypes -Ilib -Itests/layers \
-		-o $@ $< $(BUILD)/tests/layers/emul.o $(LIB_A) \
+	$(CC) $(DAMOS_CFLAGS) -Wno-missing-prototypes -Ilib -Icli -Itests/layers \
+		-o $@ $< $(BUILD)/tests/layers/emul.o $(BUILD)/cli/conf.o $(LIB_A) \
 		$(DAMOS_LDFLAGS) -lcmocka
 
 .PHONY: check-unit check-bats check-install check-sanitize update-golden \
@@ -72,7 +73,7 @@ TEST_LAYER_OBJS := $(patsubst tests/layers/%.c,$(BUILD)/tests/layers/%.o,\
 DAMOCTL_TEST := $(BUILD)/tests/damoctl-test
 DAMOCTL_FAULT := $(BUILD)/tests/damoctl-fault
 
-$(BUILD)/tests/layers/%.o: tests/layers/%.c tests/layers/layers.h cli/cli.h \
+$(BUILD)/tests/layers/%.o: tests/layers/%.c tests/layers/layers.h cli/cli.h cli/conf.h \
 		lib/damos.h lib/internal.h tests/tests.mk
 	@mkdir -p $(@D)
 	$(CC) $(DAMOS_CFLAGS) $(CLI_CFLAGS) -Ilib -Icli -c -o $@ $<

@@ -2,7 +2,7 @@
 # Print libdamos's ABI, one fact a line, sorted:
 #   sym NAME@@VERSION          every exported function, with its version node
 #   enum NAME=VALUE            every enumerator of lib/damos.h (not the
-#                              DAMOS_NR_* counts, which grow by design)
+#                              DAMOS_NR_* and DAMON_NR_* counts, which grow by design)
 #   offset STRUCT.MEMBER=N     every member of every public struct
 #   sizeof STRUCT=N            structs without .sz (those with .sz may grow)
 # Usage: abi.sh HEADER SHARED_LIBRARY CC
@@ -16,7 +16,7 @@ nm -D --defined-only "$so" | awk '$2 == "T" { print "sym " $3 }'
 # enumerators: lines "\tDAMOS_X = 3," or "\tDAMOS_X," inside "enum ... {"
 enums=$(awk '/^enum [a-z_]+ \{/ { e = 1; next } e && /^\};/ { e = 0 }
 	e && /^\t[A-Z][A-Z0-9_]*/ { sub(/^\t/, ""); sub(/[ =,].*/, ""); print }' "$hdr" |
-	grep -v '^DAMOS_NR_\|^DAMOS_LRU_NR_' || true)
+	grep -v '^DAMOS_NR_\|^DAMON_NR_\|^DAMON_LRU_NR_' || true)
 # struct members: "\ttype name;" inside "struct NAME {"
 members=$(awk '/^struct [a-z_]+ \{/ { s = $2; next } s && /^\};/ { s = "" }
 	s && /^\t[^\/ \t*]/ { l = $0; sub(/;.*/, "", l); n = split(l, w, /[ *\t]+/);

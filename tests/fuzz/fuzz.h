@@ -60,10 +60,10 @@ static inline char *fuzz_cstr(const uint8_t *data, size_t size)
  * intervals), odd ratios that make % and times inexact, and invalid ones
  * (zero sampling, aggregation < sampling) that conversions must refuse.
  */
-static inline const struct damos_attrs *fuzz_attrs(uint8_t pick)
+static inline const struct damon_attrs *fuzz_attrs(uint8_t pick)
 {
-#define A sizeof(struct damos_attrs)
-	static const struct damos_attrs set[] = {
+#define A sizeof(struct damon_attrs)
+	static const struct damon_attrs set[] = {
 		{ A, 5000, 100000, 60000000, 10, 1000 },
 		{ A, 5000, 100000, 1000000, 10, 1000 },
 		{ A, 1, 1, 1, 3, 3 },

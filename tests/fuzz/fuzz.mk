@@ -22,8 +22,7 @@
 # damoctl code names its files in FUZZ_SRCS_<name>.  Inputs that once found a
 # bug stay in the seed corpus (named regress-*), so every run replays them.
 #
-# Slot for the config file parser (issue 5): add fuzz_config.c and
-# corpus/config/, and if the parser lives in cli/, FUZZ_SRCS_config below.
+# The config file parser is damoctl's (cli/conf.c): FUZZ_SRCS_config below.
 
 DEPS += clang libclang-rt-dev llvm
 
@@ -43,7 +42,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE $(FUZZ_SAN) \
 # Per-target damoctl sources (cli/*.c without main()) and libraries.
 FUZZ_SRCS_cmdline := $(filter-out cli/main.c,$(CLI_SRCS))
 FUZZ_LIBS_cmdline := $(CLI_LIBS)
-FUZZ_SRCS_config :=
+FUZZ_SRCS_config := cli/conf.c
 # the test build's fake kernel under the fuzzed trees
 FUZZ_SRCS_tree := tests/layers/emul.c
 
@@ -67,7 +66,7 @@ $(FUZZ_BUILD)/tests/layers/%.o: tests/layers/%.c tests/layers/layers.h \
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(FUZZ_BUILD)/cli/%.o: cli/%.c cli/cli.h lib/damos.h tests/fuzz/fuzz.mk
+$(FUZZ_BUILD)/cli/%.o: cli/%.c cli/cli.h cli/conf.h lib/damos.h tests/fuzz/fuzz.mk
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(CLI_CFLAGS) -Icli -fsanitize=fuzzer-no-link \
 		-c -o $@ $<

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * damoctl's command line: the line splitter of batch files and the shell
- * (damos_words_split: quotes, backslashes, # comments), then the whole dispatcher
+ * (cli_words_split: quotes, backslashes, # comments), then the whole dispatcher
  * (cli_run: every object, command and keyword) on a fake tree.
  *
  * Input: one byte picking the interface and --json, then the line.
@@ -47,7 +47,7 @@ static void split_round_trip(int argc, char **argv, size_t len)
 	for (int i = 0; i < argc; i++)
 		quote(&b, argv[i]);
 	b.s[b.n] = '\0';
-	FUZZ_CHECK(!damos_words_split(b.s, &n, &back), "requoted line '%s' does not split",
+	FUZZ_CHECK(!cli_words_split(b.s, &n, &back), "requoted line '%s' does not split",
 		   b.s);
 	FUZZ_CHECK(n == argc, "requoted line '%s': %d words, not %d", b.s, n,
 		   argc);
@@ -55,7 +55,7 @@ static void split_round_trip(int argc, char **argv, size_t len)
 		FUZZ_CHECK(!strcmp(back[i], argv[i]),
 			   "word %d '%s' requoted reads back as '%s'", i,
 			   argv[i], back[i]);
-	damos_words_free(n, back);
+	cli_words_free(n, back);
 	free(b.s);
 }
 
@@ -97,8 +97,8 @@ static bool watch_once(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum damos_iface ifaces[] = {
-		DAMOS_IFACE_AUTO, DAMOS_IFACE_SYSFS, DAMOS_IFACE_DBGFS,
+	static const enum damon_iface ifaces[] = {
+		DAMON_IFACE_AUTO, DAMON_IFACE_SYSFS, DAMON_IFACE_DBGFS,
 	};
 	struct cli c;
 	char *line, **argv;
@@ -109,15 +109,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!devnull && !(devnull = fopen("/dev/null", "w")))
 		abort();
 	line = fuzz_cstr(data + 1, size - 1);
-	err = damos_words_split(line, &argc, &argv);
+	err = cli_words_split(line, &argc, &argv);
 	if (err) {
-		FUZZ_CHECK(err == -EINVAL, "damos_words_split = %d", err);
+		FUZZ_CHECK(err == -EINVAL, "cli_words_split = %d", err);
 		free(line);
 		return 0;
 	}
 	split_round_trip(argc, argv, strlen(line));
 	if (!watch_once(&argc, &argv)) {
-		damos_words_free(argc, argv);
+		cli_words_free(argc, argv);
 		free(line);
 		return 0;
 	}
@@ -133,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(status == EXIT_OK || status == EXIT_FAIL ||
 		   status == EXIT_USAGE, "cli_run = %d", status);
 	cli_fini(&c);
-	damos_words_free(argc, argv);
+	cli_words_free(argc, argv);
 	free(line);
 	return 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * damoctl.conf(5): the config file of "damoctl apply" and the boot unit,
- * parsed by damos_config_parse() (directives, sh quotes, # comments,
+ * parsed by cli_conf_parse() (directives, sh quotes, # comments,
  * backslash continuations, DOS line ends, NULs).
  *
  * Input: the file, as bytes.
@@ -12,19 +12,20 @@
  */
 #include <errno.h>
 
+#include "conf.h"
 #include "fuzz.h"
 
 #define MAX_WORDS 64
 
-static void schemes(struct damos_config *c, unsigned int nr_lines)
+static void schemes(struct cli_conf *c, unsigned int nr_lines)
 {
-	static const struct damos_attrs live = { sizeof(live), 10000, 200000, 1000000, 10, 1000 };
+	static const struct damon_attrs live = { sizeof(live), 10000, 200000, 1000000, 10, 1000 };
 	struct damos_scheme *const *s;
 	char text[1024], *words[MAX_WORDS];
 	size_t n;
 	int err;
 
-	err = damos_config_schemes(c, &live, &s, &n);
+	err = cli_conf_schemes(c, &live, &s, &n);
 	if (err)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -33,10 +34,10 @@ static void schemes(struct damos_config *c, unsigned int nr_lines)
 
 		FUZZ_CHECK(!damos_scheme_validate(s[i]),
 			   "config scheme %zu is not valid", i);
-		FUZZ_CHECK(damos_config_scheme_line(c, i) >= 1 &&
-			   damos_config_scheme_line(c, i) <= nr_lines,
+		FUZZ_CHECK(cli_conf_scheme_line(c, i) >= 1 &&
+			   cli_conf_scheme_line(c, i) <= nr_lines,
 			   "scheme %zu on line %u of %u", i,
-			   damos_config_scheme_line(c, i), nr_lines);
+			   cli_conf_scheme_line(c, i), nr_lines);
 		FUZZ_CHECK(damos_scheme_format(s[i], text, sizeof(text)) > 0,
 			   "config scheme %zu does not format", i);
 		nw = fuzz_split(text, " ", words, MAX_WORDS);
@@ -50,7 +51,7 @@ static void schemes(struct damos_config *c, unsigned int nr_lines)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf = malloc(size ? size : 1);	/* not NUL-terminated */
-	struct damos_config *c = NULL;
+	struct cli_conf *c = NULL;
 	unsigned int nr_lines = 1, prev = 0, line;
 	int err;
 
@@ -59,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	for (size_t i = 0; i < size; i++)
 		nr_lines += data[i] == '\n';
-	err = damos_config_parse(buf, size, &c);
+	err = cli_conf_parse(buf, size, &c);
 	FUZZ_CHECK(err == 0 || err == -EINVAL || err == -ENOMEM,
 		   "config_parse = %d", err);
 	FUZZ_CHECK(err == -ENOMEM ? !c : !!c, "config_parse = %d, out %p",
@@ -68,11 +69,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(buf);
 		return 0;
 	}
-	FUZZ_CHECK(!err == !damos_config_nr_errors(c),
+	FUZZ_CHECK(!err == !cli_conf_nr_errors(c),
 		   "config_parse = %d with %zu errors", err,
-		   damos_config_nr_errors(c));
-	for (size_t i = 0; i < damos_config_nr_errors(c); i++) {
-		const char *msg = damos_config_error(c, i, &line);
+		   cli_conf_nr_errors(c));
+	for (size_t i = 0; i < cli_conf_nr_errors(c); i++) {
+		const char *msg = cli_conf_error(c, i, &line);
 
 		FUZZ_CHECK(msg && *msg, "config error %zu has no message", i);
 		FUZZ_CHECK(line >= 1 && line <= nr_lines,
@@ -81,23 +82,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(line >= prev, "config errors not sorted by line");
 		prev = line;
 	}
-	for (const char *const *d = damos_config_directives(); *d; d++)
-		FUZZ_CHECK(damos_config_line(c, *d) <= nr_lines,
+	for (const char *const *d = cli_conf_directives(); *d; d++)
+		FUZZ_CHECK(cli_conf_line(c, *d) <= nr_lines,
 			   "directive %s on line %u of %u", *d,
-			   damos_config_line(c, *d), nr_lines);
-	damos_config_iface(c);
-	damos_config_monitor(c);
-	damos_config_lru_sort_enable(c);
-	if (damos_config_attrs(c) && !err)
-		damos_attrs_validate(damos_config_attrs(c));
-	if (damos_config_targets(c) && !err)
-		damos_targets_validate(damos_config_targets(c));
-	if (damos_config_lru_sort(c))
-		damos_lru_sort_validate(damos_config_lru_sort(c));
+			   cli_conf_line(c, *d), nr_lines);
+	cli_conf_iface(c);
+	cli_conf_monitor(c);
+	cli_conf_lru_sort_enable(c);
+	if (cli_conf_attrs(c) && !err)
+		damon_attrs_validate(cli_conf_attrs(c));
+	if (cli_conf_targets(c) && !err)
+		damon_targets_validate(cli_conf_targets(c));
+	if (cli_conf_lru_sort(c))
+		damon_lru_sort_validate(cli_conf_lru_sort(c));
 	if (!err)
 		schemes(c, nr_lines);
-	damos_config_check_ops(c, DAMOS_OPS_PADDR);
-	damos_config_free(c);
+	cli_conf_check_ops(c, DAMON_OPS_PADDR);
+	cli_conf_free(c);
 	free(buf);
 	return 0;
 }

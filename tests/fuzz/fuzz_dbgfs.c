@@ -86,18 +86,18 @@ static void schemes(const char *text, uint8_t pick)
 
 static void attrs(const char *text)
 {
-	struct damos_attrs a, b;
+	struct damon_attrs a, b;
 	char buf[256];
 
-	if (damos_attrs_decode(text, &a)) {
+	if (damon_attrs_decode(text, &a)) {
 		fuzz_check_msg("attrs_decode");
 		return;
 	}
-	FUZZ_CHECK(damos_attrs_encode(&a, buf, sizeof(buf)) > 0 &&
-		   !damos_attrs_decode(buf, &b) && !memcmp(&a, &b, sizeof(a)),
+	FUZZ_CHECK(damon_attrs_encode(&a, buf, sizeof(buf)) > 0 &&
+		   !damon_attrs_decode(buf, &b) && !memcmp(&a, &b, sizeof(a)),
 		   "attrs do not round-trip");
-	if (!damos_attrs_validate(&a))
-		FUZZ_CHECK(damos_attrs_max_nr_accesses(&a) >= 1,
+	if (!damon_attrs_validate(&a))
+		FUZZ_CHECK(damon_attrs_max_nr_accesses(&a) >= 1,
 			   "valid attrs with no access count");
 }
 

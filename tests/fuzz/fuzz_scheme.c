@@ -16,7 +16,7 @@
 
 #define MAX_WORDS 64
 
-static struct damos_scheme *parse_text(char *text, const struct damos_attrs *a)
+static struct damos_scheme *parse_text(char *text, const struct damon_attrs *a)
 {
 	char *words[MAX_WORDS];
 	int n = fuzz_split(text, " \t\n", words, MAX_WORDS);
@@ -26,7 +26,7 @@ static struct damos_scheme *parse_text(char *text, const struct damos_attrs *a)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct damos_attrs *attrs;
+	const struct damon_attrs *attrs;
 	struct damos_scheme *s, *back, **dec;
 	char *text, line[512], fmt[1024], copy[1024];
 	size_t n;

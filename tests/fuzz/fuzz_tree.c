@@ -18,14 +18,14 @@
 #include "faketree.h"
 #include "layers.h"
 
-static void read_all(enum damos_iface iface)
+static void read_all(enum damon_iface iface)
 {
 	const struct damos_layer *fake_kernel[] = { &damos_test_layer_fake_kernel, NULL };
-	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damon_opts o = DAMON_OPTS_INIT;
 	struct damos_scheme **s = NULL;
-	struct damos_targets t = { 0 };
-	struct damos_attrs a;
-	struct damos_ctx *d;
+	struct damon_targets t = { 0 };
+	struct damon_attrs a;
+	struct damon_ctx *d;
 	size_t n = 0;
 	bool on;
 	int pid;
@@ -33,9 +33,9 @@ static void read_all(enum damos_iface iface)
 	o.root = fake_root;
 	o.iface = iface;
 	o.layers = fake_kernel;
-	d = damos_open(&o);
+	d = damon_open(&o);
 	if (!d) {
-		fuzz_check_msg("damos_open");
+		fuzz_check_msg("damon_open");
 		return;
 	}
 	/*
@@ -49,7 +49,7 @@ static void read_all(enum damos_iface iface)
 	if (!damos_schemes_read(d, &s, &n)) {
 		for (size_t i = 0; i < n; i++)
 			for (int f = 0; f < DAMOS_NR_FIELDS; f++)
-				FUZZ_CHECK((iface == DAMOS_IFACE_SYSFS &&
+				FUZZ_CHECK((iface == DAMON_IFACE_SYSFS &&
 					    f != DAMOS_F_ACTION &&
 					    f != DAMOS_F_WMARKS_METRIC) ||
 					   damos_scheme_get(s[i], f) <=
@@ -64,41 +64,41 @@ static void read_all(enum damos_iface iface)
 	} else {
 		fuzz_check_msg("damos_schemes_read");
 	}
-	if (damos_attrs_read(d, &a))
-		fuzz_check_msg("damos_attrs_read");
-	if (!damos_targets_read(d, &t))
-		damos_targets_free(&t);
+	if (damon_attrs_read(d, &a))
+		fuzz_check_msg("damon_attrs_read");
+	if (!damon_targets_read(d, &t))
+		damon_targets_free(&t);
 	else
-		fuzz_check_msg("damos_targets_read");
-	if (damos_monitor_status(d, &on, &pid))
-		fuzz_check_msg("damos_monitor_status");
-	if (iface == DAMOS_IFACE_DBGFS)
+		fuzz_check_msg("damon_targets_read");
+	if (damon_monitor_status(d, &on, &pid))
+		fuzz_check_msg("damon_monitor_status");
+	if (iface == DAMON_IFACE_DBGFS)
 		damos_dbgfs_lru_supported(d);
-	damos_close(d);
+	damon_close(d);
 }
 
 static void read_lru_sort(void)
 {
-	struct damos_opts o = DAMOS_OPTS_INIT;
-	struct damos_lru_sort *l;
+	struct damon_opts o = DAMON_OPTS_INIT;
+	struct damon_lru_sort *l;
 	struct damos_scheme *s;
 
 	o.root = fake_root;
-	if (damos_lru_sort_read(&o, &l)) {
-		fuzz_check_msg("damos_lru_sort_read");
+	if (damon_lru_sort_read(&o, &l)) {
+		fuzz_check_msg("damon_lru_sort_read");
 		return;
 	}
-	damos_lru_sort_enabled(l);
-	damos_lru_sort_kdamond_pid(l);
-	if (!damos_lru_sort_validate(l))
+	damon_lru_sort_enabled(l);
+	damon_lru_sort_kdamond_pid(l);
+	if (!damon_lru_sort_validate(l))
 		for (int a = DAMOS_ACTION_LRU_PRIO; a <= DAMOS_ACTION_LRU_DEPRIO; a++) {
-			s = damos_lru_sort_scheme(l, a);
+			s = damon_lru_sort_scheme(l, a);
 			FUZZ_CHECK(s && !damos_scheme_validate(s),
 				   "read lru-sort parameters are valid, their %s scheme is not",
 				   damos_action_name(a));
 			damos_scheme_free(s);
 		}
-	damos_lru_sort_free(l);
+	damon_lru_sort_free(l);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fake_put(fake_files[i][0], p, (size_t)(sep - p));
 		p = sep + 1;
 	}
-	read_all(data[0] & 1 ? DAMOS_IFACE_DBGFS : DAMOS_IFACE_SYSFS);
+	read_all(data[0] & 1 ? DAMON_IFACE_DBGFS : DAMON_IFACE_SYSFS);
 	read_lru_sort();
 	return 0;
 }

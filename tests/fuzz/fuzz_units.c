@@ -59,7 +59,7 @@ static void times(const char *s)
 	}
 }
 
-static void fields(const char *s, const struct damos_attrs *attrs)
+static void fields(const char *s, const struct damon_attrs *attrs)
 {
 	struct damos_scheme *sc = damos_scheme_new(DAMOS_ACTION_STAT);
 	uint64_t before[DAMOS_NR_FIELDS];
@@ -98,21 +98,21 @@ static void attr_keys(const char *s, const char *key)
 	static const char *const keys[] = {
 		"sample", "aggr", "update", "min_regions", "max_regions",
 	};
-	struct damos_attrs a, b;
+	struct damon_attrs a, b;
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		damos_attrs_default(&a);
+		damon_attrs_default(&a);
 		b = a;
-		if (damos_attrs_set_str(&a, keys[i], s)) {
+		if (damon_attrs_set_str(&a, keys[i], s)) {
 			fuzz_check_msg("attrs_set_str");
 			FUZZ_CHECK(!memcmp(&a, &b, sizeof(a)),
 				   "attrs %s '%s' failed but wrote", keys[i], s);
 		}
 	}
 	/* the input as the key, the first word as the value */
-	damos_attrs_default(&a);
+	damon_attrs_default(&a);
 	b = a;
-	if (damos_attrs_set_str(&a, s, key))
+	if (damon_attrs_set_str(&a, s, key))
 		FUZZ_CHECK(!memcmp(&a, &b, sizeof(a)),
 			   "attrs key '%s' failed but wrote", s);
 }
@@ -131,9 +131,9 @@ static void names(const char *s)
 		FUZZ_CHECK(r < DAMOS_NR_WMARK_METRICS &&
 			   damos_metric_from_name(damos_metric_name(r)) == r,
 			   "metric '%s' -> %d", s, r);
-	r = damos_iface_from_name(s);
+	r = damon_iface_from_name(s);
 	if (r >= 0)
-		FUZZ_CHECK(!strcmp(damos_iface_name(r), s),
+		FUZZ_CHECK(!strcmp(damon_iface_name(r), s),
 			   "iface '%s' -> %d", s, r);
 }
 

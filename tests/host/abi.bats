@@ -30,7 +30,7 @@ setup() {
 		"$SRC/lib/damos.h" > "$BATS_TEST_TMPDIR/damos.h"
 	run lost "$BATS_TEST_TMPDIR/damos.h"
 	assert_line "enum DAMOS_ACTION_STAT=7"
-	assert_line "offset damos_opts.dbgfs_ctx=24"
+	assert_line "offset damon_opts.dbgfs_ctx=24"
 	# a symbol of the baseline that the library no longer exports
 	{ cat "$SRC/tests/abi/libdamos-2.0.abi"; echo "sym damos_gone@@LIBDAMOS_2.0"; } \
 		> "$BATS_TEST_TMPDIR/base"

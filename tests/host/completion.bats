@@ -168,15 +168,6 @@ dbgfs"
 	grep -q 'BR libdamos (3)' "$page"
 }
 
-@test "libdamos(3) names every function of damos.h" {
-	tr '\n' ' ' < "$SRC/lib/damos.h" | grep -o 'DAMOS_API[^;]*;' |
-		grep -o 'damos_[a-z0-9_]*(' | tr -d '(' | sort -u > header
-	grep -o '\\fBdamos_[a-z0-9_]*\\fR(' "$SRC/man/libdamos.3" |
-		sed 's/\\fB\(.*\)\\fR(/\1/' | sort -u > man
-	run diff -u header man
-	assert_success
-}
-
 @test "damoctl.conf(5) documents the directives the parser takes" {
 	run "$DAMOCTL" --root . apply - <<<"frob"
 	local d

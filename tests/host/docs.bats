@@ -50,12 +50,12 @@ man_synopsis() {
 # Public functions: DAMOS_API declarations, possibly over two lines.
 header_api() {
 	tr '\n' ' ' < "$SRC/lib/damos.h" | grep -o 'DAMOS_API[^;]*;' |
-		grep -o 'damos_[a-z0-9_]*(' | tr -d '(' | sort -u
+		grep -o 'damo[ns]_[a-z0-9_]*(' | tr -d '(' | sort -u
 }
 
 @test "lib/damos.h and lib/libdamos.map list the same functions" {
 	header_api > "$BATS_TEST_TMPDIR/h"
-	grep -o 'damos_[a-z0-9_]*;' "$SRC/lib/libdamos.map" | tr -d ';' |
+	grep -o 'damo[ns]_[a-z0-9_]*;' "$SRC/lib/libdamos.map" | tr -d ';' |
 		sort > "$BATS_TEST_TMPDIR/m"
 	run diff -u "$BATS_TEST_TMPDIR/h" "$BATS_TEST_TMPDIR/m"
 	assert_success
@@ -74,6 +74,20 @@ header_api() {
 		run objdump -p "$so"
 		assert_line --regexp 'SONAME +libdamos\.so\.1$'
 	fi
+}
+
+@test "every function of lib/damos.h has kernel-doc of its own, every parameter described, and libdamos(3) names it" {
+	run "$SRC/tests/host/kerneldoc.py" "$SRC/lib/damos.h" "$SRC/man/libdamos.3"
+	assert_success
+	assert_output ""
+	# a parameter line lost and a title naming another function are found
+	sed -e '/^ \* damon_open() - /,/^ \*\//{/^ \* @opts: /d}' \
+		-e 's/^ \* damos_scheme_free() - / * damos_scheme_gone() - /' \
+		"$SRC/lib/damos.h" > "$BATS_TEST_TMPDIR/damos.h"
+	run "$SRC/tests/host/kerneldoc.py" "$BATS_TEST_TMPDIR/damos.h" "$SRC/man/libdamos.3"
+	assert_failure
+	assert_line "damon_open: parameter @opts not described"
+	assert_line --partial "damos_scheme_free: its comment is titled"
 }
 
 # A page as the reader sees it at 80 columns: mandoc, and man(1) if there.

@@ -73,40 +73,62 @@ pc() {
 	assert_success
 }
 
-@test "a program parses damoctl.conf and drives damon_lru_sort through the installed library" {
-	cat > "$BATS_TEST_TMPDIR/conf.c" <<-'EOF'
+@test "a program parses attrs words and drives damon_lru_sort through the installed library" {
+	cat > "$BATS_TEST_TMPDIR/words.c" <<-'EOF'
 	#include <stdio.h>
+	#include <damos.h>
+
+	int main(void)
+	{
+		const char *bad[] = { "sample", "5x" };
+		const char *argv[] = { "hot", "30%" };
+		struct damon_lru_sort *l = damon_lru_sort_new();
+		struct damon_attrs a;
+		char buf[256];
+
+		damon_attrs_default(&a);
+		if (damon_attrs_parse(&a, 2, bad) != -22)
+			return 1;
+		printf("%s\n", damos_errmsg());
+		if (damon_lru_sort_parse(l, 2, argv) || damon_lru_sort_validate(l) ||
+		    damon_lru_sort_format(l, buf, sizeof(buf)) < 0)
+			return 2;
+		printf("%s\n", buf);
+		damon_lru_sort_free(l);
+		return 0;
+	}
+	EOF
+	# shellcheck disable=SC2046
+	cc -Wall -Werror $(san_flags) -o "$BATS_TEST_TMPDIR/words" "$BATS_TEST_TMPDIR/words.c" $(pc --cflags --libs)
+	LD_LIBRARY_PATH="$INST/usr/lib" run "$BATS_TEST_TMPDIR/words"
+	assert_success
+	assert_line --index 0 --partial "'5x'"
+	assert_line --index 1 --partial "hot 30% cold 2m quota time 10ms reset 1s"
+}
+
+@test "the installed library is the DAMON model: damoctl's config parser and word splitter are not in it" {
+	run nm -D --defined-only "$INST/usr/lib/libdamos.so.1"
+	assert_success
+	assert_output --partial "damos_scheme_parse"
+	refute_output --partial "damos_config_"
+	refute_output --partial "damos_words_"
+	run grep -c 'damos_config\|damos_words\|cli_conf\|cli_words' "$INST/usr/include/damos.h"
+	assert_output 0
+	cat > "$BATS_TEST_TMPDIR/conf.c" <<-'EOF'
 	#include <string.h>
 	#include <damos.h>
 
 	int main(void)
 	{
-		const char *text = "scheme lru_prio\nmonitor maybe\nlru-sort on hot 30%\n";
 		struct damos_config *c;
-		struct damos_lru_sort *l = damos_lru_sort_new();
-		const char *argv[] = { "hot", "30%" };
-		unsigned int line = 0;
-		char buf[256];
 
-		if (damos_config_parse(text, strlen(text), &c) != -22 ||
-		    damos_config_nr_errors(c) != 1 || !damos_config_error(c, 0, &line))
-			return 1;
-		printf("%u %s\n", line, damos_config_error(c, 0, NULL));
-		if (damos_lru_sort_parse(l, 2, argv) || damos_lru_sort_validate(l) ||
-		    damos_lru_sort_format(l, buf, sizeof(buf)) < 0)
-			return 2;
-		printf("%s\n", buf);
-		damos_lru_sort_free(l);
-		damos_config_free(c);
-		return 0;
+		return damos_config_parse("monitor on\n", 11, &c);
 	}
 	EOF
 	# shellcheck disable=SC2046
-	cc -Wall -Werror $(san_flags) -o "$BATS_TEST_TMPDIR/conf" "$BATS_TEST_TMPDIR/conf.c" $(pc --cflags --libs)
-	LD_LIBRARY_PATH="$INST/usr/lib" run "$BATS_TEST_TMPDIR/conf"
-	assert_success
-	assert_line --index 0 "2 monitor: expected on or off"
-	assert_line --index 1 --partial "hot 30% cold 2m quota time 10ms reset 1s"
+	run cc -o "$BATS_TEST_TMPDIR/conf" "$BATS_TEST_TMPDIR/conf.c" $(pc --cflags --libs)
+	assert_failure
+	assert_output --partial "damos_config_parse"
 }
 
 @test "the man pages: installed where man finds them, and they render" {

@@ -28,7 +28,7 @@ static bool in_dir(const char *path, const char *dir)
 
 static int fake_monitor_on(struct damos_io *io)
 {
-	struct damos_ctx *d = io->d;
+	struct damon_ctx *d = io->d;
 	char *word = NULL;
 	char *p = damos_path("%s/monitor_on", d->dbgfs);
 	bool on;
@@ -48,7 +48,7 @@ static int fake_monitor_on(struct damos_io *io)
 /* Before a write to a fake tree: the refusals of the kernel. */
 static int fake_pre_write(struct damos_io *io, const char *path)
 {
-	struct damos_ctx *d = io->d;
+	struct damon_ctx *d = io->d;
 	const char *base = strrchr(path, '/') + 1;
 
 	if (in_dir(path, d->dbgfs) && strncmp(base, "monitor_on", 10) &&
@@ -58,7 +58,7 @@ static int fake_pre_write(struct damos_io *io, const char *path)
 }
 
 /* A dbgfs file a minimal fake tree may lack: what the kernel shows. */
-static const char *dbgfs_default(struct damos_ctx *d, const char *path)
+static const char *dbgfs_default(struct damon_ctx *d, const char *path)
 {
 	static const char *const files[] = {
 		"monitor_on=off", "attrs=5000 100000 60000000 10 1000",
@@ -144,7 +144,7 @@ static const struct damos_io_ops emul_ops = {
 	.free = emul_free,
 };
 
-static struct damos_io *emul(struct damos_ctx *d, struct damos_io *below)
+static struct damos_io *emul(struct damon_ctx *d, struct damos_io *below)
 {
 	struct emul *e = calloc(1, sizeof(*e));
 
@@ -156,7 +156,7 @@ static struct damos_io *emul(struct damos_ctx *d, struct damos_io *below)
 	return &e->io;
 }
 
-static struct damos_io *push_fake(struct damos_ctx *d, struct damos_io *below,
+static struct damos_io *push_fake(struct damon_ctx *d, struct damos_io *below,
 				  long fs_magic)
 {
 	(void)fs_magic;
@@ -170,7 +170,7 @@ static bool on_fs(const char *path, long magic)
 	return !statfs(path, &st) && st.f_type == magic;
 }
 
-static struct damos_io *push_auto(struct damos_ctx *d, struct damos_io *below,
+static struct damos_io *push_auto(struct damon_ctx *d, struct damos_io *below,
 				  long fs_magic)
 {
 	if (!fs_magic || !d->top || on_fs(d->top, fs_magic))

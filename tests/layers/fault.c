@@ -15,7 +15,7 @@
 #include "internal.h"
 #include "layers.h"
 
-static int fault_of(struct damos_ctx *d, const char *path)
+static int fault_of(struct damon_ctx *d, const char *path)
 {
 	static unsigned long nr;
 	const char *spec = getenv("DAMOS_FAULT"), *log = getenv("DAMOS_FAULT_LOG");
@@ -74,7 +74,7 @@ static const struct damos_io_ops fault_ops = {
 	.free = fault_free,
 };
 
-static struct damos_io *push(struct damos_ctx *d, struct damos_io *below,
+static struct damos_io *push(struct damon_ctx *d, struct damos_io *below,
 			     long fs_magic)
 {
 	struct damos_io *io = calloc(1, sizeof(*io));

@@ -51,7 +51,7 @@ static const struct damos_io_ops race_ops = {
 	.free = race_free,
 };
 
-static struct damos_io *push(struct damos_ctx *d, struct damos_io *below,
+static struct damos_io *push(struct damon_ctx *d, struct damos_io *below,
 			     long fs_magic)
 {
 	struct race *r = calloc(1, sizeof(*r));

@@ -90,7 +90,7 @@ bench-txn: $(BUILD)/damoctl
 	$(PERF_DIR)/txn_bench.sh $(abspath $(BUILD)/damoctl) $(abspath $(TXN_BENCH_DIR)/build/damoctl)
 
 # What an access snapshot of 1,000 regions costs (report access, wss and
-# heatmap take them): wall time and peak memory of damos_access_snapshot()
+# heatmap take them): wall time and peak memory of damon_access_snapshot()
 # and of damoctl's reports, on a fake tree on the host (no kernel, no
 # guest).  BENCH_REGIONS, BENCH_RUNS change the size and the runs.
 BENCH_REGIONS ?= 1000

@@ -3,7 +3,7 @@
  * snapbench ROOT N DAMOCTL: what an access snapshot costs, on the fake tree
  * ROOT that tests/perf/snapshot_bench.sh makes (a 6.12 sysfs tree whose
  * stat scheme lists the tried regions).  Prints the wall time of N
- * damos_access_snapshot() calls (min, median, max) and this process's peak
+ * damon_access_snapshot() calls (min, median, max) and this process's peak
  * memory, then the wall time and peak memory of damoctl report access and
  * report heatmap on the same tree (each a child: wait4()'s rusage).
  * A benchmark prints figures; it passes or fails nothing.
@@ -73,11 +73,11 @@ static int child(const char *damoctl, const char *root, char *const *args,
 
 int main(int argc, char **argv)
 {
-	struct damos_opts o = DAMOS_OPTS_INIT;
-	struct damos_snapshot_opts so = { .sz = sizeof(so) };
+	struct damon_opts o = DAMON_OPTS_INIT;
+	struct damon_snapshot_opts so = { .sz = sizeof(so) };
 	struct damos_tried_regions *tr;
 	long rss0, rss1, kib;
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	size_t nr = 0;
 	double *t, ms;
 	int n, rc;
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 	}
 	t = calloc(n, sizeof(*t));
 	o.root = argv[1];
-	d = damos_open(&o);
+	d = damon_open(&o);
 	if (!d || !t) {
 		fprintf(stderr, "snapbench: %s\n", damos_errmsg());
 		return 1;
@@ -96,7 +96,7 @@ int main(int argc, char **argv)
 	rss0 = maxrss_kib();
 	for (int i = 0; i < n; i++) {
 		double t0 = now_ms();
-		int err = damos_access_snapshot(d, &so, &tr);
+		int err = damon_access_snapshot(d, &so, &tr);
 
 		t[i] = now_ms() - t0;
 		if (err) {
@@ -107,11 +107,11 @@ int main(int argc, char **argv)
 		damos_tried_regions_free(tr);
 	}
 	rss1 = maxrss_kib();
-	damos_close(d);
+	damon_close(d);
 	qsort(t, n, sizeof(*t), dbl_cmp);
-	printf("damos_access_snapshot: %zu regions, %d runs: min %.2f ms, median %.2f ms, max %.2f ms\n",
+	printf("damon_access_snapshot: %zu regions, %d runs: min %.2f ms, median %.2f ms, max %.2f ms\n",
 	       nr, n, t[0], t[n / 2], t[n - 1]);
-	printf("damos_access_snapshot: peak memory %ld KiB (%ld KiB before the first snapshot)\n",
+	printf("damon_access_snapshot: peak memory %ld KiB (%ld KiB before the first snapshot)\n",
 	       rss1, rss0);
 	rc = child(argv[3], argv[1], (char *[]){ "--json", "report", "access", NULL },
 		   &ms, &kib);

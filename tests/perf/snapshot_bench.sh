@@ -1,7 +1,7 @@
 #!/bin/bash
 # snapshot_bench.sh BUILD [REGIONS] [RUNS]: what an access snapshot of
 # REGIONS (default 1000) regions costs: wall time and peak memory
-# (getrusage's maxrss) of damos_access_snapshot() and of damoctl's report
+# (getrusage's maxrss) of damon_access_snapshot() and of damoctl's report
 # access and report heatmap.  On a fake 6.12 sysfs tree (tests/host's
 # helpers, in a temporary directory): it measures damoctl and libdamos
 # reading, parsing and binning the regions, not the kernel's update of

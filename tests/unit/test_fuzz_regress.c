@@ -64,26 +64,26 @@ static void test_bare_ms_beyond_u64_us(void **state)
 static void test_lru_sort_hot_threshold_u32(void **state)
 {
 	const char *argv[] = { "sample", "5ms", "aggr", "1004294967295ms" };
-	struct damos_lru_sort *l = damos_lru_sort_new();
+	struct damon_lru_sort *l = damon_lru_sort_new();
 
 	(void)state;
 	assert_non_null(l);
-	assert_int_equal(damos_lru_sort_parse(l, 4, argv), 0);
-	assert_int_equal(damos_lru_sort_validate(l), -EINVAL);
+	assert_int_equal(damon_lru_sort_parse(l, 4, argv), 0);
+	assert_int_equal(damon_lru_sort_validate(l), -EINVAL);
 	assert_non_null(strstr(damos_errmsg(), "hot: 500 per mille"));
 	/* the largest that fits: 2^32 - 1 samples at 100% */
-	assert_int_equal(damos_lru_sort_set(l, DAMOS_LRU_SAMPLE_INTERVAL, 1), 0);
-	assert_int_equal(damos_lru_sort_set(l, DAMOS_LRU_AGGR_INTERVAL,
+	assert_int_equal(damon_lru_sort_set(l, DAMON_LRU_SAMPLE_INTERVAL, 1), 0);
+	assert_int_equal(damon_lru_sort_set(l, DAMON_LRU_AGGR_INTERVAL,
 					    4294967295ULL), 0);
-	assert_int_equal(damos_lru_sort_set(l, DAMOS_LRU_HOT_THRES_ACCESS_FREQ,
+	assert_int_equal(damon_lru_sort_set(l, DAMON_LRU_HOT_THRES_ACCESS_FREQ,
 					    1000), 0);
-	assert_int_equal(damos_lru_sort_set(l, DAMOS_LRU_COLD_MIN_AGE,
+	assert_int_equal(damon_lru_sort_set(l, DAMON_LRU_COLD_MIN_AGE,
 					    4294967295ULL), 0);
-	assert_int_equal(damos_lru_sort_validate(l), 0);
-	assert_int_equal(damos_lru_sort_set(l, DAMOS_LRU_AGGR_INTERVAL,
+	assert_int_equal(damon_lru_sort_validate(l), 0);
+	assert_int_equal(damon_lru_sort_set(l, DAMON_LRU_AGGR_INTERVAL,
 					    4294967296ULL), 0);
-	assert_int_equal(damos_lru_sort_validate(l), -EINVAL);
-	damos_lru_sort_free(l);
+	assert_int_equal(damon_lru_sort_validate(l), -EINVAL);
+	damon_lru_sort_free(l);
 }
 
 int main(void)

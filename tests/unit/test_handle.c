@@ -97,10 +97,10 @@ static const struct damos_layer *const fake[] = {
 	&damos_test_layer_fake_kernel_auto, NULL,
 };
 
-static struct damos_ctx *open_tree(const struct tree *t, enum damos_iface iface,
+static struct damon_ctx *open_tree(const struct tree *t, enum damon_iface iface,
 			       bool dry_run)
 {
-	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damon_opts o = DAMON_OPTS_INIT;
 	const struct damos_layer *dry[] = {
 		damos_layer_dry_run(), &damos_test_layer_fake_kernel_auto, NULL,
 	};
@@ -109,7 +109,7 @@ static struct damos_ctx *open_tree(const struct tree *t, enum damos_iface iface,
 	o.layers = fake;
 	o.iface = iface;
 	o.layers = dry_run ? dry : fake;
-	return damos_open(&o);
+	return damon_open(&o);
 }
 
 /* The last failure's hint is @hint, its advice fits right after @after. */
@@ -142,38 +142,38 @@ static void make_dbgfs(const struct tree *t)
 static void test_open_errors(void **state)
 {
 	struct tree *t = *state;
-	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damon_opts o = DAMON_OPTS_INIT;
 
 	assert_int_equal(damos_detect(t->root), 0);
 	errno = 0;
-	assert_null(open_tree(t, DAMOS_IFACE_AUTO, false));
+	assert_null(open_tree(t, DAMON_IFACE_AUTO, false));
 	assert_int_equal(errno, ENOENT);
 	assert_non_null(strstr(damos_errmsg(), "no DAMON interface"));
 	make_dbgfs(t);
-	assert_int_equal(damos_detect(t->root), 1U << DAMOS_IFACE_DBGFS);
-	assert_null(open_tree(t, DAMOS_IFACE_SYSFS, false));
+	assert_int_equal(damos_detect(t->root), 1U << DAMON_IFACE_DBGFS);
+	assert_null(open_tree(t, DAMON_IFACE_SYSFS, false));
 	o.root = t->root;
 	o.layers = fake;
 	o.kdamond = -1;
-	assert_null(damos_open(&o));
+	assert_null(damon_open(&o));
 	assert_int_equal(errno, EINVAL);
-	o = (struct damos_opts)DAMOS_OPTS_INIT;
+	o = (struct damon_opts)DAMON_OPTS_INIT;
 	o.sz = 0;
-	assert_null(damos_open(&o));
+	assert_null(damon_open(&o));
 	assert_int_equal(errno, EINVAL);
 	/* a kdamond is sysfs's, a context dbgfs's: refused, not ignored */
-	o = (struct damos_opts)DAMOS_OPTS_INIT;
+	o = (struct damon_opts)DAMON_OPTS_INIT;
 	o.root = t->root;
 	o.layers = fake;
-	o.iface = DAMOS_IFACE_DBGFS;
+	o.iface = DAMON_IFACE_DBGFS;
 	o.kdamond = 1;
-	assert_null(damos_open(&o));
+	assert_null(damon_open(&o));
 	assert_int_equal(errno, EINVAL);
 	assert_string_equal(damos_errmsg(), "sysfs kdamond 1 on the dbgfs interface");
-	o.iface = DAMOS_IFACE_SYSFS;
+	o.iface = DAMON_IFACE_SYSFS;
 	o.kdamond = 0;
 	o.dbgfs_ctx = "foo";
-	assert_null(damos_open(&o));
+	assert_null(damon_open(&o));
 	assert_int_equal(errno, EINVAL);
 	assert_string_equal(damos_errmsg(), "dbgfs context 'foo' on the sysfs interface");
 }
@@ -184,46 +184,46 @@ static void test_lock_dirs_of_root(void **state)
 	char *p;
 
 	(void)state;
-	p = damos_iface_dir("/r//", DAMOS_IFACE_SYSFS);
+	p = damon_iface_dir("/r//", DAMON_IFACE_SYSFS);
 	assert_string_equal(p, "/r/sys/kernel/mm/damon/admin");
 	free(p);
-	p = damos_iface_dir(NULL, DAMOS_IFACE_DBGFS);
+	p = damon_iface_dir(NULL, DAMON_IFACE_DBGFS);
 	assert_string_equal(p, "/sys/kernel/debug/damon");
 	free(p);
 	errno = 0;
-	assert_null(damos_iface_dir("/r", DAMOS_IFACE_AUTO));
+	assert_null(damon_iface_dir("/r", DAMON_IFACE_AUTO));
 	assert_int_equal(errno, EINVAL);
-	p = damos_module_dir("/", "damon_reclaim");
+	p = damon_module_dir("/", "damon_reclaim");
 	assert_string_equal(p, "/sys/module/damon_reclaim/parameters");
 	free(p);
-	p = damos_module_dir("/r/", "lru_sort");
+	p = damon_module_dir("/r/", "lru_sort");
 	assert_string_equal(p, "/r/sys/module/damon_lru_sort/parameters");
 	free(p);
 	errno = 0;
-	assert_null(damos_module_dir("/r", "swap"));
+	assert_null(damon_module_dir("/r", "swap"));
 	assert_int_equal(errno, ENOENT);
 }
 
-/* A caller built against a header whose damos_opts ended before .layers. */
+/* A caller built against a header whose damon_opts ended before .layers. */
 static void test_opts_older_caller(void **state)
 {
 	struct tree *t = *state;
-	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damon_opts o = DAMON_OPTS_INIT;
 	const struct damos_layer *dry[] = { damos_layer_dry_run(), NULL };
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 
 	make_dbgfs(t);
 	o.root = t->root;
 	o.layers = fake;
 	o.layers = dry;		/* beyond the old size: ignored */
-	o.sz = offsetof(struct damos_opts, layers);
-	d = damos_open(&o);
+	o.sz = offsetof(struct damon_opts, layers);
+	d = damon_open(&o);
 	assert_non_null(d);
-	assert_int_equal(damos_get_iface(d), DAMOS_IFACE_DBGFS);
+	assert_int_equal(damon_get_iface(d), DAMON_IFACE_DBGFS);
 	assert_int_equal(damos_schemes_clear(d), 0);
 	assert_string_equal(damos_dry_run_script(d), "");
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), "\n");
-	damos_close(d);
+	damon_close(d);
 }
 
 /*
@@ -235,9 +235,9 @@ static void test_newer_caller(void **state)
 {
 	struct tree *t = *state;
 	struct {
-		struct damos_opts o;
+		struct damon_opts o;
 		uint64_t extra;
-	} big = { DAMOS_OPTS_INIT, 0 };
+	} big = { DAMON_OPTS_INIT, 0 };
 	struct {
 		struct damos_filter_info f;
 		uint64_t extra;
@@ -247,19 +247,19 @@ static void test_newer_caller(void **state)
 		uint64_t extra;
 	} bg = { { .sz = sizeof(bg), .metric = DAMOS_GOAL_USER_INPUT, .target = 5 }, 0 };
 	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_PAGEOUT);
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 
 	make_dbgfs(t);
 	big.o.root = t->root;
 	big.o.sz = sizeof(big);
-	d = damos_open(&big.o);
+	d = damon_open(&big.o);
 	assert_non_null(d);
-	damos_close(d);
+	damon_close(d);
 	big.extra = 1;
 	errno = 0;
-	assert_null(damos_open(&big.o));
+	assert_null(damon_open(&big.o));
 	assert_int_equal(errno, EINVAL);
-	assert_non_null(strstr(damos_errmsg(), "damos_opts: byte"));
+	assert_non_null(strstr(damos_errmsg(), "damon_opts: byte"));
 
 	assert_int_equal(damos_scheme_add_filter(s, &bf.f), 0);
 	assert_int_equal(damos_scheme_add_goal(s, &bg.g), 0);
@@ -279,75 +279,75 @@ static void test_newer_caller(void **state)
 	damos_scheme_free(s);
 }
 
-/* struct damos_attrs and damos_targets carry .sz like the other structs. */
+/* struct damon_attrs and damon_targets carry .sz like the other structs. */
 static void test_sized_attrs_targets(void **state)
 {
 	struct tree *t = *state;
 	struct {
-		struct damos_attrs a;
+		struct damon_attrs a;
 		uint64_t extra;
-	} big = { DAMOS_ATTRS_INIT, 0 };
-	struct damos_attrs a = { 0 }, r;
-	struct damos_targets tg = { .ops = DAMOS_OPS_PADDR }, rt;
-	struct damos_ctx *d;
+	} big = { DAMON_ATTRS_INIT, 0 };
+	struct damon_attrs a = { 0 }, r;
+	struct damon_targets tg = { .ops = DAMON_OPS_PADDR }, rt;
+	struct damon_ctx *d;
 	char buf[128];
 
 	/* filled by the library: .sz set */
-	damos_attrs_default(&a);
+	damon_attrs_default(&a);
 	assert_int_equal(a.sz, sizeof(a));
-	assert_int_equal(damos_attrs_decode("1 2 3 4 5", &r), 0);
+	assert_int_equal(damon_attrs_decode("1 2 3 4 5", &r), 0);
 	assert_int_equal(r.sz, sizeof(r));
 	/* made by hand without .sz: refused, not guessed */
 	a.sz = 0;
-	assert_int_equal(damos_attrs_validate(&a), -EINVAL);
-	assert_string_equal(damos_errmsg(), "damos_attrs: .sz not set");
-	assert_int_equal(damos_attrs_encode(&a, buf, sizeof(buf)), -EINVAL);
-	assert_int_equal(damos_attrs_set_str(&a, "aggr", "1s"), -EINVAL);
-	assert_int_equal(damos_attrs_max_nr_accesses(&a), 0);
+	assert_int_equal(damon_attrs_validate(&a), -EINVAL);
+	assert_string_equal(damos_errmsg(), "damon_attrs: .sz not set");
+	assert_int_equal(damon_attrs_encode(&a, buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(damon_attrs_set_str(&a, "aggr", "1s"), -EINVAL);
+	assert_int_equal(damon_attrs_max_nr_accesses(&a), 0);
 	assert_null(damos_scheme_new_preset(DAMOS_ACTION_LRU_PRIO, &a));
 	assert_null(damos_scheme_parse(1, (const char *const[]){ "stat" }, &a));
 	/* a newer caller's: zeros past the known fields, else refused */
-	damos_attrs_default(&big.a);
+	damon_attrs_default(&big.a);
 	big.a.sz = sizeof(big);
-	assert_int_equal(damos_attrs_validate(&big.a), 0);
+	assert_int_equal(damon_attrs_validate(&big.a), 0);
 	big.extra = 2;
-	assert_int_equal(damos_attrs_validate(&big.a), -EINVAL);
-	assert_non_null(strstr(damos_errmsg(), "damos_attrs: byte 48 is set"));
+	assert_int_equal(damon_attrs_validate(&big.a), -EINVAL);
+	assert_non_null(strstr(damos_errmsg(), "damon_attrs: byte 48 is set"));
 
 	make_sysfs(t, "off\n");
-	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
-	assert_int_equal(damos_attrs_write(d, &a), -EINVAL);
-	assert_int_equal(damos_targets_write(d, &tg), -EINVAL);
-	assert_string_equal(damos_errmsg(), "damos_targets: .sz not set");
+	d = open_tree(t, DAMON_IFACE_SYSFS, false);
+	assert_int_equal(damon_attrs_write(d, &a), -EINVAL);
+	assert_int_equal(damon_targets_write(d, &tg), -EINVAL);
+	assert_string_equal(damos_errmsg(), "damon_targets: .sz not set");
 	assert_null(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/operations"));
 	tg.sz = sizeof(tg);
-	assert_int_equal(damos_targets_write(d, &tg), 0);
-	assert_int_equal(damos_targets_read(d, &rt), 0);
+	assert_int_equal(damon_targets_write(d, &tg), 0);
+	assert_int_equal(damon_targets_read(d, &rt), 0);
 	assert_int_equal(rt.sz, sizeof(rt));
-	damos_targets_free(&rt);
+	damon_targets_free(&rt);
 	assert_int_equal(rt.sz, sizeof(rt));
-	assert_int_equal(damos_attrs_read(d, &r), 0);
+	assert_int_equal(damon_attrs_read(d, &r), 0);
 	assert_int_equal(r.sz, sizeof(r));
-	damos_close(d);
+	damon_close(d);
 }
 
 static void test_dbgfs_add_remove(void **state)
 {
 	struct tree *t = *state;
-	struct damos_attrs a;
+	struct damon_attrs a;
 	struct damos_scheme *s, **arr;
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	size_t n;
 
 	make_dbgfs(t);
 	put(t, "sys/kernel/debug/damon/schemes",
 	    "1 2 3 4 5 6 4 0 0 0 1 2 3 1 100 3 2 1 9 9 9 9 9\n");
-	d = open_tree(t, DAMOS_IFACE_AUTO, false);
+	d = open_tree(t, DAMON_IFACE_AUTO, false);
 	assert_non_null(d);
-	assert_string_equal(damos_get_dir(d) + strlen(t->root),
+	assert_string_equal(damon_get_dir(d) + strlen(t->root),
 			    "/sys/kernel/debug/damon");
 	assert_int_equal(damos_dbgfs_lru_supported(d), 1);
-	assert_int_equal(damos_attrs_read(d, &a), 0);
+	assert_int_equal(damon_attrs_read(d, &a), 0);
 	s = damos_scheme_new_preset(DAMOS_ACTION_LRU_PRIO, &a);
 	assert_int_equal(damos_scheme_add(d, s), 1);
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"),
@@ -368,23 +368,23 @@ static void test_dbgfs_add_remove(void **state)
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"),
 			    LRU_PRIO_LINE);
 	damos_scheme_free(s);
-	damos_close(d);
+	damon_close(d);
 }
 
 static void test_dbgfs_busy_and_stock(void **state)
 {
 	struct tree *t = *state;
 	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_LRU_DEPRIO);
-	struct damos_opts o = DAMOS_OPTS_INIT;
-	struct damos_ctx *d;
+	struct damon_opts o = DAMON_OPTS_INIT;
+	struct damon_ctx *d;
 	bool on;
 	int pid;
 
 	make_dbgfs(t);
 	put(t, "sys/kernel/debug/damon/monitor_on", "on\n");
 	put(t, "sys/kernel/debug/damon/kdamond_pid", "777\n");
-	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
-	assert_int_equal(damos_monitor_status(d, &on, &pid), 0);
+	d = open_tree(t, DAMON_IFACE_DBGFS, false);
+	assert_int_equal(damon_monitor_status(d, &on, &pid), 0);
 	assert_true(on);
 	assert_int_equal(pid, 777);
 	assert_int_equal(damos_scheme_add(d, s), -EBUSY);
@@ -392,27 +392,27 @@ static void test_dbgfs_busy_and_stock(void **state)
 			    "monitoring is on and dbgfs refuses to change schemes while it runs: stop it first; nothing was changed");
 	assert_hint(DAMOS_HINT_STOP_MONITOR, "stop it first", 0);
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), "");
-	assert_int_equal(damos_monitor_stop(d), 0);
-	damos_close(d);
+	assert_int_equal(damon_monitor_stop(d), 0);
+	damon_close(d);
 
 	put(t, "sys/kernel/debug/damon/.max_action", "5\n");
-	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	d = open_tree(t, DAMON_IFACE_DBGFS, false);
 	assert_int_equal(damos_dbgfs_lru_supported(d), 0);
 	assert_int_equal(damos_scheme_add(d, s), -EOPNOTSUPP);
 	assert_hint(DAMOS_HINT_USE_SYSFS, "kernel series)", 0);
 	assert_string_equal(damos_errmsg() + strlen(damos_errmsg()) - 21,
 			    "; nothing was changed");
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), "");
-	damos_close(d);
+	damon_close(d);
 
 	/* the caller's word wins over the tree's */
 	o.root = t->root;
 	o.layers = fake;
 	o.dbgfs_lru = 1;
-	d = damos_open(&o);
+	d = damon_open(&o);
 	assert_int_equal(damos_dbgfs_lru_supported(d), 1);
 	assert_int_equal(damos_scheme_add(d, s), 0);
-	damos_close(d);
+	damon_close(d);
 	damos_scheme_free(s);
 }
 
@@ -424,9 +424,9 @@ static void test_dbgfs_busy_and_stock(void **state)
 static void test_dbgfs_probe_unknown(void **state)
 {
 	struct tree *t = *state;
-	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damon_opts o = DAMON_OPTS_INIT;
 	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_LRU_PRIO);
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	char name[64];
 
 	make_dbgfs(t);
@@ -434,7 +434,7 @@ static void test_dbgfs_probe_unknown(void **state)
 	o.root = t->root;
 	o.layers = fake;
 	o.layers = files_only;	/* no fake kernel: as on a kernel */
-	d = damos_open(&o);
+	d = damon_open(&o);
 	assert_non_null(d);
 	assert_int_equal(damos_dbgfs_lru_supported(d), -EAGAIN);
 	snprintf(name, sizeof(name), "damos_probe_%d\n", (int)getpid());
@@ -444,55 +444,55 @@ static void test_dbgfs_probe_unknown(void **state)
 			    "1 2 3 4 5 6 4 0 0 0 1 2 3 1 100 3 2 1\n");
 	/* unknown: the write itself decides (a kernel would say EINVAL) */
 	assert_int_equal(damos_scheme_add(d, s), 1);
-	damos_close(d);
+	damon_close(d);
 	damos_scheme_free(s);
 }
 
 static void test_dbgfs_targets(void **state)
 {
 	struct tree *t = *state;
-	struct damos_region r[2] = { { 4096, 8192 }, { 8192, 16384 } };
-	struct damos_target tg = { .pid = 0, .nr_regions = 2, .regions = r };
-	struct damos_targets in = { sizeof(in), DAMOS_OPS_PADDR, 1, &tg }, out;
-	struct damos_ctx *d;
+	struct damon_region r[2] = { { 4096, 8192 }, { 8192, 16384 } };
+	struct damon_target tg = { .pid = 0, .nr_regions = 2, .regions = r };
+	struct damon_targets in = { sizeof(in), DAMON_OPS_PADDR, 1, &tg }, out;
+	struct damon_ctx *d;
 
 	make_dbgfs(t);
-	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
-	assert_int_equal(damos_targets_write(d, &in), 0);
+	d = open_tree(t, DAMON_IFACE_DBGFS, false);
+	assert_int_equal(damon_targets_write(d, &in), 0);
 	assert_string_equal(get(t, "sys/kernel/debug/damon/target_ids"), "paddr\n");
 	assert_string_equal(get(t, "sys/kernel/debug/damon/init_regions"),
 			    "0 4096 8192\n0 8192 16384\n");
 	/* what the kernel shows for paddr */
 	put(t, "sys/kernel/debug/damon/target_ids", "42\n");
-	assert_int_equal(damos_targets_read(d, &out), 0);
-	assert_int_equal(out.ops, DAMOS_OPS_PADDR);
+	assert_int_equal(damon_targets_read(d, &out), 0);
+	assert_int_equal(out.ops, DAMON_OPS_PADDR);
 	assert_int_equal(out.nr, 1);
 	assert_int_equal(out.targets[0].nr_regions, 2);
 	assert_int_equal(out.targets[0].regions[1].end, 16384);
-	damos_targets_free(&out);
+	damon_targets_free(&out);
 	r[1].start = 4096;
-	assert_int_equal(damos_targets_write(d, &in), -EINVAL);
-	damos_close(d);
+	assert_int_equal(damon_targets_write(d, &in), -EINVAL);
+	damon_close(d);
 }
 
 static void test_dbgfs_contexts(void **state)
 {
 	struct tree *t = *state;
-	struct damos_opts o = DAMOS_OPTS_INIT;
-	struct damos_ctx *d, *ctx;
+	struct damon_opts o = DAMON_OPTS_INIT;
+	struct damon_ctx *d, *ctx;
 	char **names;
 	size_t n;
 
 	make_dbgfs(t);
-	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
-	assert_int_equal(damos_dbgfs_contexts(d, &names, &n), 0);
+	d = open_tree(t, DAMON_IFACE_DBGFS, false);
+	assert_int_equal(damon_dbgfs_contexts(d, &names, &n), 0);
 	assert_int_equal(n, 0);
 	free(names);
-	assert_int_equal(damos_dbgfs_context_make(d, "zed"), 0);
-	assert_int_equal(damos_dbgfs_context_make(d, "abc"), 0);
-	assert_int_equal(damos_dbgfs_context_make(d, "abc"), -EEXIST);
-	assert_int_equal(damos_dbgfs_context_make(d, "a/b"), -EINVAL);
-	assert_int_equal(damos_dbgfs_contexts(d, &names, &n), 0);
+	assert_int_equal(damon_dbgfs_context_make(d, "zed"), 0);
+	assert_int_equal(damon_dbgfs_context_make(d, "abc"), 0);
+	assert_int_equal(damon_dbgfs_context_make(d, "abc"), -EEXIST);
+	assert_int_equal(damon_dbgfs_context_make(d, "a/b"), -EINVAL);
+	assert_int_equal(damon_dbgfs_contexts(d, &names, &n), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(names[0], "abc");
 	assert_string_equal(names[1], "zed");
@@ -502,15 +502,15 @@ static void test_dbgfs_contexts(void **state)
 	o.root = t->root;
 	o.layers = fake;
 	o.dbgfs_ctx = "zed";
-	ctx = damos_open(&o);
+	ctx = damon_open(&o);
 	assert_non_null(ctx);
 	assert_int_equal(damos_schemes_clear(ctx), 0);
 	assert_string_equal(get(t, "sys/kernel/debug/damon/zed/schemes"), "\n");
-	damos_close(ctx);
-	assert_int_equal(damos_dbgfs_context_remove(d, "zed"), 0);
+	damon_close(ctx);
+	assert_int_equal(damon_dbgfs_context_remove(d, "zed"), 0);
 	assert_null(get(t, "sys/kernel/debug/damon/zed/schemes"));
-	assert_int_equal(damos_dbgfs_context_remove(d, "zed"), -ENOENT);
-	damos_close(d);
+	assert_int_equal(damon_dbgfs_context_remove(d, "zed"), -ENOENT);
+	damon_close(d);
 }
 
 static void make_sysfs(const struct tree *t, const char *state)
@@ -524,16 +524,16 @@ static void make_sysfs(const struct tree *t, const char *state)
 static void test_sysfs_dry_run(void **state)
 {
 	struct tree *t = *state;
-	struct damos_attrs a;
+	struct damon_attrs a;
 	struct damos_scheme *s;
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	const char *script;
 
 	make_sysfs(t, "on\n");
-	d = open_tree(t, DAMOS_IFACE_AUTO, true);
-	assert_int_equal(damos_get_iface(d), DAMOS_IFACE_SYSFS);
+	d = open_tree(t, DAMON_IFACE_AUTO, true);
+	assert_int_equal(damon_get_iface(d), DAMON_IFACE_SYSFS);
 	assert_int_equal(damos_dbgfs_lru_supported(d), -EOPNOTSUPP);
-	assert_int_equal(damos_attrs_read(d, &a), 0);
+	assert_int_equal(damon_attrs_read(d, &a), 0);
 	assert_int_equal(a.aggr_us, 100000);
 	s = damos_scheme_new_preset(DAMOS_ACTION_LRU_DEPRIO, &a);
 	assert_int_equal(damos_scheme_add(d, s), 0);
@@ -548,11 +548,11 @@ static void test_sysfs_dry_run(void **state)
 	assert_string_equal(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/nr_contexts"),
 			    "0\n");
 	damos_scheme_free(s);
-	damos_close(d);
+	damon_close(d);
 }
 
 /* lib/internal.h: the one write of every DAMON file */
-int damos_write(struct damos_ctx *d, const char *path, const char *content);
+int damos_write(struct damon_ctx *d, const char *path, const char *content);
 
 /*
  * Issue 14: a dry-run script writes each content exactly, in one write(),
@@ -572,18 +572,18 @@ static void test_dry_run_script_shells(void **state)
 
 	make_dbgfs(t);
 	for (size_t i = 0; i < sizeof(contents) / sizeof(*contents); i++) {
-		struct damos_ctx *d = open_tree(t, DAMOS_IFACE_DBGFS, true);
+		struct damon_ctx *d = open_tree(t, DAMON_IFACE_DBGFS, true);
 		FILE *f;
 
 		assert_non_null(d);
-		snprintf(path, sizeof(path), "%s/init_regions", damos_get_dir(d));
+		snprintf(path, sizeof(path), "%s/init_regions", damon_get_dir(d));
 		assert_int_equal(damos_write(d, path, contents[i]), 0);
 		snprintf(path, sizeof(path), "%s/script", t->root);
 		f = fopen(path, "w");
 		assert_non_null(f);
 		fprintf(f, "set -e\n%s", damos_dry_run_script(d));
 		fclose(f);
-		damos_close(d);
+		damon_close(d);
 		for (size_t k = 0; k < 2; k++) {
 			put(t, "sys/kernel/debug/damon/init_regions", "before\n");
 			snprintf(cmd, sizeof(cmd), "%s '%s' 2>/dev/null", shells[k], path);
@@ -598,15 +598,15 @@ static void test_sysfs_emulated(void **state)
 {
 	struct tree *t = *state;
 	struct damos_scheme *s, **arr;
-	struct damos_attrs a;
-	struct damos_ctx *d;
+	struct damon_attrs a;
+	struct damon_ctx *d;
 	size_t n;
 
 	make_sysfs(t, "off\n");
-	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
-	assert_int_equal(damos_attrs_read(d, &a), 0);
+	d = open_tree(t, DAMON_IFACE_SYSFS, false);
+	assert_int_equal(damon_attrs_read(d, &a), 0);
 	a.aggr_us = 200000;
-	assert_int_equal(damos_attrs_write(d, &a), 0);
+	assert_int_equal(damon_attrs_write(d, &a), 0);
 	assert_string_equal(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/monitoring_attrs/intervals/aggr_us"),
 			    "200000\n");
 	s = damos_scheme_new_preset(DAMOS_ACTION_LRU_PRIO, &a);
@@ -633,7 +633,7 @@ static void test_sysfs_emulated(void **state)
 			    "0\n");
 	assert_null(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/action"));
 	damos_scheme_free(s);
-	damos_close(d);
+	damon_close(d);
 }
 
 /*
@@ -644,10 +644,10 @@ static void test_error_hints(void **state)
 {
 	struct tree *t = *state;
 	struct damos_hint_info h = { .sz = sizeof(h) };
-	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damon_opts o = DAMON_OPTS_INIT;
 	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_STAT);
-	struct damos_targets tg = { .sz = sizeof(tg), .ops = DAMOS_OPS_FVADDR };
-	struct damos_ctx *d;
+	struct damon_targets tg = { .sz = sizeof(tg), .ops = DAMON_OPS_FVADDR };
+	struct damon_ctx *d;
 
 	/* a failure without a hint has none, its advice would go at the end */
 	assert_null(damos_scheme_parse(1, (const char *const[]){ "bogus" }, NULL));
@@ -659,55 +659,55 @@ static void test_error_hints(void **state)
 	assert_int_equal(damos_error_hint(NULL), -EINVAL);
 
 	make_dbgfs(t);
-	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
-	assert_int_equal(damos_monitor_start(d), -EINVAL);
+	d = open_tree(t, DAMON_IFACE_DBGFS, false);
+	assert_int_equal(damon_monitor_start(d), -EINVAL);
 	assert_string_equal(damos_errmsg(), "no monitoring target: set one first");
 	assert_hint(DAMOS_HINT_SET_TARGET, "set one first", 0);
-	assert_int_equal(damos_targets_write(d, &tg), -EOPNOTSUPP);
+	assert_int_equal(damon_targets_write(d, &tg), -EOPNOTSUPP);
 	assert_string_equal(damos_errmsg(), "dbgfs has no fvaddr monitoring");
 	assert_hint(DAMOS_HINT_USE_SYSFS, "monitoring", 0);
-	damos_close(d);
+	damon_close(d);
 
 	/* another DAMON user in the way: which one, and which kdamond */
 	make_sysfs(t, "off\n");
 	put(t, "sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "13\n");
 	put(t, "sys/kernel/mm/damon/admin/kdamonds/12/state", "on\n");
 	put(t, "sys/kernel/debug/damon/target_ids", "42\n");
-	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
-	assert_int_equal(damos_monitor_start(d), -EBUSY);
+	d = open_tree(t, DAMON_IFACE_DBGFS, false);
+	assert_int_equal(damon_monitor_start(d), -EBUSY);
 	assert_hint(DAMOS_HINT_STOP_KDAMOND, "stop it first", 12);
-	damos_close(d);
+	damon_close(d);
 	put(t, "sys/kernel/mm/damon/admin/kdamonds/12/state", "off\n");
 	put(t, "sys/module/damon_reclaim/parameters/enabled", "Y\n");
-	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
-	assert_int_equal(damos_monitor_start(d), -EBUSY);
+	d = open_tree(t, DAMON_IFACE_DBGFS, false);
+	assert_int_equal(damon_monitor_start(d), -EBUSY);
 	assert_string_equal(damos_errmsg(),
 			    "damon_reclaim is on, and dbgfs monitoring does not start next to another DAMON user: stop it first");
 	assert_hint(DAMOS_HINT_STOP_RECLAIM, "stop it first", 0);
-	damos_close(d);
+	damon_close(d);
 	put(t, "sys/module/damon_reclaim/parameters/enabled", "N\n");
 	put(t, "sys/kernel/debug/damon/monitor_on", "on\n");
-	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
-	tg.ops = DAMOS_OPS_PADDR;
+	d = open_tree(t, DAMON_IFACE_SYSFS, false);
+	tg.ops = DAMON_OPS_PADDR;
 	tg.nr = 1;
-	tg.targets = &(struct damos_target){ 0 };
-	assert_int_equal(damos_targets_write(d, &tg), 0);
-	assert_int_equal(damos_monitor_start(d), -EBUSY);
+	tg.targets = &(struct damon_target){ 0 };
+	assert_int_equal(damon_targets_write(d, &tg), 0);
+	assert_int_equal(damon_monitor_start(d), -EBUSY);
 	assert_hint(DAMOS_HINT_STOP_DBGFS, "stop it first", 0);
-	damos_close(d);
+	damon_close(d);
 
 	/* a kdamond that is not there: how many there are */
 	put(t, "sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds", "2\n");
 	o.root = t->root;
 	o.layers = fake;
 	o.kdamond = 5;
-	d = damos_open(&o);
+	d = damon_open(&o);
 	assert_non_null(d);
 	assert_int_equal(damos_scheme_add(d, s), -ENOENT);
 	assert_string_equal(damos_errmsg(),
 			    "kdamond 5 does not exist and making it would reset the 2 there");
 	assert_hint(DAMOS_HINT_PICK_KDAMOND, "the 2 there", 2);
-	damos_close(d);
+	damon_close(d);
 	damos_scheme_free(s);
 }
 
@@ -718,9 +718,9 @@ static void test_checks(void **state)
 	struct damos_scheme *lru = damos_scheme_new(DAMOS_ACTION_LRU_PRIO);
 	struct damos_scheme *mig = damos_scheme_new(DAMOS_ACTION_MIGRATE_COLD);
 	struct damos_scheme *bad = damos_scheme_new(DAMOS_ACTION_STAT);
-	struct damos_targets fv = { .sz = sizeof(fv), .ops = DAMOS_OPS_FVADDR };
-	struct damos_opts o = DAMOS_OPTS_INIT;
-	struct damos_ctx *d;
+	struct damon_targets fv = { .sz = sizeof(fv), .ops = DAMON_OPS_FVADDR };
+	struct damon_opts o = DAMON_OPTS_INIT;
+	struct damon_ctx *d;
 	char *before;
 
 	damos_scheme_set(mig, DAMOS_F_TARGET_NID, 0);
@@ -728,7 +728,7 @@ static void test_checks(void **state)
 	damos_scheme_set(bad, DAMOS_F_MAX_AGE, 8);
 	make_dbgfs(t);
 	put(t, "sys/kernel/debug/damon/.max_action", "5\n");
-	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	d = open_tree(t, DAMON_IFACE_DBGFS, false);
 	assert_int_equal(damos_has(d, DAMOS_FEAT_COMMIT), 0);
 	assert_int_equal(damos_scheme_check(d, lru), -EOPNOTSUPP);
 	assert_string_equal(damos_errmsg(),
@@ -738,34 +738,34 @@ static void test_checks(void **state)
 	assert_non_null(strstr(damos_errmsg(), "migrate_cold needs"));
 	assert_null(strstr(damos_errmsg(), "scheme 0"));
 	assert_int_equal(damos_scheme_check(d, bad), -EINVAL);
-	assert_int_equal(damos_targets_check(d, &fv), -EOPNOTSUPP);
+	assert_int_equal(damon_targets_check(d, &fv), -EOPNOTSUPP);
 	assert_hint(DAMOS_HINT_USE_SYSFS, "fvaddr monitoring", 0);
-	damos_close(d);
+	damon_close(d);
 	/* not known before the write: a tree that makes no probe context */
 	unlink_rel(t, "sys/kernel/debug/damon/.max_action");
 	before = strdup(get(t, "sys/kernel/debug/damon/schemes"));
 	o.root = t->root;
 	o.layers = fake;
-	o.iface = DAMOS_IFACE_DBGFS;
+	o.iface = DAMON_IFACE_DBGFS;
 	o.layers = files_only;	/* no fake kernel: as on a kernel */
-	d = damos_open(&o);
+	d = damon_open(&o);
 	assert_int_equal(damos_scheme_check(d, lru), 1);
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), before);
 	free(before);
-	damos_close(d);
+	damon_close(d);
 
 	/* sysfs of 6.1: commit, no migrate; fvaddr fine */
 	make_sysfs(t, "off\n");
-	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	d = open_tree(t, DAMON_IFACE_SYSFS, false);
 	assert_int_equal(damos_has(d, DAMOS_FEAT_COMMIT), 1);
 	assert_int_equal(damos_scheme_check(d, lru), 0);
 	assert_int_equal(damos_scheme_check(d, mig), -EOPNOTSUPP);
 	assert_non_null(strstr(damos_errmsg(), "migrate_cold needs"));
 	fv.nr = 1;
-	fv.targets = &(struct damos_target){ .pid = 1 };
-	assert_int_equal(damos_targets_check(d, &fv), 0);
+	fv.targets = &(struct damon_target){ .pid = 1 };
+	assert_int_equal(damon_targets_check(d, &fv), 0);
 	assert_null(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/operations"));
-	damos_close(d);
+	damon_close(d);
 	damos_scheme_free(lru);
 	damos_scheme_free(mig);
 	damos_scheme_free(bad);
@@ -778,32 +778,32 @@ static void test_tried_regions(void **state)
 	const char *sch = "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0";
 	struct damos_scheme *s = damos_scheme_new(DAMOS_ACTION_STAT);
 	struct damos_tried_region reg = { .sz = sizeof(reg) };
-	struct damos_opts o = DAMOS_OPTS_INIT;
+	struct damon_opts o = DAMON_OPTS_INIT;
 	struct damos_tried_regions *r;
-	struct damos_ctx *d;
+	struct damon_ctx *d;
 	char rel[256];
 
 	make_sysfs(t, "off\n");
-	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	d = open_tree(t, DAMON_IFACE_SYSFS, false);
 	assert_int_equal(damos_scheme_add(d, s), 0);
-	damos_close(d);
+	damon_close(d);
 	/* a scheme directory without tried_regions/: Linux 6.1's layout */
-	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	d = open_tree(t, DAMON_IFACE_SYSFS, false);
 	assert_int_equal(damos_tried_regions_read(d, 0, &r), -EOPNOTSUPP);
 	assert_null(r);
 	assert_non_null(strstr(damos_errmsg(), "reading tried regions needs tried regions (tried_regions/) (Linux 6.2+)"));
-	damos_close(d);
+	damon_close(d);
 
 	snprintf(rel, sizeof(rel), "%s/tried_regions/total_bytes", sch);
 	put(t, rel, "0\n");
-	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	d = open_tree(t, DAMON_IFACE_SYSFS, false);
 	assert_int_equal(damos_has(d, DAMOS_FEAT_TRIED_REGIONS), 1);
 	assert_int_equal(damos_tried_regions_read(d, 0, &r), 0);
 	assert_int_equal(damos_tried_regions_nr(r), 0);
 	damos_tried_regions_free(r);
 	assert_int_equal(damos_tried_regions_read(d, 3, &r), -ENOENT);
 	assert_string_equal(damos_errmsg(), "no scheme 3");
-	damos_close(d);
+	damon_close(d);
 
 	put(t, rel, "12288\n");
 	snprintf(rel, sizeof(rel), "%s/tried_regions/0/start", sch);
@@ -826,9 +826,9 @@ static void test_tried_regions(void **state)
 	put(t, "sys/kernel/mm/damon/admin/kdamonds/0/state", "on\n");
 	o.root = t->root;
 	o.layers = fake;
-	o.iface = DAMOS_IFACE_SYSFS;
+	o.iface = DAMON_IFACE_SYSFS;
 	o.layers = files_only;	/* no fake kernel: as on a kernel */
-	d = damos_open(&o);
+	d = damon_open(&o);
 	assert_int_equal(damos_tried_regions_read(d, 0, &r), 0);
 	assert_string_equal(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/state"),
 			    "update_schemes_tried_regions\n");
@@ -847,23 +847,23 @@ static void test_tried_regions(void **state)
 	reg.sz = 0;
 	assert_int_equal(damos_tried_regions_get(r, 0, &reg), -EINVAL);
 	damos_tried_regions_free(r);
-	damos_close(d);
+	damon_close(d);
 
 	/* before 6.6 there is no total_bytes: the sum of the regions */
 	snprintf(rel, sizeof(rel), "%s/%s/tried_regions/total_bytes", t->root, sch);
 	unlink(rel);
 	put(t, "sys/kernel/mm/damon/admin/kdamonds/0/state", "off\n");
-	d = open_tree(t, DAMOS_IFACE_SYSFS, false);
+	d = open_tree(t, DAMON_IFACE_SYSFS, false);
 	assert_int_equal(damos_tried_regions_read(d, 0, &r), 0);
 	assert_int_equal(damos_tried_regions_total_bytes(r), 4096 + 8192);
 	damos_tried_regions_free(r);
-	damos_close(d);
+	damon_close(d);
 
 	make_dbgfs(t);
-	d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+	d = open_tree(t, DAMON_IFACE_DBGFS, false);
 	assert_int_equal(damos_tried_regions_read(d, 0, &r), -EOPNOTSUPP);
 	assert_non_null(strstr(damos_errmsg(), "which dbgfs does not have"));
-	damos_close(d);
+	damon_close(d);
 	damos_scheme_free(s);
 }
 
@@ -875,9 +875,9 @@ static void test_tried_regions(void **state)
 static void test_targets_writable(void **state)
 {
 	struct tree *t = *state;
-	struct damos_region rg = { 4096, 8192 };
-	struct damos_target one = { .pid = 7, .nr_regions = 1, .regions = &rg };
-	struct damos_targets tg = { sizeof(tg), DAMOS_OPS_VADDR, 1, &one };
+	struct damon_region rg = { 4096, 8192 };
+	struct damon_target one = { .pid = 7, .nr_regions = 1, .regions = &rg };
+	struct damon_targets tg = { sizeof(tg), DAMON_OPS_VADDR, 1, &one };
 	char path[PATH_MAX], cmd[PATH_MAX + 64];
 	int status;
 	pid_t pid;
@@ -893,15 +893,15 @@ static void test_targets_writable(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid) {
-		struct damos_ctx *d;
+		struct damon_ctx *d;
 		int err;
 
 		if (!geteuid() && (setgid(65534) || setuid(65534)))
 			_exit(3);
-		d = open_tree(t, DAMOS_IFACE_DBGFS, false);
+		d = open_tree(t, DAMON_IFACE_DBGFS, false);
 		if (!d)
 			_exit(4);
-		err = damos_targets_write(d, &tg);
+		err = damon_targets_write(d, &tg);
 		_exit(err == -EACCES &&
 		      strstr(damos_errmsg(), "init_regions: Permission denied") &&
 		      strstr(damos_errmsg(), "; nothing was changed") ? 0 : 5);

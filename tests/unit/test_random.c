@@ -37,7 +37,7 @@ static const char *const vocab[] = {
 };
 
 static void check_round_trip(const struct damos_scheme *s,
-			     const struct damos_attrs *a)
+			     const struct damon_attrs *a)
 {
 	struct damos_scheme *t, **arr;
 	char buf[1024], line[512], *copy, *save = NULL;
@@ -66,11 +66,11 @@ static void check_round_trip(const struct damos_scheme *s,
 
 static void test_scheme_grammar(void **state)
 {
-	struct damos_attrs a;
+	struct damon_attrs a;
 	int accepted = 0;
 
 	(void)state;
-	damos_attrs_default(&a);
+	damon_attrs_default(&a);
 	for (int iter = 0; iter < 20000; iter++) {
 		const char *argv[16];
 		int argc = 1 + (int)(next() % 15);
@@ -101,7 +101,7 @@ static void test_decode_garbage(void **state)
 	(void)state;
 	for (int iter = 0; iter < 20000; iter++) {
 		struct damos_scheme **arr;
-		struct damos_attrs a;
+		struct damon_attrs a;
 		size_t len = next() % (sizeof(text) - 1), n;
 		uint64_t v;
 
@@ -115,7 +115,7 @@ static void test_decode_garbage(void **state)
 			free(again);
 			damos_schemes_free(arr, n);
 		}
-		damos_attrs_decode(text, &a);
+		damon_attrs_decode(text, &a);
 		damos_parse_size(text, &v);
 		damos_parse_time_us(text, 1, &v);
 	}

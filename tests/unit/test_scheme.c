@@ -21,17 +21,17 @@
 #define DOC_LINE \
 	"4096 8192 0 5 10 20 2 10 1073741824 1000 0 0 100 1 5000000 600 500 300\n"
 
-static struct damos_attrs attrs_5ms_100ms(void)
+static struct damon_attrs attrs_5ms_100ms(void)
 {
-	struct damos_attrs a;
+	struct damon_attrs a;
 
-	damos_attrs_default(&a);
+	damon_attrs_default(&a);
 	return a;
 }
 
 /* Parse a space-separated line of the keyword grammar. */
 static struct damos_scheme *parse(const char *line,
-				  const struct damos_attrs *a)
+				  const struct damon_attrs *a)
 {
 	char *copy = strdup(line), *save = NULL;
 	const char *argv[64];
@@ -58,7 +58,7 @@ static void assert_line(const struct damos_scheme *s, const char *line)
 
 static void assert_parse_fails(const char *line, const char *msg)
 {
-	struct damos_attrs a = attrs_5ms_100ms();
+	struct damon_attrs a = attrs_5ms_100ms();
 
 	errno = 0;
 	assert_null(parse(line, &a));
@@ -68,7 +68,7 @@ static void assert_parse_fails(const char *line, const char *msg)
 
 static void test_lru_presets(void **state)
 {
-	struct damos_attrs a = attrs_5ms_100ms();
+	struct damon_attrs a = attrs_5ms_100ms();
 	struct damos_scheme *s;
 
 	(void)state;
@@ -102,7 +102,7 @@ static void test_lru_presets(void **state)
 
 static void test_preset_not_whole(void **state)
 {
-	struct damos_attrs a = attrs_5ms_100ms();
+	struct damon_attrs a = attrs_5ms_100ms();
 
 	(void)state;
 	a.aggr_us = 25000;	/* 5 samples: 50% is 2.5 */
@@ -136,7 +136,7 @@ static void test_preset_not_whole(void **state)
 
 static void test_kernel_doc_example(void **state)
 {
-	struct damos_attrs a = attrs_5ms_100ms();
+	struct damon_attrs a = attrs_5ms_100ms();
 	struct damos_scheme *s;
 
 	(void)state;
@@ -158,7 +158,7 @@ static void test_kernel_doc_example(void **state)
 
 static void test_plain_defaults(void **state)
 {
-	struct damos_attrs a = attrs_5ms_100ms();
+	struct damon_attrs a = attrs_5ms_100ms();
 	struct damos_scheme *s;
 
 	(void)state;
@@ -351,7 +351,7 @@ static void test_decode_errors(void **state)
 
 static void test_encode_list(void **state)
 {
-	struct damos_attrs a = attrs_5ms_100ms();
+	struct damon_attrs a = attrs_5ms_100ms();
 	struct damos_scheme *s[2];
 	char *text;
 
@@ -384,8 +384,8 @@ static void test_format_round_trip(void **state)
 		"stat sz 1536 1T access 3 max age 0 7 quota time 1500ms",
 		"willneed quota size 1 reset 1h wmarks none 1us 3 2 1",
 	};
-	struct damos_attrs a = attrs_5ms_100ms();
-	struct damos_attrs other = { sizeof(other), 1000, 3000, 1, 3, 3 };
+	struct damon_attrs a = attrs_5ms_100ms();
+	struct damon_attrs other = { sizeof(other), 1000, 3000, 1, 3, 3 };
 	char buf[512];
 
 	(void)state;
@@ -445,7 +445,7 @@ static void test_dbgfs_round_trip(void **state)
 static void test_keyword_table(void **state)
 {
 	struct damos_scheme_kw k = { .sz = sizeof(k) };
-	struct damos_attrs a = attrs_5ms_100ms();
+	struct damon_attrs a = attrs_5ms_100ms();
 	const char *const *names = damos_scheme_keywords();
 	const char *argv[] = { "migrate_hot", "nid", "1", "apply_interval", "1s",
 			       "quota", "size", "1G", "filter", "anon", "goal",
@@ -477,7 +477,7 @@ static void test_keyword_table(void **state)
 /* The keyword lists the library publishes are the ones its parsers take. */
 static void test_keyword_lists(void **state)
 {
-	struct damos_attrs a = attrs_5ms_100ms();
+	struct damon_attrs a = attrs_5ms_100ms();
 	const char *const *kw;
 	size_t n = 0;
 	char joined[128] = "";
@@ -513,34 +513,34 @@ static void test_keyword_lists(void **state)
 	}
 
 	joined[0] = '\0';
-	for (kw = damos_lru_sort_keywords(), n = 0; *kw; kw++, n++) {
-		struct damos_lru_sort *l = damos_lru_sort_new();
+	for (kw = damon_lru_sort_keywords(), n = 0; *kw; kw++, n++) {
+		struct damon_lru_sort *l = damon_lru_sort_new();
 		const char *argv[] = { *kw };
 
 		assert_non_null(l);
-		assert_int_not_equal(damos_lru_sort_parse(l, 1, argv), 0);
+		assert_int_not_equal(damon_lru_sort_parse(l, 1, argv), 0);
 		assert_null(strstr(damos_errmsg(), "unknown keyword"));
-		damos_lru_sort_free(l);
+		damon_lru_sort_free(l);
 		strcat(joined, n ? " " : "");
 		strcat(joined, *kw);
 	}
 	{
-		struct damos_lru_sort *l = damos_lru_sort_new();
+		struct damon_lru_sort *l = damon_lru_sort_new();
 		const char *argv[] = { "frob" };
 
-		assert_int_not_equal(damos_lru_sort_parse(l, 1, argv), 0);
+		assert_int_not_equal(damon_lru_sort_parse(l, 1, argv), 0);
 		assert_non_null(strstr(damos_errmsg(), joined));
-		damos_lru_sort_free(l);
+		damon_lru_sort_free(l);
 	}
 }
 
 /* Linux 6.1: which operations set applies which action. */
 static void test_ops_supports(void **state)
 {
-	static const char *const expect[DAMOS_NR_OPS] = {
-		[DAMOS_OPS_VADDR] = "willneed cold pageout hugepage nohugepage stat",
-		[DAMOS_OPS_FVADDR] = "willneed cold pageout hugepage nohugepage stat",
-		[DAMOS_OPS_PADDR] = "pageout lru_prio lru_deprio stat",
+	static const char *const expect[DAMON_NR_OPS] = {
+		[DAMON_OPS_VADDR] = "willneed cold pageout hugepage nohugepage stat",
+		[DAMON_OPS_FVADDR] = "willneed cold pageout hugepage nohugepage stat",
+		[DAMON_OPS_PADDR] = "pageout lru_prio lru_deprio stat",
 	};
 	static const char *const actions[] = {
 		"willneed", "cold", "pageout", "hugepage", "nohugepage",
@@ -548,14 +548,14 @@ static void test_ops_supports(void **state)
 	};
 
 	(void)state;
-	for (int o = 0; o < DAMOS_NR_OPS; o++) {
+	for (int o = 0; o < DAMON_NR_OPS; o++) {
 		char got[128] = "";
 
 		for (size_t i = 0; i < sizeof(actions) / sizeof(*actions); i++) {
 			int act = damos_action_from_name(actions[i]);
 
 			assert_true(act >= 0);
-			if (damos_ops_supports((enum damos_ops)o, (enum damos_action)act)) {
+			if (damon_ops_supports((enum damon_ops)o, (enum damos_action)act)) {
 				strcat(got, *got ? " " : "");
 				strcat(got, actions[i]);
 			}
@@ -567,7 +567,7 @@ static void test_ops_supports(void **state)
 /* A copy is equal and independent. */
 static void test_scheme_dup(void **state)
 {
-	struct damos_attrs a = attrs_5ms_100ms();
+	struct damon_attrs a = attrs_5ms_100ms();
 	const char *argv[] = { "pageout", "age", "10s", "max", "quota", "size", "1G" };
 	struct damos_scheme *s = damos_scheme_parse(7, argv, &a), *c;
 	char l1[512], l2[512];

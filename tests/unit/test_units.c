@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "conf.h"
 #include "damos.h"
 
 static uint64_t size_of(const char *s)
@@ -164,10 +165,10 @@ static void test_metrics_ifaces(void **state)
 	assert_int_equal(damos_metric_from_name("none"), DAMOS_WMARK_NONE);
 	assert_int_equal(damos_metric_from_name("1"), DAMOS_WMARK_FREE_MEM_RATE);
 	assert_int_equal(damos_metric_from_name("2"), -EINVAL);
-	assert_int_equal(damos_iface_from_name("dbgfs"), DAMOS_IFACE_DBGFS);
-	assert_int_equal(damos_iface_from_name("debugfs"), -EINVAL);
-	assert_string_equal(damos_iface_name(DAMOS_IFACE_SYSFS), "sysfs");
-	assert_string_equal(damos_ops_name(DAMOS_OPS_PADDR), "paddr");
+	assert_int_equal(damon_iface_from_name("dbgfs"), DAMON_IFACE_DBGFS);
+	assert_int_equal(damon_iface_from_name("debugfs"), -EINVAL);
+	assert_string_equal(damon_iface_name(DAMON_IFACE_SYSFS), "sysfs");
+	assert_string_equal(damon_ops_name(DAMON_OPS_PADDR), "paddr");
 }
 
 static void test_fields(void **state)
@@ -196,35 +197,35 @@ static void test_fields(void **state)
 
 static void test_attrs(void **state)
 {
-	struct damos_attrs a;
+	struct damon_attrs a;
 	char buf[128];
 
 	(void)state;
-	damos_attrs_default(&a);
-	assert_int_equal(damos_attrs_validate(&a), 0);
-	assert_int_equal(damos_attrs_max_nr_accesses(&a), 20);
-	assert_int_equal(damos_attrs_encode(&a, buf, sizeof(buf)),
+	damon_attrs_default(&a);
+	assert_int_equal(damon_attrs_validate(&a), 0);
+	assert_int_equal(damon_attrs_max_nr_accesses(&a), 20);
+	assert_int_equal(damon_attrs_encode(&a, buf, sizeof(buf)),
 			 strlen("5000 100000 60000000 10 1000\n"));
 	assert_string_equal(buf, "5000 100000 60000000 10 1000\n");
-	assert_int_equal(damos_attrs_decode("1 2 3 4 5\n", &a), 0);
+	assert_int_equal(damon_attrs_decode("1 2 3 4 5\n", &a), 0);
 	assert_int_equal(a.sample_us, 1);
 	assert_int_equal(a.max_nr_regions, 5);
-	assert_int_equal(damos_attrs_decode("1 2 3 4", &a), -EINVAL);
-	assert_int_equal(damos_attrs_decode("1 2 3 4 5 6", &a), -EINVAL);
-	assert_int_equal(damos_attrs_set_str(&a, "sample", "5ms"), 0);
+	assert_int_equal(damon_attrs_decode("1 2 3 4", &a), -EINVAL);
+	assert_int_equal(damon_attrs_decode("1 2 3 4 5 6", &a), -EINVAL);
+	assert_int_equal(damon_attrs_set_str(&a, "sample", "5ms"), 0);
 	assert_int_equal(a.sample_us, 5000);
-	assert_int_equal(damos_attrs_set_str(&a, "aggr", "100"), 0);
+	assert_int_equal(damon_attrs_set_str(&a, "aggr", "100"), 0);
 	assert_int_equal(a.aggr_us, 100);
-	assert_int_equal(damos_attrs_validate(&a), -EINVAL);
+	assert_int_equal(damon_attrs_validate(&a), -EINVAL);
 	assert_string_equal(damos_errmsg(),
 			    "aggr 100us < sample 5ms");
-	assert_int_equal(damos_attrs_set_str(&a, "aggr", "1x"), -EINVAL);
+	assert_int_equal(damon_attrs_set_str(&a, "aggr", "1x"), -EINVAL);
 	assert_string_equal(damos_errmsg(),
 			    "aggr: '1x' is not a time (units: us ms s m h)");
-	assert_int_equal(damos_attrs_set_str(&a, "foo", "1"), -EINVAL);
-	damos_attrs_default(&a);
+	assert_int_equal(damon_attrs_set_str(&a, "foo", "1"), -EINVAL);
+	damon_attrs_default(&a);
 	a.min_nr_regions = 2;
-	assert_int_equal(damos_attrs_validate(&a), -EINVAL);
+	assert_int_equal(damon_attrs_validate(&a), -EINVAL);
 	assert_string_equal(damos_errmsg(), "min regions 2 < 3");
 }
 
@@ -234,19 +235,18 @@ static void test_words(void **state)
 	int n;
 
 	(void)state;
-	assert_int_equal(damos_words_split("  scheme add 'a b'\"c\\\"d\" x#y # rest", &n, &v), 0);
+	assert_int_equal(cli_words_split("  scheme add 'a b'\"c\\\"d\" x#y # rest", &n, &v), 0);
 	assert_int_equal(n, 4);
 	assert_string_equal(v[0], "scheme");
 	assert_string_equal(v[2], "a bc\"d");
 	assert_string_equal(v[3], "x#y");
 	assert_null(v[4]);
-	damos_words_free(n, v);
-	assert_int_equal(damos_words_split(" # only a comment", &n, &v), 0);
+	cli_words_free(n, v);
+	assert_int_equal(cli_words_split(" # only a comment", &n, &v), 0);
 	assert_int_equal(n, 0);
 	assert_null(v);
-	damos_words_free(n, v);
-	assert_int_equal(damos_words_split("target set 'paddr", &n, &v), -EINVAL);
-	assert_string_equal(damos_errmsg(), "unterminated quote");
+	cli_words_free(n, v);
+	assert_int_equal(cli_words_split("target set 'paddr", &n, &v), -EINVAL);
 	assert_int_equal(n, 0);
 	assert_null(v);
 }

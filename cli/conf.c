@@ -3,14 +3,18 @@
  * damoctl.conf(5): a whole DAMON setup in the grammar of damoctl's
  * commands, parsed from a buffer (never a path: callers and fuzzers own the
  * I/O).  Every bad line is recorded with its number; nothing stops at the
- * first one.
+ * first one.  damoctl's, not libdamos': the file's grammar and the word
+ * splitting of command lines are the tool's (libdamos exports the DAMON
+ * model only); what it needs of the library is public API.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "conf.h"
 
 struct cfg_scheme {
 	unsigned int line;
@@ -27,18 +31,18 @@ struct cfg_error {
 
 enum { D_INTERFACE, D_ATTRS, D_TARGET, D_SCHEME, D_MONITOR, D_LRU_SORT, D_NR };
 
-struct damos_config {
+struct cli_conf {
 	int iface;			/* -1: not given */
 	bool has_attrs;
-	struct damos_attrs attrs;
+	struct damon_attrs attrs;
 	bool has_targets;
-	struct damos_targets targets;
+	struct damon_targets targets;
 	bool schemes_none;		/* with no scheme line: "scheme none" */
 	size_t nr_schemes;
 	struct cfg_scheme *schemes;
 	struct damos_scheme **scheme_arr;
 	int monitor;			/* -1, 0, 1 */
-	struct damos_lru_sort *lru;	/* NULL: no lru-sort line */
+	struct damon_lru_sort *lru;	/* NULL: no lru-sort line */
 	int lru_enable;			/* -1, 0, 1 */
 	unsigned int lines[D_NR];	/* where each directive was, 0: absent */
 	size_t nr_errors;
@@ -51,13 +55,13 @@ static const char *const directives[] = {
 	"interface", "attrs", "target", "scheme", "monitor", "lru-sort", NULL,
 };
 
-const char *const *damos_config_directives(void)
+const char *const *cli_conf_directives(void)
 {
 	return directives;
 }
 
 /* Record "LINE: msg" (the library's last message if @fmt is NULL). */
-static int add_error(struct damos_config *c, unsigned int line,
+static int add_error(struct cli_conf *c, unsigned int line,
 		     const char *fmt, ...)
 {
 	struct cfg_error *e;
@@ -85,7 +89,7 @@ static int add_error(struct damos_config *c, unsigned int line,
 	return 0;
 }
 
-int damos_words_split(const char *line, int *argc, char ***argv)
+int cli_words_split(const char *line, int *argc, char ***argv)
 {
 	char **v = NULL, *w;
 	int n = 0;
@@ -94,7 +98,7 @@ int damos_words_split(const char *line, int *argc, char ***argv)
 	*argv = NULL;
 	w = malloc(strlen(line) + 1);
 	if (!w)
-		return damos_err(-ENOMEM, "out of memory");
+		return -ENOMEM;
 	for (const char *p = line;;) {
 		size_t len = 0;
 		char q = 0;
@@ -116,15 +120,15 @@ int damos_words_split(const char *line, int *argc, char ***argv)
 		}
 		if (q) {
 			free(w);
-			damos_words_free(n, v);
-			return damos_err(-EINVAL, "unterminated quote");
+			cli_words_free(n, v);
+			return -EINVAL;
 		}
 		char **nv = realloc(v, (n + 2) * sizeof(*v));
 
 		if (!nv || !(nv[n] = strndup(w, len))) {
 			free(w);
-			damos_words_free(n, nv ? nv : v);
-			return damos_err(-ENOMEM, "out of memory");
+			cli_words_free(n, nv ? nv : v);
+			return -ENOMEM;
 		}
 		v = nv;
 		v[++n] = NULL;
@@ -135,137 +139,14 @@ int damos_words_split(const char *line, int *argc, char ***argv)
 	return 0;
 }
 
-void damos_words_free(int argc, char **argv)
+void cli_words_free(int argc, char **argv)
 {
 	for (int i = 0; argv && i < argc; i++)
 		free(argv[i]);
 	free(argv);
 }
 
-int damos_attrs_parse(struct damos_attrs *a, int argc, const char *const *argv)
-{
-	bool seen[4] = { false };
-	static const char *const kws[] = { "sample", "aggr", "update", "regions" };
-	int err;
-
-	if (!argc)
-		return damos_err(-EINVAL,
-				 "expected [sample TIME] [aggr TIME] [update TIME] [regions MIN MAX]");
-	for (int i = 0; i < argc;) {
-		size_t k;
-
-		for (k = 0; k < ARRAY_SIZE(kws); k++)
-			if (!strcmp(argv[i], kws[k]))
-				break;
-		if (k == ARRAY_SIZE(kws))
-			return damos_err(-EINVAL,
-					 "unknown keyword '%s' (expected sample aggr update regions)",
-					 argv[i]);
-		if (seen[k])
-			return damos_err(-EINVAL, "%s given twice", kws[k]);
-		seen[k] = true;
-		if (k == 3) {
-			if (i + 2 >= argc)
-				return damos_err(-EINVAL, "regions: expected MIN MAX");
-			err = damos_attrs_set_str(a, "min_regions", argv[i + 1]);
-			if (!err)
-				err = damos_attrs_set_str(a, "max_regions", argv[i + 2]);
-			i += 3;
-		} else {
-			if (i + 1 >= argc)
-				return damos_err(-EINVAL, "%s: expected a value", kws[k]);
-			err = damos_attrs_set_str(a, kws[k], argv[i + 1]);
-			i += 2;
-		}
-		if (err)
-			return err;
-	}
-	return damos_attrs_validate(a);
-}
-
-static int add_target(struct damos_targets *t, int pid)
-{
-	struct damos_target *n = realloc(t->targets, (t->nr + 1) * sizeof(*n));
-
-	if (!n)
-		return damos_err(-ENOMEM, "out of memory");
-	t->targets = n;
-	memset(&n[t->nr], 0, sizeof(*n));
-	n[t->nr++].pid = pid;
-	return 0;
-}
-
-/* The grammar of "damoctl target set" (cli/target.c). */
-int damos_targets_parse(struct damos_targets *t, int argc,
-			const char *const *argv)
-{
-	int i = 1, err;
-
-	memset(t, 0, sizeof(*t));
-	t->sz = sizeof(*t);
-	if (argc < 1)
-		return damos_err(-EINVAL, "expected paddr, vaddr or fvaddr");
-	for (t->ops = 0; t->ops < DAMOS_NR_OPS; t->ops++)
-		if (!strcmp(argv[0], damos_ops_name(t->ops)))
-			break;
-	if (t->ops == DAMOS_NR_OPS)
-		return damos_err(-EINVAL,
-				 "unknown operations '%s' (expected paddr vaddr fvaddr)",
-				 argv[0]);
-	if (t->ops != DAMOS_OPS_VADDR && (err = add_target(t, 0)))
-		return err;
-	while (i < argc) {
-		if (!strcmp(argv[i], "pid") && t->ops == DAMOS_OPS_VADDR) {
-			char *end;
-			long pid;
-
-			if (i + 1 >= argc)
-				return damos_err(-EINVAL, "pid: expected PID");
-			errno = 0;
-			pid = strtol(argv[i + 1], &end, 10);
-			if (errno || *end || end == argv[i + 1] || pid <= 0 ||
-			    pid > INT32_MAX)
-				return damos_err(-EINVAL, "pid: '%s' is not a pid",
-						 argv[i + 1]);
-			err = add_target(t, (int)pid);
-			if (err)
-				return err;
-			i += 2;
-		} else if (!strcmp(argv[i], "region")) {
-			struct damos_target *tg;
-			struct damos_region *r;
-			uint64_t start, end;
-
-			if (!t->nr)
-				return damos_err(-EINVAL, "region: give 'pid PID' first");
-			if (i + 2 >= argc)
-				return damos_err(-EINVAL, "region: expected START END");
-			err = damos_parse_addr(argv[i + 1], &start);
-			if (!err)
-				err = damos_parse_addr(argv[i + 2], &end);
-			if (err)
-				return damos_err_prefix(err, "region: ");
-			tg = &t->targets[t->nr - 1];
-			r = realloc(tg->regions, (tg->nr_regions + 1) * sizeof(*r));
-			if (!r)
-				return damos_err(-ENOMEM, "out of memory");
-			tg->regions = r;
-			r[tg->nr_regions].start = start;
-			r[tg->nr_regions++].end = end;
-			i += 3;
-		} else {
-			return damos_err(-EINVAL,
-					 "unknown keyword '%s' (expected %sregion)",
-					 argv[i],
-					 t->ops == DAMOS_OPS_VADDR ? "pid " : "");
-		}
-	}
-	if (t->ops == DAMOS_OPS_VADDR && !t->nr)
-		return damos_err(-EINVAL, "vaddr: expected pid PID");
-	return damos_targets_validate(t);
-}
-
-static int once(struct damos_config *c, int dir, unsigned int line)
+static int once(struct cli_conf *c, int dir, unsigned int line)
 {
 	if (c->lines[dir])
 		return add_error(c, line, "%s given twice (first on line %u)",
@@ -284,7 +165,7 @@ static int on_off(const char *w)
 }
 
 /* One directive; errors are recorded, only -ENOMEM is returned. */
-static int directive(struct damos_config *c, unsigned int line, int argc,
+static int directive(struct cli_conf *c, unsigned int line, int argc,
 		     char **argv)
 {
 	const char *const *args = (const char *const *)argv + 1;
@@ -294,31 +175,33 @@ static int directive(struct damos_config *c, unsigned int line, int argc,
 		if (!strcmp(argv[0], directives[d]))
 			break;
 	if (!directives[d]) {
-		char list[128];
+		char list[128] = "";
 
+		for (d = 0; directives[d]; d++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s%s", d ? " " : "", directives[d]);
 		return add_error(c, line, "unknown directive '%s' (expected %s)",
-				 argv[0], damos_join_names(list, sizeof(list), directives,
-							   d, sizeof(*directives)));
+				 argv[0], list);
 	}
 	if (d != D_SCHEME && (r = once(c, d, line)) <= 0)
 		return r;
 	switch (d) {
 	case D_INTERFACE:
-		r = nargs == 1 ? damos_iface_from_name(args[0]) : -EINVAL;
+		r = nargs == 1 ? damon_iface_from_name(args[0]) : -EINVAL;
 		if (r < 0)
 			return add_error(c, line, "interface: expected auto, sysfs or dbgfs");
 		c->iface = r;
 		return 0;
 	case D_ATTRS:
-		damos_attrs_default(&c->attrs);
+		damon_attrs_default(&c->attrs);
 		/* on failure schemes convert with the defaults, not these */
-		if (damos_attrs_parse(&c->attrs, nargs, args))
+		if (damon_attrs_parse(&c->attrs, nargs, args))
 			return add_error(c, line, "attrs: %s", damos_errmsg());
 		c->has_attrs = true;
 		return 0;
 	case D_TARGET:
 		c->has_targets = true;
-		if (damos_targets_parse(&c->targets, nargs, args))
+		if (damon_targets_parse(&c->targets, nargs, args))
 			return add_error(c, line, "target: %s", damos_errmsg());
 		return 0;
 	case D_MONITOR:
@@ -327,7 +210,7 @@ static int directive(struct damos_config *c, unsigned int line, int argc,
 			return add_error(c, line, "monitor: expected on or off");
 		return 0;
 	case D_LRU_SORT:
-		c->lru = damos_lru_sort_new();
+		c->lru = damon_lru_sort_new();
 		if (!c->lru)
 			return -ENOMEM;
 		if (nargs && on_off(args[0]) >= 0) {
@@ -337,7 +220,7 @@ static int directive(struct damos_config *c, unsigned int line, int argc,
 		}
 		if (!nargs && c->lru_enable < 0)
 			return add_error(c, line, "lru-sort: expected on, off and/or keywords");
-		if (damos_lru_sort_parse(c->lru, nargs, args))
+		if (damon_lru_sort_parse(c->lru, nargs, args))
 			return add_error(c, line, "lru-sort: %s", damos_errmsg());
 		return 0;
 	}
@@ -377,7 +260,7 @@ static int directive(struct damos_config *c, unsigned int line, int argc,
 }
 
 /* Convert the schemes with @a; each keeps why it does not convert. */
-static int resolve(struct damos_config *c, const struct damos_attrs *a)
+static int resolve(struct cli_conf *c, const struct damon_attrs *a)
 {
 	for (size_t i = 0; i < c->nr_schemes; i++) {
 		struct cfg_scheme *s = &c->schemes[i];
@@ -404,7 +287,7 @@ static int cmp_errors(const void *a, const void *b)
 }
 
 /* All errors by line (a stable merge: a line's errors in their order). */
-static int finish(struct damos_config *c)
+static int finish(struct cli_conf *c)
 {
 	size_t n = c->nr_errors;
 	struct cfg_error *all;
@@ -413,7 +296,7 @@ static int finish(struct damos_config *c)
 		n += c->schemes[i].err != NULL;
 	all = malloc((n ? n : 1) * sizeof(*all));
 	if (!all)
-		return damos_err(-ENOMEM, "out of memory");
+		return -ENOMEM;
 	n = 0;
 	for (size_t i = 0; i < c->nr_errors; i++)
 		all[n++] = c->errors[i];
@@ -433,65 +316,54 @@ static int finish(struct damos_config *c)
 	free(c->all);
 	c->all = all;
 	c->nr_all = n;
-	if (n)
-		return damos_err(-EINVAL, "line %u: %s%s", all[0].line,
-				 all[0].msg, n > 1 ? " (and more)" : "");
-	return 0;
-}
-
-bool damos_ops_supports(enum damos_ops o, enum damos_action a)
-{
-	if ((unsigned int)a >= DAMOS_NR_ACTIONS || (unsigned int)o >= DAMOS_NR_OPS)
-		return false;
-	return o == DAMOS_OPS_PADDR ? damos_actions[a].paddr :
-				      damos_actions[a].vaddr;
+	return n ? -EINVAL : 0;
 }
 
 /* "pageout, lru_prio, ... and stat": the table's actions for @o. */
-static const char *ops_actions(enum damos_ops o)
+static const char *ops_actions(enum damon_ops o)
 {
 	static __thread char buf[256];
 	size_t n = 0, nr = 0, k = 0;
 
 	for (int a = 0; a < DAMOS_NR_ACTIONS; a++)
-		nr += damos_ops_supports(o, a);
+		nr += damon_ops_supports(o, a);
 	buf[0] = '\0';
 	for (int a = 0; a < DAMOS_NR_ACTIONS && n < sizeof(buf); a++) {
-		if (!damos_ops_supports(o, a))
+		if (!damon_ops_supports(o, a))
 			continue;
 		k++;
 		n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
 			      k == 1 ? "" : k == nr ? " and " : ", ",
-			      damos_actions[a].name);
+			      damos_action_name(a));
 	}
 	return buf;
 }
 
-static int check_ops(struct damos_config *c, enum damos_ops o)
+static int check_ops(struct cli_conf *c, enum damon_ops o)
 {
 	int err = 0;
 
 	for (size_t i = 0; !err && i < c->nr_schemes; i++) {
 		const struct damos_scheme *s = c->schemes[i].s;
 
-		if (s && !damos_ops_supports(o, damos_scheme_action(s)))
+		if (s && !damon_ops_supports(o, damos_scheme_action(s)))
 			err = add_error(c, c->schemes[i].line,
 					"scheme: %s does nothing on %s targets (Linux 6.1 applies %s there)",
 					damos_scheme_action_name(s),
-					damos_ops_name(o), ops_actions(o));
+					damon_ops_name(o), ops_actions(o));
 	}
 	return err;
 }
 
-int damos_config_check_ops(struct damos_config *c, enum damos_ops o)
+int cli_conf_check_ops(struct cli_conf *c, enum damon_ops o)
 {
 	int err = check_ops(c, o);
 
-	return err ? damos_err(err, "out of memory") : finish(c);
+	return err ? err : finish(c);
 }
 
 /* Cross-directive rules that need nothing from the kernel. */
-static int check(struct damos_config *c)
+static int check(struct cli_conf *c)
 {
 	if (c->monitor == 1 && c->lru && c->lru_enable == 1)
 		return add_error(c, c->lines[D_LRU_SORT],
@@ -500,10 +372,10 @@ static int check(struct damos_config *c)
 	return 0;
 }
 
-int damos_config_parse(const char *buf, size_t len, struct damos_config **out)
+int cli_conf_parse(const char *buf, size_t len, struct cli_conf **out)
 {
-	struct damos_config *c = calloc(1, sizeof(*c));
-	struct damos_attrs def;
+	struct cli_conf *c = calloc(1, sizeof(*c));
+	struct damon_attrs def;
 	char *cmd = NULL;
 	size_t cmd_len = 0;
 	unsigned int nr = 0, first = 0;
@@ -511,7 +383,7 @@ int damos_config_parse(const char *buf, size_t len, struct damos_config **out)
 
 	*out = NULL;
 	if (!c)
-		return damos_err(-ENOMEM, "out of memory");
+		return -ENOMEM;
 	c->iface = -1;
 	c->monitor = -1;
 	c->lru_enable = -1;
@@ -553,18 +425,18 @@ int damos_config_parse(const char *buf, size_t len, struct damos_config **out)
 		int argc;
 		char **argv;
 
-		err = damos_words_split(cmd, &argc, &argv);
+		err = cli_words_split(cmd, &argc, &argv);
 		if (err == -EINVAL) {
 			err = add_error(c, first, "unterminated quote");
 			continue;
 		}
 		if (!err && argc)
 			err = directive(c, first, argc, argv);
-		damos_words_free(argc, argv);
+		cli_words_free(argc, argv);
 	}
 	free(cmd);
 	if (!err) {
-		damos_attrs_default(&def);
+		damon_attrs_default(&def);
 		err = resolve(c, c->has_attrs ? &c->attrs : &def);
 	}
 	if (!err)
@@ -572,39 +444,39 @@ int damos_config_parse(const char *buf, size_t len, struct damos_config **out)
 	if (!err && c->has_targets && c->targets.nr)
 		err = check_ops(c, c->targets.ops);
 	if (err) {
-		damos_config_free(c);
-		return damos_err(err, "out of memory");
+		cli_conf_free(c);
+		return err;
 	}
 	*out = c;
 	return finish(c);
 }
 
-void damos_config_free(struct damos_config *c)
+void cli_conf_free(struct cli_conf *c)
 {
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->nr_schemes; i++) {
-		damos_words_free(c->schemes[i].argc, c->schemes[i].argv);
+		cli_words_free(c->schemes[i].argc, c->schemes[i].argv);
 		damos_scheme_free(c->schemes[i].s);
 		free(c->schemes[i].err);
 	}
 	free(c->all);
 	free(c->schemes);
 	free(c->scheme_arr);
-	damos_targets_free(&c->targets);
-	damos_lru_sort_free(c->lru);
+	damon_targets_free(&c->targets);
+	damon_lru_sort_free(c->lru);
 	for (size_t i = 0; i < c->nr_errors; i++)
 		free(c->errors[i].msg);
 	free(c->errors);
 	free(c);
 }
 
-size_t damos_config_nr_errors(const struct damos_config *c)
+size_t cli_conf_nr_errors(const struct cli_conf *c)
 {
 	return c->nr_all;
 }
 
-const char *damos_config_error(const struct damos_config *c, size_t i,
+const char *cli_conf_error(const struct cli_conf *c, size_t i,
 			       unsigned int *line)
 {
 	if (i >= c->nr_all) {
@@ -616,7 +488,7 @@ const char *damos_config_error(const struct damos_config *c, size_t i,
 	return c->all[i].msg;
 }
 
-int damos_config_add_error(struct damos_config *c, unsigned int line,
+int cli_conf_add_error(struct cli_conf *c, unsigned int line,
 			   const char *msg)
 {
 	int err = add_error(c, line, "%s", msg);
@@ -624,7 +496,7 @@ int damos_config_add_error(struct damos_config *c, unsigned int line,
 	return err ? err : finish(c);
 }
 
-unsigned int damos_config_line(const struct damos_config *c,
+unsigned int cli_conf_line(const struct cli_conf *c,
 			       const char *directive)
 {
 	for (int d = 0; directives[d]; d++)
@@ -633,23 +505,23 @@ unsigned int damos_config_line(const struct damos_config *c,
 	return 0;
 }
 
-int damos_config_iface(const struct damos_config *c)
+int cli_conf_iface(const struct cli_conf *c)
 {
 	return c->iface;
 }
 
-const struct damos_attrs *damos_config_attrs(const struct damos_config *c)
+const struct damon_attrs *cli_conf_attrs(const struct cli_conf *c)
 {
 	return c->has_attrs ? &c->attrs : NULL;
 }
 
-const struct damos_targets *damos_config_targets(const struct damos_config *c)
+const struct damon_targets *cli_conf_targets(const struct cli_conf *c)
 {
 	return c->has_targets ? &c->targets : NULL;
 }
 
-int damos_config_schemes(struct damos_config *c,
-			 const struct damos_attrs *live,
+int cli_conf_schemes(struct cli_conf *c,
+			 const struct damon_attrs *live,
 			 struct damos_scheme *const **s, size_t *n)
 {
 	static struct damos_scheme *const none[1];
@@ -660,7 +532,7 @@ int damos_config_schemes(struct damos_config *c,
 	if (!c->has_attrs && live) {
 		err = resolve(c, live);
 		if (err)
-			return damos_err(err, "out of memory");
+			return err;
 	}
 	err = finish(c);
 	if (err)
@@ -674,7 +546,7 @@ int damos_config_schemes(struct damos_config *c,
 	struct damos_scheme **arr = malloc(c->nr_schemes * sizeof(*arr));
 
 	if (!arr)
-		return damos_err(-ENOMEM, "out of memory");
+		return -ENOMEM;
 	for (size_t i = 0; i < c->nr_schemes; i++)
 		arr[i] = c->schemes[i].s;
 	free(c->scheme_arr);
@@ -684,22 +556,22 @@ int damos_config_schemes(struct damos_config *c,
 	return 0;
 }
 
-unsigned int damos_config_scheme_line(const struct damos_config *c, size_t i)
+unsigned int cli_conf_scheme_line(const struct cli_conf *c, size_t i)
 {
 	return i < c->nr_schemes ? c->schemes[i].line : 0;
 }
 
-int damos_config_monitor(const struct damos_config *c)
+int cli_conf_monitor(const struct cli_conf *c)
 {
 	return c->monitor;
 }
 
-const struct damos_lru_sort *damos_config_lru_sort(const struct damos_config *c)
+const struct damon_lru_sort *cli_conf_lru_sort(const struct cli_conf *c)
 {
 	return c->lru;
 }
 
-int damos_config_lru_sort_enable(const struct damos_config *c)
+int cli_conf_lru_sort_enable(const struct cli_conf *c)
 {
 	return c->lru_enable;
 }

@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+# kerneldoc.py HEADER MANPAGE: what scripts/kernel-doc checks of functions,
+# for every DAMOS_API declaration of HEADER: a /** comment of its own right
+# above it, titled "name() - ", with an "@param:" line per parameter; and
+# that MANPAGE's SYNOPSIS names exactly those functions.  One line per
+# fault; exit status 1 if there is any.
+import re
+import sys
+
+hdr = open(sys.argv[1]).read().split('\n')
+man = open(sys.argv[2]).read()
+faults = []
+api = set()
+i = 0
+while i < len(hdr):
+    if not hdr[i].startswith('DAMOS_API'):
+        i += 1
+        continue
+    k = i
+    while not hdr[k].rstrip().endswith(';'):
+        k += 1
+    decl = ' '.join(hdr[i:k + 1])
+    m = re.search(r'\b(dam[a-z]+_\w+)\s*\((.*)\)\s*;', decl)
+    name, args = m.group(1), m.group(2).strip()
+    api.add(name)
+    params = [] if args == 'void' else \
+        [re.search(r'(\w+)\s*(\[\])?$', a.strip()).group(1) for a in args.split(',')]
+    j = i - 1
+    if hdr[j] != ' */':
+        faults.append('%s: no comment right above it' % name)
+    else:
+        while j > 0 and not hdr[j].startswith('/*'):
+            j -= 1
+        doc = hdr[j:i]
+        if doc[0] != '/**':
+            faults.append('%s: its comment is not kernel-doc (/**)' % name)
+        elif not doc[1].startswith(' * %s() - ' % name):
+            faults.append('%s: its comment is titled "%s"' % (name, doc[1][3:]))
+        for p in params:
+            if not any(l.startswith(' * @%s: ' % p) for l in doc):
+                faults.append('%s: parameter @%s not described' % (name, p))
+    i = k + 1
+in_man = set(re.findall(r'\\fB(dam[a-z]+_\w+)\\fR\(', man))
+for f in sorted(api - in_man):
+    faults.append('%s: not in %s' % (f, sys.argv[2]))
+for f in sorted(in_man - api):
+    faults.append('%s: in %s, not in %s' % (f, sys.argv[2], sys.argv[1]))
+print('\n'.join(faults))
+sys.exit(1 if faults else 0)
