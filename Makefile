@@ -63,7 +63,7 @@ check-host: $(CHECK_HOST_TARGETS)
 # Everything: the in-guest suites on every kernel of the matrix (patched
 # 6.1 and 6.12, Debian's own 6.12 and 6.1: check-matrix in
 # guest-image/guest.mk; check-guest runs one kernel) and the host tests
-# (check-host).  On 2 cores the work is about 90 core-minutes: two kernel
+# (check-host).  On 2 cores the work is about 100 core-minutes: two kernel
 # builds, four guests of about one core each, the host tests of about one;
 # the guests run one after the other.  So the matrix starts first (the
 # guest root, then Debian's kernels, which need no build, while the
@@ -82,7 +82,7 @@ check-host: $(CHECK_HOST_TARGETS)
 # machine).
 check:
 	@t=$$SECONDS; $(MAKE) --no-print-directory deps || exit; \
-	d=$$((SECONDS - t)); t=$$SECONDS; \
+	d=$$((SECONDS - t)); t=$$SECONDS; t0=$$(date +%s); \
 	$(MAKE) --no-print-directory all guest-payload >/dev/null || exit; \
 	mx=$(BUILD)/guest/matrix; mkdir -p $$mx; \
 	rm -f $$mx/builds-done $(BUILD)/check-matrix.end $(BUILD)/check-host.rc \
@@ -93,7 +93,6 @@ check:
 		sed -u "s/^/[host] /" | tee $(BUILD)/check-host.log; \
 		echo $$? > $(BUILD)/check-host.rc; echo $$(date +%s) > $(BUILD)/check-host.end' $$mx & host=$$!; \
 	trap 'kill -- -$$host 2>/dev/null' EXIT; \
-	t0=$$(date +%s); \
 	$(MAKE) --no-print-directory check-matrix; mrc=$$?; \
 	m=$$((SECONDS - t)); : > $(BUILD)/check-matrix.end; \
 	wait $$host; trap - EXIT; \
