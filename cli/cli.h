@@ -169,8 +169,14 @@ void cli_note(struct cli *c, const char *fmt, ...)
 int cli_check_ops(struct cli *c, enum damon_ops o, enum damos_action a,
 		  const char *which);
 /* cli/scheme.c: open and read the schemes (NULL: *status says why) */
+/*
+ * cli_open() and the schemes; with @stats, their statistics updated first
+ * (cli_stats_update())
+ */
 struct damon_ctx *cli_schemes_open(struct cli *c, struct damos_scheme ***arr,
-				   size_t *n, int *status);
+				   size_t *n, bool stats, int *status);
+/* damos_stats_update(); a refusal is a warning: the statistics are older */
+void cli_stats_update(struct cli *c, struct damon_ctx *d);
 /* "no schemes" on a terminal when @n is 0 (scheme list, stats show) */
 void cli_no_schemes(struct cli *c, size_t n);
 /* cli/verify.c: after a write, EXIT_OK if what was meant is there */

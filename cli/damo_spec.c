@@ -972,8 +972,11 @@ static int do_damo(struct cli *c, int argc, char **argv)
 	err = damon_attrs_read(d, &a);
 	if (!err)
 		err = damon_targets_read(d, &t);
-	if (!err)
+	if (!err) {
+		/* effective_sz_bytes: as the kernel has it now */
+		cli_stats_update(c, d);
 		err = damos_schemes_read(d, &ss, &n);
+	}
 	if (err) {
 		damon_targets_free(&t);
 		return cli_close(c, d, cli_lib_error(c, err));

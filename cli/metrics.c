@@ -220,6 +220,7 @@ static void exposition(struct cli *c, struct damon_ctx *d, FILE *f,
 			sample(f, &f_attrs[i], "", &l, -1, NULL, v);
 		}
 	}
+	cli_stats_update(c, d);
 	if (!damos_schemes_read(d, &arr, &n)) {
 		if (status) {
 			snprintf(v, sizeof(v), "%zu", n);

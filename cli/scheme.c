@@ -154,8 +154,15 @@ static bool known_words(const struct damos_scheme *s)
 	return true;
 }
 
+void cli_stats_update(struct cli *c, struct damon_ctx *d)
+{
+	if (damos_stats_update(d))
+		fprintf(c->err, "damoctl: warning: the statistics are as the kernel last updated them: %s\n",
+			cli_errmsg());
+}
+
 struct damon_ctx *cli_schemes_open(struct cli *c, struct damos_scheme ***arr,
-				   size_t *n, int *status)
+				   size_t *n, bool stats, int *status)
 {
 	struct damon_ctx *d = cli_open(c);
 	int err;
@@ -163,6 +170,8 @@ struct damon_ctx *cli_schemes_open(struct cli *c, struct damos_scheme ***arr,
 	*status = EXIT_FAIL;
 	if (!d)
 		return NULL;
+	if (stats)
+		cli_stats_update(c, d);
 	err = damos_schemes_read(d, arr, n);
 	if (err) {
 		*status = cli_close(c, d, cli_lib_error(c, err));
@@ -189,7 +198,7 @@ static int do_list(struct cli *c, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	d = cli_schemes_open(c, &arr, &n, &status);
+	d = cli_schemes_open(c, &arr, &n, false, &status);
 	if (!d)
 		return status;
 	struct json_object *list = c->json ? json_object_new_array() : NULL;

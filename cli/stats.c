@@ -34,7 +34,7 @@ static int do_show(struct cli *c, int argc, char **argv)
 	status = cli_metrics_args(c, &argc, argv, &m);
 	if (status || m.format != CLI_FORMAT_TEXT)
 		return status ? status : cli_metrics_print(c, &m, false);
-	d = cli_schemes_open(c, &arr, &n, &status);
+	d = cli_schemes_open(c, &arr, &n, true, &status);
 	if (!d)
 		return status;
 	struct json_object *list = c->json ? json_object_new_array() : NULL;

@@ -407,6 +407,11 @@ int damos_schemes_read(struct damon_ctx *d, struct damos_scheme ***out, size_t *
 	return d->ops->schemes_read(d, out, n);
 }
 
+int damos_stats_update(struct damon_ctx *d)
+{
+	return d->ops->stats_update ? d->ops->stats_update(d) : 0;
+}
+
 int damos_schemes_write(struct damon_ctx *d, struct damos_scheme *const *s,
 			size_t n)
 {

@@ -1198,9 +1198,9 @@ DAMOS_API bool damon_targets_same(struct damon_ctx *d,
 				  const struct damon_targets *want);
 
 /**
- * damos_schemes_read() - the context's schemes with their statistics.  On
- * sysfs, when the kdamond is on, the statistics are refreshed first
- * (update_schemes_stats) unless this is a dry run.
+ * damos_schemes_read() - the context's schemes with their statistics as the
+ * files hold them.  On sysfs a running kdamond updates its statistics files
+ * only when asked: call damos_stats_update() first to show them.
  * @d: the handle
  * @out: where the array of schemes goes
  * @n: the number
@@ -1210,6 +1210,20 @@ DAMOS_API bool damon_targets_same(struct damon_ctx *d,
  */
 DAMOS_API int damos_schemes_read(struct damon_ctx *d, struct damos_scheme ***out,
 				 size_t *n);
+
+/**
+ * damos_stats_update() - asks a running sysfs kdamond to update its schemes'
+ * statistics files: update_schemes_stats, and update_schemes_effective_quotas
+ * and update_schemes_tried_bytes where the kernel has them.  The last waits
+ * until every scheme has been applied again (up to its apply interval).
+ * Nothing to do on dbgfs (its schemes file shows them current) or when the
+ * kdamond is off.
+ * @d: the handle
+ *
+ * Return: 0, or the negative errno of the first command the kernel refused
+ * (the statistics are then as they were).
+ */
+DAMOS_API int damos_stats_update(struct damon_ctx *d);
 
 /**
  * damos_schemes_write() - replace the context's schemes by @n schemes.

@@ -259,6 +259,8 @@ struct damos_backend {
 	int (*in_use)(struct damon_ctx *d, const char *self);
 	int (*schemes_read)(struct damon_ctx *d, struct damos_scheme ***out,
 			    size_t *n);
+	/* optional: the kernel refreshes the schemes' statistics files */
+	int (*stats_update)(struct damon_ctx *d);
 	int (*schemes_write)(struct damon_ctx *d, struct damos_scheme *const *s,
 			     size_t n);
 	int (*attrs_read)(struct damon_ctx *d, struct damon_attrs *a);

@@ -309,12 +309,45 @@ static int read_scheme(struct damon_ctx *d, size_t i, struct damos_scheme *s)
 	return err;
 }
 
+/*
+ * A running kdamond's statistics files hold what they held at the last
+ * update command.  update_schemes_tried_bytes waits until every scheme has
+ * been applied again, up to its apply interval (seconds on a real setup), so
+ * only the commands that show statistics ask for it, never a schemes read.
+ */
+static int stats_cmd(struct damon_ctx *d, const char *cmd)
+{
+	char line[64];
+	int err;
+
+	snprintf(line, sizeof(line), "%s\n", cmd);
+	err = update_cmd(d, line);
+	return err ? damos_err_prefix(err, "%s: ", cmd) : 0;
+}
+
+static int sysfs_stats_update(struct damon_ctx *d)
+{
+	bool on = false;
+	int err;
+
+	if (!damos_exists(d->dir))
+		return 0;
+	err = sysfs_status(d, &on, NULL);
+	if (err || !on)
+		return err;
+	err = stats_cmd(d, "update_schemes_stats");
+	if (!err && damos_has(d, DAMOS_FEAT_EFFECTIVE_BYTES) == 1)
+		err = stats_cmd(d, "update_schemes_effective_quotas");
+	if (!err && damos_has(d, DAMOS_FEAT_TRIED_BYTES) == 1)
+		err = stats_cmd(d, "update_schemes_tried_bytes");
+	return err;
+}
+
 static int sysfs_schemes_read(struct damon_ctx *d, struct damos_scheme ***out,
 			      size_t *n)
 {
 	struct damos_scheme **arr = NULL;
 	uint64_t nr = 0;
-	bool on = false;
 	int err = 0;
 	size_t i;
 
@@ -322,13 +355,6 @@ static int sysfs_schemes_read(struct damon_ctx *d, struct damos_scheme ***out,
 	*n = 0;
 	if (!damos_exists(d->dir))
 		return 0;
-	if (!sysfs_status(d, &on, NULL) && on) {
-		update_cmd(d, "update_schemes_stats\n");
-		if (damos_has(d, DAMOS_FEAT_EFFECTIVE_BYTES) == 1)
-			update_cmd(d, "update_schemes_effective_quotas\n");
-		if (damos_has(d, DAMOS_FEAT_TRIED_BYTES) == 1)
-			update_cmd(d, "update_schemes_tried_bytes\n");
-	}
 	err = read_u64_at(d, cpath(d, "schemes/nr_schemes"), &nr);
 	if (!err && nr > 65536)
 		err = damos_err(-EINVAL, "nr_schemes %llu: too many",
@@ -910,6 +936,7 @@ const struct damos_backend damos_sysfs_backend = {
 	.in_use = sysfs_in_use,
 	.probe = sysfs_probe,
 	.schemes_read = sysfs_schemes_read,
+	.stats_update = sysfs_stats_update,
 	.schemes_write = sysfs_schemes_write,
 	.attrs_read = sysfs_attrs_read,
 	.attrs_write = sysfs_attrs_write,
