@@ -81,7 +81,13 @@ stop_all() {
 }
 trap stop_all EXIT
 trap 'say "interrupted"; exit 130' INT TERM
-say "building the patched kernels in the background (niced); logs in $out; $JOBS kernel(s)' suites at a time"
+npatched=0
+for k in "${order[@]}"; do [[ $k == *:patched ]] && npatched=$((npatched + 1)); done
+if [ $npatched -gt 0 ]; then
+	say "building $npatched patched kernel(s) in the background (niced); logs in $out; $JOBS kernel(s)' suites at a time"
+else
+	say "no patched kernel to build; logs in $out; $JOBS kernel(s)' suites at a time"
+fi
 
 # wait_ready FILE WHAT: until the builder has done WHAT
 wait_ready() {

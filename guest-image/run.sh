@@ -271,6 +271,10 @@ if [ -s "$tap" ]; then
 	if [ "$badskip" -gt 0 ]; then
 		grep -iE '^ok [0-9]+ .*# skip' "$tap" | grep -iEv "$skip_ok" | sed 's/^/# skipped without a kernel reason, counted as failed: /'
 	fi
+	# bats --timing (guest-init): where the suite's time went
+	sed -nE 's/^(not )?ok [0-9]+ (.*) in ([0-9]+)ms( # skip.*)?$/\3 \2/p' "$tap" |
+		sort -rn | awk '{ t += $1 } NR <= 5 { top = top sprintf("# slowest: %5.1f s %s\n", $1 / 1000, substr($0, index($0, " ") + 1, 100)) }
+			END { if (NR) printf "%s# %d tests took %.0f s of the suite (the rest is the runner between tests)\n", top, NR, t / 1000 }'
 	passed=$((passed + ok - skipped - badskip))
 	failed=$((failed + nok + badskip))
 	missing=$(( ${plan:-0} - ok - nok ))
