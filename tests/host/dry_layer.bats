@@ -89,7 +89,7 @@ same_as_batch() {	# BATCH LINES...
 		rm -rf "${copies:?}/$sh"
 		cp -a "$ROOT" "$copies/$sh"
 		sed "s|$ROOT|$copies/$sh|g" <<<"$script" > "$copies/$sh.sh"
-		run strace -f -y -o "$copies/$sh.trace" -e trace=write \
+		run strace --seccomp-bpf -f -y -o "$copies/$sh.trace" -e trace=write \
 			"$sh" -c '. "$1"; kernel_run "$2"' _ \
 			"$BATS_TEST_DIRNAME/fake_kernel.sh" "$copies/$sh.sh"
 		assert_success

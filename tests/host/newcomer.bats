@@ -149,12 +149,12 @@ C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 	monitor on
 	EOF2
 	# LeakSanitizer (make check-sanitize) does not work under ptrace
-	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=write -s 32 -o "$BATS_TEST_TMPDIR/st1" \
+	ASAN_OPTIONS=detect_leaks=0 strace --seccomp-bpf -f -qq -e trace=write -s 32 -o "$BATS_TEST_TMPDIR/st1" \
 		"$DAMOCTL" --root "$ROOT" apply "$BATS_TEST_TMPDIR/s.conf"
 	[ "$(grep -c '"commit\\n"' "$BATS_TEST_TMPDIR/st1")" -ge 1 ]
 	touch "$BATS_TEST_TMPDIR/mark"
 	sleep 1.1
-	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=write -s 32 -o "$BATS_TEST_TMPDIR/st2" \
+	ASAN_OPTIONS=detect_leaks=0 strace --seccomp-bpf -f -qq -e trace=write -s 32 -o "$BATS_TEST_TMPDIR/st2" \
 		"$DAMOCTL" --root "$ROOT" apply "$BATS_TEST_TMPDIR/s.conf"
 	run grep -c '"commit\\n"' "$BATS_TEST_TMPDIR/st2"
 	assert_output 0

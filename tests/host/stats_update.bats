@@ -26,7 +26,7 @@ setup() {
 # commands, space-separated, in order (update_* and commit)
 commands_of() {
 	local st=$BATS_TEST_TMPDIR/st
-	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=write -s 64 -o "$st" \
+	ASAN_OPTIONS=detect_leaks=0 strace --seccomp-bpf -f -qq -e trace=write -s 64 -o "$st" \
 		"$DAMOCTL" --root "$ROOT" "$@" > "$BATS_TEST_TMPDIR/out" 2>&1 ||
 		{ cat "$BATS_TEST_TMPDIR/out"; return 1; }
 	output=$(grep -o '"\(update_[a-z_]*\|commit\)\\n"' "$st" | tr -d '"' |
