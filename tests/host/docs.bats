@@ -27,6 +27,39 @@ man_synopsis() {
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/help")" -ge 14 ]
 }
 
+# The global options of damoctl's table (cli_options[] in cli/dispatch.c,
+# which the option parser, --help and the completion all read), as --help
+# lists them: "-r, --root DIR", "--force".
+help_options() {
+	"$DAMOCTL" --help | sed -n '/^Options:$/,/^$/p' |
+		awk 'NR > 1 && NF { sub(/^ +/, ""); sub(/  .*/, ""); print }'
+}
+
+# The .TP headings of OPTIONS in damoctl(8) (or PAGE), as plain text.
+man_options() {	# [PAGE]
+	sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "${1:-$SRC/man/damoctl.8}" |
+		awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }' |
+		sed -e 's/\\f[BIR]//g' -e 's/\\-/-/g'
+}
+
+@test "every global option of damoctl's table is in OPTIONS of damoctl(8), with its letter and value, and back" {
+	help_options > "$BATS_TEST_TMPDIR/table"
+	man_options > "$BATS_TEST_TMPDIR/man"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/table")" -ge 11 ]
+	grep -qx -- '-r, --root DIR' "$BATS_TEST_TMPDIR/table"
+	grep -qx -- '--force' "$BATS_TEST_TMPDIR/table"
+	run diff -u "$BATS_TEST_TMPDIR/table" "$BATS_TEST_TMPDIR/man"
+	assert_success
+	# an option's entry lost from the page is found
+	sed '/^\.TP$/{N;/\\-\\-wait\\fR/d}' "$SRC/man/damoctl.8" > "$BATS_TEST_TMPDIR/damoctl.8"
+	man_options "$BATS_TEST_TMPDIR/damoctl.8" > "$BATS_TEST_TMPDIR/man"
+	run diff -u "$BATS_TEST_TMPDIR/table" "$BATS_TEST_TMPDIR/man"
+	assert_failure
+	assert_output --partial '
+--w, --wait SECONDS
+ -f, --file FILE|-'
+}
+
 @test "every scheme keyword of the library's table has its paragraph in damoctl(8), and back" {
 	# the table, as scheme add --help lists it (one row a keyword)
 	"$DAMOCTL" help scheme add | sed -n 's/^  \([a-z_][a-z_]*\) .*/\1/p' |
