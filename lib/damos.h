@@ -18,8 +18,9 @@
  * I/O layers, features, version).
  *
  * Every function has a kernel-doc comment of its own (scripts/kernel-doc
- * reads this file; tests/host/docs.bats checks each has one, with every
- * parameter, and that libdamos(3) names the same functions).
+ * -Wall reads this file without a warning; tests/host/docs.bats checks each
+ * has one, with every parameter and, unless it returns void, a Return:
+ * section, and that libdamos(3) names the same functions).
  *
  * Conventions, for every function below unless it says otherwise:
  *
@@ -123,6 +124,8 @@ DAMOS_API int damos_error_hint(struct damos_hint_info *out);
 
 /**
  * damos_version() - the library version, "MAJOR.MINOR.PATCH".
+ *
+ * Return: the version string, static.
  */
 DAMOS_API const char *damos_version(void);
 
@@ -204,9 +207,11 @@ enum damos_wmark_metric {
 };
 
 /**
- * damos_metric_name() - "none" or "free_mem_rate"; NULL (errno EINVAL) for
- * anything else.
+ * damos_metric_name() - the name of a watermark metric.
  * @m: the watermark metric
+ *
+ * Return: "none" or "free_mem_rate"; NULL (errno EINVAL) for anything
+ * else.
  */
 DAMOS_API const char *damos_metric_name(enum damos_wmark_metric m);
 
@@ -261,6 +266,9 @@ enum damos_field {
  * damos_field_is_stat() - whether @f is a read-only value the kernel
  * reports (statistics), not one a scheme sets.
  * @f: the field
+ *
+ * Return: true for a statistic; false for an input field or for a value that
+ * is not a field.
  */
 DAMOS_API bool damos_field_is_stat(enum damos_field f);
 
@@ -373,10 +381,9 @@ DAMOS_API int damon_attrs_encode(const struct damon_attrs *a, char *buf,
 
 /**
  * damon_attrs_set_str() - set one attribute from a human value.
- * @key: "sample", "aggr" or "update" (times: us ms s m h, bare = us) or
- *	 "min_regions"/"max_regions" (bare counts).
  * @a: the monitoring attributes
- * @key: the key
+ * @key: "sample", "aggr" or "update" (times: us ms s m h, bare = us) or
+ *	 "min_regions"/"max_regions" (bare counts)
  * @value: the value as text
  *
  * Return: 0, or -EINVAL with a message naming @key and @value.
@@ -504,6 +511,9 @@ DAMOS_API uint64_t damos_scheme_get(const struct damos_scheme *s,
 /**
  * damos_scheme_action() - the scheme's action.
  * @s: the scheme
+ *
+ * Return: the action; DAMOS_ACTION_UNKNOWN for a word of the kernel this
+ * library does not know (damos_scheme_action_name() has it).
  */
 DAMOS_API enum damos_action damos_scheme_action(const struct damos_scheme *s);
 
@@ -512,6 +522,8 @@ DAMOS_API enum damos_action damos_scheme_action(const struct damos_scheme *s);
  * the name of a known action, or the word the kernel showed for one this
  * library does not know (kept, and written back as it was).
  * @s: the scheme
+ *
+ * Return: the name or the kernel's word, owned by the scheme.
  */
 DAMOS_API const char *damos_scheme_action_name(const struct damos_scheme *s);
 
@@ -552,15 +564,20 @@ struct damos_filter_info {
  * damos_filter_type_name() - the word of a filter type
  * @t: the filter type
  *
- * damos_filter_type_name() / damos_filter_type_from_name(): "anon",
- * "memcg", "young", "addr", "target".  NULL (EINVAL) / -EINVAL otherwise.
+ * The words are "anon", "memcg", "young", "addr" and "target"
+ * (damos_filter_type_from_name() looks one up).
+ *
+ * Return: the word, static; NULL (errno EINVAL) if @t is not a filter type.
  */
 DAMOS_API const char *damos_filter_type_name(enum damos_filter_type t);
 /**
  * damos_filter_type_from_name() - the filter type of a word
  * @name: the name
  *
- * See damos_filter_type_name().
+ * See damos_filter_type_name() for the words.
+ *
+ * Return: the enum damos_filter_type value, or -EINVAL (the message lists
+ * the words).
  */
 DAMOS_API int damos_filter_type_from_name(const char *name);
 
@@ -568,19 +585,20 @@ DAMOS_API int damos_filter_type_from_name(const char *name);
  * damos_scheme_nr_filters() - the number of the scheme's filters
  * @s: the scheme
  *
- * damos_scheme_nr_filters() / damos_scheme_filter(): the scheme's filters
- * in order.  damos_scheme_filter() fills @out (its .sz must be set).
+ * The filters are in order: damos_scheme_filter() fills one.
  *
- * Return: 0, or -EINVAL (no filter @i, or .sz not set).
+ * Return: the number of filters, 0 for none.
  */
 DAMOS_API size_t damos_scheme_nr_filters(const struct damos_scheme *s);
 /**
- * damos_scheme_filter() - filter @i of the scheme
+ * damos_scheme_filter() - fill @out with filter @i of the scheme
  * @s: the scheme
  * @i: the index
  * @out: the filter, .sz set by the caller
  *
- * See damos_scheme_nr_filters().
+ * Strings in @out belong to the scheme (see struct damos_filter_info).
+ *
+ * Return: 0, or -EINVAL (no filter @i, or .sz not set).
  */
 DAMOS_API int damos_scheme_filter(const struct damos_scheme *s, size_t i,
 				  struct damos_filter_info *out);
@@ -619,16 +637,24 @@ struct damos_goal_info {
 /**
  * damos_goal_metric_name() - the word of a quota goal metric
  * @m: the goal metric
+ *
+ * Return: "user_input" or "some_mem_psi_us"; NULL (errno EINVAL) if @m is
+ * not a goal metric.
  */
 DAMOS_API const char *damos_goal_metric_name(enum damos_goal_metric m);
 /**
  * damos_goal_metric_from_name() - the quota goal metric of a word
  * @name: the name
+ *
+ * Return: the enum damos_goal_metric value, or -EINVAL (the message lists
+ * the metrics).
  */
 DAMOS_API int damos_goal_metric_from_name(const char *name);
 /**
  * damos_scheme_nr_goals() - the number of the scheme's quota goals
  * @s: the scheme
+ *
+ * Return: the number of goals, 0 for none.
  */
 DAMOS_API size_t damos_scheme_nr_goals(const struct damos_scheme *s);
 /**
@@ -636,6 +662,9 @@ DAMOS_API size_t damos_scheme_nr_goals(const struct damos_scheme *s);
  * @s: the scheme
  * @i: the index
  * @out: the goal, .sz set by the caller
+ *
+ * Return: 0 with @out filled (its strings belong to the scheme), or -EINVAL
+ * (no goal @i, or .sz not set).
  */
 DAMOS_API int damos_scheme_goal(const struct damos_scheme *s, size_t i,
 				struct damos_goal_info *out);
@@ -643,6 +672,9 @@ DAMOS_API int damos_scheme_goal(const struct damos_scheme *s, size_t i,
  * damos_scheme_add_goal() - append a quota goal
  * @s: the scheme
  * @g: the goal
+ *
+ * Return: 0, -EINVAL (.sz not set, or not a metric) with a message, or
+ * -ENOMEM.
  */
 DAMOS_API int damos_scheme_add_goal(struct damos_scheme *s,
 				    const struct damos_goal_info *g);
@@ -699,6 +731,8 @@ DAMOS_API int damos_scheme_validate(const struct damos_scheme *s);
  * (statistics are ignored).
  * @a: a scheme
  * @b: the other scheme
+ *
+ * Return: true if they are equal.
  */
 DAMOS_API bool damos_scheme_equal(const struct damos_scheme *a,
 				  const struct damos_scheme *b);
@@ -733,16 +767,18 @@ DAMOS_API struct damos_scheme *damos_scheme_parse(int argc,
 
 /**
  * damos_scheme_keywords() - the keywords damos_scheme_parse() knows, in
- * grammar order, NULL-terminated ("sz", "access", "age", "quota",
- * "weights", "wmarks", "nid", "apply_interval", "filter", "goal");
- * damos_scheme_quota_keywords() the words after
- * "quota" ("time", "size", "reset").  For help text and completion.
+ * grammar order ("sz", "access", "age", "quota", "weights", "wmarks",
+ * "nid", "apply_interval", "filter", "goal"), for help text and
+ * completion.
+ *
+ * Return: a static NULL-terminated array.
  */
 DAMOS_API const char *const *damos_scheme_keywords(void);
 /**
- * damos_scheme_quota_keywords() - the sub-keywords of quota, NULL-terminated
+ * damos_scheme_quota_keywords() - the words after "quota" ("time",
+ * "size", "reset"), for help text and completion.
  *
- * See damos_scheme_keywords().
+ * Return: a static NULL-terminated array.
  */
 DAMOS_API const char *const *damos_scheme_quota_keywords(void);
 
@@ -777,10 +813,11 @@ struct damos_scheme_kw {
 
 /**
  * damos_scheme_keyword() - fill @out with keyword @i (0, 1, ... in grammar
- * order).  Return: 0, or -EINVAL past the last keyword or for a short
- * @out->sz.
+ * order).
  * @i: the index
  * @out: the keyword, .sz set by the caller
+ *
+ * Return: 0, or -EINVAL past the last keyword or for a short @out->sz.
  */
 DAMOS_API int damos_scheme_keyword(size_t i, struct damos_scheme_kw *out);
 
@@ -882,8 +919,11 @@ struct damon_targets {
 #define DAMON_TARGETS_INIT { .sz = sizeof(struct damon_targets) }
 
 /**
- * damon_ops_name() - "vaddr", "fvaddr" or "paddr"; NULL for anything else.
+ * damon_ops_name() - the name of an operations set, as the kernel's
+ * files spell it.
  * @o: the operations set
+ *
+ * Return: "vaddr", "fvaddr" or "paddr"; NULL for anything else.
  */
 DAMOS_API const char *damon_ops_name(enum damon_ops o);
 
@@ -914,8 +954,10 @@ enum damon_iface {
 };
 
 /**
- * damon_iface_name() - "auto", "sysfs" or "dbgfs"; NULL for anything else.
+ * damon_iface_name() - the name of an interface.
  * @i: the interface
+ *
+ * Return: "auto", "sysfs" or "dbgfs"; NULL for anything else.
  */
 DAMOS_API const char *damon_iface_name(enum damon_iface i);
 
@@ -960,6 +1002,8 @@ struct damos_layer;
  * kernel would show it: a batch of dry-run commands writes the script its
  * commands write when run one after the other.  The real tree is never
  * written.  Put it on top.
+ *
+ * Return: the layer, static (for damon_opts.layers).
  */
 DAMOS_API const struct damos_layer *damos_layer_dry_run(void);
 
@@ -1008,6 +1052,8 @@ DAMOS_API void damon_close(struct damon_ctx *d);
 /**
  * damon_get_iface() - the interface the handle uses (never AUTO).
  * @d: the handle
+ *
+ * Return: DAMON_IFACE_SYSFS or DAMON_IFACE_DBGFS.
  */
 DAMOS_API enum damon_iface damon_get_iface(const struct damon_ctx *d);
 
@@ -1015,6 +1061,8 @@ DAMOS_API enum damon_iface damon_get_iface(const struct damon_ctx *d);
  * damon_get_dir() - the directory the handle works in: the dbgfs context
  * directory or the sysfs context directory (kdamonds/N/contexts/0).
  * @d: the handle
+ *
+ * Return: the path, owned by the handle.
  */
 DAMOS_API const char *damon_get_dir(const struct damon_ctx *d);
 
@@ -1051,19 +1099,20 @@ DAMOS_API int damon_context_check(struct damon_ctx *d);
  * damos_lock_dir() - the directory whose flock() guards the handle's
  * interface (the table above).
  * @d: the handle
+ *
+ * Return: the path, owned by the handle.
  */
 DAMOS_API const char *damos_lock_dir(const struct damon_ctx *d);
 
 /**
  * damon_iface_dir() - the directory of interface @i (not AUTO) below
  * @root (NULL for "/"), whether or not it exists: the lock's of the table
- * above.  damon_module_dir() - the parameters directory of module @name
- * ("lru_sort" or "damon_lru_sort", ...), the same way.
+ * above.
  * @root: the root directory ("" or NULL: /)
  * @i: the interface
  *
  * Return: the path (free() it), or NULL with errno EINVAL (no such
- * interface) or ENOENT (no such module) and a message, or ENOMEM.
+ * interface) and a message, or ENOMEM.
  */
 DAMOS_API char *damon_iface_dir(const char *root, enum damon_iface i);
 /**
@@ -1071,7 +1120,11 @@ DAMOS_API char *damon_iface_dir(const char *root, enum damon_iface i);
  * @root: the root directory ("" or NULL: /)
  * @name: the name
  *
- * See damon_iface_dir().
+ * The parameters directory of module @name ("lru_sort" or
+ * "damon_lru_sort", ...), whether or not it exists, as damon_iface_dir().
+ *
+ * Return: the path (free() it), or NULL with errno ENOENT (no such
+ * module) and a message, or ENOMEM.
  */
 DAMOS_API char *damon_module_dir(const char *root, const char *name);
 
@@ -1123,8 +1176,11 @@ enum damos_feature {
 };
 
 /**
- * damos_feature_name() - "lru_actions", "migrate", ...; NULL (EINVAL).
+ * damos_feature_name() - the name of a feature.
  * @f: the feature
+ *
+ * Return: "lru_actions", "migrate", ...; NULL (errno EINVAL) if @f is not a
+ * feature.
  */
 DAMOS_API const char *damos_feature_name(enum damos_feature f);
 
@@ -1140,8 +1196,11 @@ DAMOS_API int damos_has(struct damon_ctx *d, enum damos_feature f);
 
 /**
  * damos_kernel_desc() - how the handle's kernel was identified, for
- * messages ("sysfs, Linux 6.12 layout", "dbgfs"); owned by the handle.
+ * messages.
  * @d: the handle
+ *
+ * Return: the description ("sysfs, Linux 6.12 layout", "dbgfs"), owned by
+ * the handle.
  */
 DAMOS_API const char *damos_kernel_desc(struct damon_ctx *d);
 
@@ -1192,6 +1251,8 @@ DAMOS_API int damon_targets_check(struct damon_ctx *d,
  * @d: the handle
  * @shown: the targets read back
  * @want: the targets written
+ *
+ * Return: true if @shown shows @want.
  */
 DAMOS_API bool damon_targets_same(struct damon_ctx *d,
 				  const struct damon_targets *shown,
@@ -1287,12 +1348,9 @@ DAMOS_API int damos_tried_regions_read(struct damon_ctx *d, size_t idx,
  * damos_tried_regions_nr() - the number of tried regions
  * @r: the tried regions
  *
- * damos_tried_regions_nr() / damos_tried_regions_get(): the regions in
- * the kernel's order; _get() fills @out (its .sz must be set).
- * damos_tried_regions_total_bytes() - the kernel's total_bytes (6.6+),
- * else the sum of the regions' sizes.
+ * The regions are in the kernel's order (damos_tried_regions_get()).
  *
- * Return (_get): 0, or -EINVAL (no region @i, or .sz not set).
+ * Return: the number of regions.
  */
 DAMOS_API size_t damos_tried_regions_nr(const struct damos_tried_regions *r);
 /**
@@ -1301,7 +1359,9 @@ DAMOS_API size_t damos_tried_regions_nr(const struct damos_tried_regions *r);
  * @i: the index
  * @out: the region
  *
- * See damos_tried_regions_nr().
+ * Fills @out (its .sz must be set) with region @i, in the kernel's order.
+ *
+ * Return: 0, or -EINVAL (no region @i, or .sz not set).
  */
 DAMOS_API int damos_tried_regions_get(const struct damos_tried_regions *r,
 				      size_t i, struct damos_tried_region *out);
@@ -1309,7 +1369,9 @@ DAMOS_API int damos_tried_regions_get(const struct damos_tried_regions *r,
  * damos_tried_regions_total_bytes() - the tried bytes the kernel summed
  * @r: the tried regions
  *
- * See damos_tried_regions_nr().
+ * The kernel's total_bytes (6.6+), else the sum of the regions' sizes.
+ *
+ * Return: the number of bytes.
  */
 DAMOS_API uint64_t
 damos_tried_regions_total_bytes(const struct damos_tried_regions *r);
@@ -1378,6 +1440,8 @@ DAMOS_API int damon_access_snapshot(struct damon_ctx *d,
 /**
  * damos_schemes_clear() - remove every scheme.
  * @d: the handle
+ *
+ * Return: 0 or a negative errno with a message.
  */
 DAMOS_API int damos_schemes_clear(struct damon_ctx *d);
 
@@ -1386,6 +1450,8 @@ DAMOS_API int damos_schemes_clear(struct damon_ctx *d);
  * has no attributes file (a minimal fake tree), the kernel's defaults.
  * @d: the handle
  * @a: the monitoring attributes
+ *
+ * Return: 0 with *@a filled, or a negative errno with a message.
  */
 DAMOS_API int damon_attrs_read(struct damon_ctx *d, struct damon_attrs *a);
 
@@ -1394,6 +1460,9 @@ DAMOS_API int damon_attrs_read(struct damon_ctx *d, struct damon_attrs *a);
  * first; dbgfs refuses while monitoring is on; sysfs commits if on).
  * @d: the handle
  * @a: the monitoring attributes
+ *
+ * Return: 0, -EINVAL (invalid, named in the message), -EBUSY (dbgfs while
+ * monitoring is on) or another negative errno with a message.
  */
 DAMOS_API int damon_attrs_write(struct damon_ctx *d, const struct damon_attrs *a);
 
@@ -1405,6 +1474,8 @@ DAMOS_API int damon_attrs_write(struct damon_ctx *d, const struct damon_attrs *a
  * read only while monitoring is off (else targets have no regions).
  * @d: the handle
  * @t: the targets
+ *
+ * Return: 0 or a negative errno with a message.
  */
 DAMOS_API int damon_targets_read(struct damon_ctx *d, struct damon_targets *t);
 
@@ -1415,6 +1486,8 @@ DAMOS_API int damon_targets_read(struct damon_ctx *d, struct damon_targets *t);
  * the first write (-EACCES or the like, nothing written).
  * @d: the handle
  * @t: the targets
+ *
+ * Return: 0 or a negative errno with a message.
  */
 DAMOS_API int damon_targets_write(struct damon_ctx *d,
 				  const struct damon_targets *t);
@@ -1425,6 +1498,8 @@ DAMOS_API int damon_targets_write(struct damon_ctx *d,
  * @d: the handle
  * @on: where whether it runs goes
  * @pid: where the kdamond's pid goes
+ *
+ * Return: 0 or a negative errno with a message.
  */
 DAMOS_API int damon_monitor_status(struct damon_ctx *d, bool *on, int *pid);
 
@@ -1435,8 +1510,13 @@ DAMOS_API int damon_monitor_status(struct damon_ctx *d, bool *on, int *pid);
  * damon_monitor_start() / damon_monitor_stop(): turn monitoring on or off.
  * dbgfs: monitor_on (monitor_on_DEPRECATED on 6.9+ kernels) for all
  * contexts; sysfs: the kdamond's state.  Starting needs at least a target.
- * Monitoring already in that state is left alone and 0 returned (the
- * kernel would refuse the write: EBUSY, EINVAL or EPERM).
+ * Monitoring already in that state is left alone (the kernel would refuse
+ * the write: EBUSY, EINVAL or EPERM).
+ *
+ * Return: 0 (also when monitoring was on already); -EINVAL (hint
+ * DAMOS_HINT_SET_TARGET) without a target; -EBUSY when another DAMON user
+ * keeps it off (damon_monitor_check_start()); or another negative errno,
+ * with a message.
  */
 DAMOS_API int damon_monitor_start(struct damon_ctx *d);
 /**
@@ -1444,13 +1524,19 @@ DAMOS_API int damon_monitor_start(struct damon_ctx *d);
  * another DAMON user keeps monitoring off (-EBUSY with a message naming
  * it), for a caller that prepares more before it starts.
  * @d: the handle
+ *
+ * Return: 0, -EBUSY with a message naming the other user, or another
+ * negative errno.
  */
 DAMOS_API int damon_monitor_check_start(struct damon_ctx *d);
 /**
  * damon_monitor_stop() - turn monitoring off
  * @d: the handle
  *
- * See damon_monitor_check_start().
+ * See damon_monitor_start().
+ *
+ * Return: 0 (also when monitoring was off already), or a negative errno
+ * with a message.
  */
 DAMOS_API int damon_monitor_stop(struct damon_ctx *d);
 
@@ -1485,7 +1571,11 @@ DAMOS_API int damos_txn_begin(struct damon_ctx *d);
  * @d: the handle
  * @err: the errno
  *
- * See damos_txn_begin().
+ * See damos_txn_begin(), whose comment describes both.
+ *
+ * Return: 0; @err when the files are as before the transaction;
+ * -ENOTRECOVERABLE when they could not be put back (damos_errmsg() names
+ * the files left otherwise, after the first error's message).
  */
 DAMOS_API int damos_txn_end(struct damon_ctx *d, int err);
 
@@ -1522,6 +1612,8 @@ DAMOS_API int damon_dbgfs_context_make(struct damon_ctx *d, const char *name);
  * @name: the name
  *
  * See damon_dbgfs_context_make().
+ *
+ * Return: as damon_dbgfs_context_make().
  */
 DAMOS_API int damon_dbgfs_context_remove(struct damon_ctx *d, const char *name);
 
@@ -1578,6 +1670,9 @@ DAMOS_API int damon_targets_parse(struct damon_targets *t, int argc,
  * kernel accepts the others and silently does nothing.
  * @o: the operations set
  * @a: the action
+ *
+ * Return: true if @o applies @a; false otherwise and for values that are not
+ * an operations set or an action.
  */
 DAMOS_API bool damon_ops_supports(enum damon_ops o, enum damos_action a);
 
@@ -1649,10 +1744,11 @@ DAMOS_API struct damon_lru_sort *damon_lru_sort_new(void);
 DAMOS_API void damon_lru_sort_free(struct damon_lru_sort *l);
 
 /**
- * damon_lru_sort_get() - parameter @p in the kernel's unit; 0 if @p is not
- * a parameter.
+ * damon_lru_sort_get() - parameter @p in the kernel's unit.
  * @l: damon_lru_sort's parameters
  * @p: the parameter
+ *
+ * Return: the value; 0 if @p is not a parameter.
  */
 DAMOS_API uint64_t damon_lru_sort_get(const struct damon_lru_sort *l,
 				      enum damon_lru_param p);
@@ -1704,6 +1800,8 @@ DAMOS_API int damon_lru_sort_parse(struct damon_lru_sort *l, int argc,
 /**
  * damon_lru_sort_keywords() - the keywords of damon_lru_sort_parse(),
  * NULL-terminated, for help and completion.
+ *
+ * Return: a static NULL-terminated array.
  */
 DAMOS_API const char *const *damon_lru_sort_keywords(void);
 
@@ -1737,16 +1835,19 @@ DAMOS_API int damon_lru_sort_format(const struct damon_lru_sort *l,
  * damon_lru_sort_enabled() - whether damon_lru_sort runs
  * @l: damon_lru_sort's parameters
  *
- * damon_lru_sort_enabled() / damon_lru_sort_kdamond_pid(): the state read
- * by damon_lru_sort_read(): whether the module runs, its kdamond's pid
- * (-1 when off).
+ * The state damon_lru_sort_read() read (damon_lru_sort_kdamond_pid()
+ * too).
+ *
+ * Return: true if the module runs.
  */
 DAMOS_API bool damon_lru_sort_enabled(const struct damon_lru_sort *l);
 /**
  * damon_lru_sort_kdamond_pid() - the pid of damon_lru_sort's kdamond
  * @l: damon_lru_sort's parameters
  *
- * See damon_lru_sort_enabled().
+ * As damon_lru_sort_read() read it.
+ *
+ * Return: the pid, -1 when the module is off.
  */
 DAMOS_API int damon_lru_sort_kdamond_pid(const struct damon_lru_sort *l);
 
@@ -1813,7 +1914,9 @@ DAMOS_API int damon_lru_sort_write(const struct damon_opts *opts,
 struct damon_module;
 
 /**
- * damon_module_names() - "lru_sort", "reclaim", then NULL.
+ * damon_module_names() - the names of the modules the library knows.
+ *
+ * Return: a static array: "lru_sort", "reclaim", then NULL.
  */
 DAMOS_API const char *const *damon_module_names(void);
 
@@ -1834,15 +1937,19 @@ DAMOS_API struct damon_module *damon_module_new(const char *name);
  */
 DAMOS_API void damon_module_free(struct damon_module *m);
 /**
- * damon_module_name() - "reclaim"; damon_module_kernel_name() "damon_reclaim"
+ * damon_module_name() - the module's name in the library ("reclaim")
  * @m: the module
+ *
+ * Return: the name, static.
  */
 DAMOS_API const char *damon_module_name(const struct damon_module *m);
 /**
  * damon_module_kernel_name() - the module's kernel name ("damon_reclaim")
  * @m: the module
  *
- * See damon_module_name().
+ * The name of the kernel's module, as under /sys/module.
+ *
+ * Return: the name, static.
  */
 DAMOS_API const char *damon_module_kernel_name(const struct damon_module *m);
 
@@ -1850,10 +1957,10 @@ DAMOS_API const char *damon_module_kernel_name(const struct damon_module *m);
  * damon_module_nr_params() - the number of the module's parameters
  * @m: the module
  *
- * damon_module_nr_params() / damon_module_param_name(): the parameters,
- * by their file names; damon_module_param_index() the number of one
- * (-ENOENT with a message).  damon_module_param_present(): false for a
- * parameter of a later kernel that damon_module_read() did not find.
+ * The parameters are numbered 0 .. this - 1 in the module's table order
+ * (damon_module_param_name(), damon_module_param_index()).
+ *
+ * Return: the number of parameters.
  */
 DAMOS_API size_t damon_module_nr_params(const struct damon_module *m);
 /**
@@ -1861,7 +1968,9 @@ DAMOS_API size_t damon_module_nr_params(const struct damon_module *m);
  * @m: the module
  * @p: the parameter's number
  *
- * See damon_module_nr_params().
+ * The parameter's file name below the module's parameters directory.
+ *
+ * Return: the name, static; NULL (errno EINVAL) if there is no parameter @p.
  */
 DAMOS_API const char *damon_module_param_name(const struct damon_module *m,
 					      size_t p);
@@ -1870,7 +1979,9 @@ DAMOS_API const char *damon_module_param_name(const struct damon_module *m,
  * @m: the module
  * @file: the parameter's file name
  *
- * See damon_module_nr_params().
+ * The number of a parameter by its file name.
+ *
+ * Return: the number, or -ENOENT with a message.
  */
 DAMOS_API int damon_module_param_index(const struct damon_module *m,
 				       const char *file);
@@ -1879,7 +1990,11 @@ DAMOS_API int damon_module_param_index(const struct damon_module *m,
  * @m: the module
  * @p: the parameter's number
  *
- * See damon_module_nr_params().
+ * A parameter of a later kernel that damon_module_read() did not find is
+ * not.
+ *
+ * Return: true if the parameter is there (or was not read); false if
+ * damon_module_read() did not find it or there is no parameter @p.
  */
 DAMOS_API bool damon_module_param_present(const struct damon_module *m,
 					  size_t p);
@@ -1888,14 +2003,19 @@ DAMOS_API bool damon_module_param_present(const struct damon_module *m,
  * @m: the module
  * @p: the parameter's number
  *
- * See damon_module_nr_params().
+ * As damon_module_read() read it or damon_module_set() set it.
+ *
+ * Return: the value; 0 if there is no parameter @p.
  */
 DAMOS_API uint64_t damon_module_get(const struct damon_module *m, size_t p);
 /**
- * damon_module_set() - set @p (kernel unit) and mark it given; -ERANGE
+ * damon_module_set() - set @p (kernel unit) and mark it given
  * @m: the module
  * @p: the parameter's number
  * @v: the value, in the kernel's unit
+ *
+ * Return: 0, -EINVAL (no parameter @p) or -ERANGE (not a value of its
+ * type), with a message.
  */
 DAMOS_API int damon_module_set(struct damon_module *m, size_t p, uint64_t v);
 /**
@@ -1909,17 +2029,21 @@ DAMOS_API void damon_module_overlay(struct damon_module *dst,
 /**
  * damon_module_parse() - the module's keyword grammar (damoctl lru-sort
  * set, damoctl reclaim set) over @m: each value in the units of schemes,
- * the parameters it sets marked given.  Return: 0, or -EINVAL / -ERANGE
- * with a message naming the keyword and the value.
+ * the parameters it sets marked given.
  * @m: the module
  * @argc: the number of words
  * @argv: the words
+ *
+ * Return: 0, or -EINVAL / -ERANGE with a message naming the keyword and
+ * the value.
  */
 DAMOS_API int damon_module_parse(struct damon_module *m, int argc,
 				 const char *const *argv);
 /**
- * damon_module_keywords() - its keywords, NULL-terminated, static
+ * damon_module_keywords() - the keywords of the module's grammar
  * @m: the module
+ *
+ * Return: a static NULL-terminated array.
  */
 DAMOS_API const char *const *damon_module_keywords(const struct damon_module *m);
 
@@ -1944,18 +2068,21 @@ struct damon_module_kw {
  * @m: the module
  * @i: the index
  * @out: the keyword, .sz set by the caller
+ *
+ * Return: 0, or -EINVAL past the last keyword or for a short @out->sz.
  */
 DAMOS_API int damon_module_keyword(const struct damon_module *m, size_t i,
 				   struct damon_module_kw *out);
 /**
  * damon_module_keyword_format() - keyword @i's values in the grammar's
  * units ("time 10ms reset 1s"); "" for one this kernel does not have.
- * damon_module_format() - every keyword with its values.  Both return the
- * length (snprintf-like) or a negative errno.
  * @m: the module
  * @i: the index
  * @buf: the buffer
  * @sz: the buffer's size
+ *
+ * Return: the length of the text (as snprintf(): it did not fit if
+ * >= @sz), or a negative errno.
  */
 DAMOS_API int damon_module_keyword_format(const struct damon_module *m,
 					  size_t i, char *buf, size_t sz);
@@ -1965,24 +2092,33 @@ DAMOS_API int damon_module_keyword_format(const struct damon_module *m,
  * @buf: the buffer
  * @sz: the buffer's size
  *
- * See damon_module_keyword_format().
+ * The keywords as damon_module_keyword_format() prints each.
+ *
+ * Return: the length of the text (as snprintf(): it did not fit if
+ * >= @sz), or a negative errno.
  */
 DAMOS_API int damon_module_format(const struct damon_module *m, char *buf,
 				  size_t sz);
 /**
  * damon_module_validate() - as damon_lru_sort_validate(), for any module
  * @m: the module
+ *
+ * Return: 0 or -EINVAL with a message naming the values.
  */
 DAMOS_API int damon_module_validate(const struct damon_module *m);
 
 /**
  * damon_module_enabled() - whether the module runs, as damon_module_read() read
  * @m: the module
+ *
+ * Return: true if the module runs.
  */
 DAMOS_API bool damon_module_enabled(const struct damon_module *m);
 /**
- * damon_module_kdamond_pid() - the pid of the module's kdamond (-1 when off)
+ * damon_module_kdamond_pid() - the pid of the module's kdamond
  * @m: the module
+ *
+ * Return: the pid, -1 when the module is off.
  */
 DAMOS_API int damon_module_kdamond_pid(const struct damon_module *m);
 
@@ -1990,10 +2126,10 @@ DAMOS_API int damon_module_kdamond_pid(const struct damon_module *m);
  * damon_module_nr_schemes() - the number of schemes the module builds
  * @m: the module
  *
- * damon_module_nr_schemes() / damon_module_scheme(): the schemes the
- * module builds from its parameters (reclaim: one pageout; lru_sort: hot
- * lru_prio, cold lru_deprio), with the statistics damon_module_read()
- * read; damon_module_scheme_label() "hot", "cold".
+ * The schemes the module builds from its parameters (reclaim: one
+ * pageout; lru_sort: hot lru_prio, cold lru_deprio): damon_module_scheme().
+ *
+ * Return: the number of schemes.
  */
 DAMOS_API size_t damon_module_nr_schemes(const struct damon_module *m);
 /**
@@ -2002,6 +2138,8 @@ DAMOS_API size_t damon_module_nr_schemes(const struct damon_module *m);
  * @i: the index
  *
  * See damon_module_nr_schemes().
+ *
+ * Return: the label, static; NULL if there is no scheme @i.
  */
 DAMOS_API const char *damon_module_scheme_label(const struct damon_module *m,
 						size_t i);
@@ -2010,7 +2148,11 @@ DAMOS_API const char *damon_module_scheme_label(const struct damon_module *m,
  * @m: the module
  * @i: the index
  *
- * See damon_module_nr_schemes().
+ * Built from the module's parameters, with the statistics
+ * damon_module_read() read.
+ *
+ * Return: the scheme (free with damos_scheme_free()), or NULL with errno
+ * EINVAL (no scheme @i, or a zero interval) or ENOMEM and a message.
  */
 DAMOS_API struct damos_scheme *damon_module_scheme(const struct damon_module *m,
 						   size_t i);
@@ -2037,6 +2179,10 @@ DAMOS_API int damon_module_read(const struct damon_opts *opts,
  * @m: the module
  * @enable: 1 on, 0 off, -1 as it is
  * @script: where the dry run's script goes (may be NULL)
+ *
+ * Return: 0, -EOPNOTSUPP (a parameter this kernel lacks), -ENOTRECOVERABLE
+ * (the files could not be put back) or another negative errno, with a
+ * message.
  */
 DAMOS_API int damon_module_write(const struct damon_opts *opts,
 				 const struct damon_module *m, int enable,
@@ -2076,13 +2222,15 @@ DAMOS_API int damos_scheme_update(struct damon_ctx *d, size_t idx,
  * damos_goal_current_write() - set the current value of quota goal @goal
  * of scheme @idx, a user_input goal, to @v: the file alone, and on a
  * running kdamond "commit_schemes_quota_goals", so the kernel tunes the
- * effective quota with it.  One transaction.  -EOPNOTSUPP naming the
- * kernel without quota goals (dbgfs, sysfs before Linux 6.8); -EINVAL for
- * a goal of another metric; -ENOENT for no such scheme or goal.
+ * effective quota with it.  One transaction.
  * @d: the handle
  * @idx: the index of the scheme
  * @goal: the index of the goal
  * @v: the value, in the kernel's unit
+ *
+ * Return: 0; -EOPNOTSUPP naming the kernel without quota goals (dbgfs,
+ * sysfs before Linux 6.8); -EINVAL for a goal of another metric;
+ * -ENOENT for no such scheme or goal; or another negative errno.
  */
 DAMOS_API int damos_goal_current_write(struct damon_ctx *d, size_t idx,
 				       size_t goal, uint64_t v);

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-# kerneldoc.py HEADER MANPAGE: what scripts/kernel-doc checks of functions,
-# for every DAMOS_API declaration of HEADER: a /** comment of its own right
-# above it, titled "name() - ", with an "@param:" line per parameter; and
-# that MANPAGE's SYNOPSIS names exactly those functions.  One line per
-# fault; exit status 1 if there is any.
+# kerneldoc.py HEADER MANPAGE: what scripts/kernel-doc -Wall checks of
+# functions, for every DAMOS_API declaration of HEADER: a /** comment of
+# its own right above it, titled "name() - ", with an "@param:" line per
+# parameter and, unless it returns void, a "Return:" section; and that
+# MANPAGE's SYNOPSIS names exactly those functions.  One line per fault;
+# exit status 1 if there is any.
 import re
 import sys
 
@@ -20,8 +21,8 @@ while i < len(hdr):
     while not hdr[k].rstrip().endswith(';'):
         k += 1
     decl = ' '.join(hdr[i:k + 1])
-    m = re.search(r'\b(dam[a-z]+_\w+)\s*\((.*)\)\s*;', decl)
-    name, args = m.group(1), m.group(2).strip()
+    m = re.search(r'^DAMOS_API\s+(.*?)\b(dam[a-z]+_\w+)\s*\((.*)\)\s*;', decl)
+    ret, name, args = m.group(1).strip(), m.group(2), m.group(3).strip()
     api.add(name)
     params = [] if args == 'void' else \
         [re.search(r'(\w+)\s*(\[\])?$', a.strip()).group(1) for a in args.split(',')]
@@ -39,6 +40,8 @@ while i < len(hdr):
         for p in params:
             if not any(l.startswith(' * @%s: ' % p) for l in doc):
                 faults.append('%s: parameter @%s not described' % (name, p))
+        if ret != 'void' and not any(l.startswith(' * Return: ') for l in doc):
+            faults.append('%s: returns %s, no "Return:" section' % (name, ret))
     i = k + 1
 in_man = set(re.findall(r'\\fB(dam[a-z]+_\w+)\\fR\(', man))
 for f in sorted(api - in_man):
