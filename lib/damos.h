@@ -17,10 +17,11 @@
  * and so is what is the library's own (errors, units, locks, transactions,
  * I/O layers, features, version).
  *
- * Every function has a kernel-doc comment of its own (scripts/kernel-doc
- * -Wall reads this file without a warning; tests/host/docs.bats checks each
- * has one, with every parameter and, unless it returns void, a Return:
- * section, and that libdamos(3) names the same functions).
+ * Every function has a kernel-doc comment of its own, and every struct and
+ * enum (scripts/kernel-doc -Wall reads this file without a warning;
+ * tests/host/docs.bats checks each function has one, with every parameter
+ * and, unless it returns void, a Return: section, each struct and enum one
+ * with every member, and that libdamos(3) names the same functions).
  *
  * Conventions, for every function below unless it says otherwise:
  *
@@ -82,35 +83,52 @@ extern "C" {
  */
 DAMOS_API const char *damos_errmsg(void);
 
-/*
- * Hints: what the caller can do about a failure, beyond its message.  The
- * library's messages state the fact and, at most, generic advice ("stop
- * it first"); they never name a program's options.  A client turns the
- * hint into its own advice and puts it at .pos of damos_errmsg() (damoctl
- * prints " (damoctl monitor stop)" there for DAMOS_HINT_STOP_MONITOR).
- * Append-only values.
+/**
+ * enum damos_hint - what the caller can do about a failure, beyond its
+ * message
+ * @DAMOS_HINT_NONE: no advice to give
+ * @DAMOS_HINT_USE_SYSFS: the sysfs interface can do it
+ * @DAMOS_HINT_STOP_MONITOR: turn this handle's monitoring off
+ * @DAMOS_HINT_STOP_DBGFS: turn dbgfs monitoring off
+ * @DAMOS_HINT_STOP_KDAMOND: turn sysfs kdamond .arg off
+ * @DAMOS_HINT_STOP_LRU_SORT: disable damon_lru_sort
+ * @DAMOS_HINT_STOP_RECLAIM: disable damon_reclaim
+ * @DAMOS_HINT_SET_TARGET: give the context a monitoring target
+ * @DAMOS_HINT_PICK_KDAMOND: use a kdamond of 0 .. .arg - 1
+ *
+ * The library's messages state the fact and, at most, generic advice
+ * ("stop it first"); they never name a program's options.  A client turns
+ * the hint into its own advice and puts it at .pos of damos_errmsg()
+ * (damoctl prints " (damoctl monitor stop)" there for
+ * DAMOS_HINT_STOP_MONITOR).  Append-only values.
  */
 enum damos_hint {
 	DAMOS_HINT_NONE = 0,
-	DAMOS_HINT_USE_SYSFS = 1,	/* the sysfs interface can do it */
-	DAMOS_HINT_STOP_MONITOR = 2,	/* turn this handle's monitoring off */
-	DAMOS_HINT_STOP_DBGFS = 3,	/* turn dbgfs monitoring off */
-	DAMOS_HINT_STOP_KDAMOND = 4,	/* turn sysfs kdamond .arg off */
-	DAMOS_HINT_STOP_LRU_SORT = 5,	/* disable damon_lru_sort */
-	DAMOS_HINT_STOP_RECLAIM = 6,	/* disable damon_reclaim */
-	DAMOS_HINT_SET_TARGET = 7,	/* give the context a monitoring target */
-	DAMOS_HINT_PICK_KDAMOND = 8,	/* use a kdamond of 0 .. .arg - 1 */
+	DAMOS_HINT_USE_SYSFS = 1,
+	DAMOS_HINT_STOP_MONITOR = 2,
+	DAMOS_HINT_STOP_DBGFS = 3,
+	DAMOS_HINT_STOP_KDAMOND = 4,
+	DAMOS_HINT_STOP_LRU_SORT = 5,
+	DAMOS_HINT_STOP_RECLAIM = 6,
+	DAMOS_HINT_SET_TARGET = 7,
+	DAMOS_HINT_PICK_KDAMOND = 8,
 };
 
-/*
- * struct damos_hint_info - the hint of the calling thread's last failure.
- * Set .sz = sizeof(struct damos_hint_info); fields are only appended.
+/**
+ * struct damos_hint_info - the hint of the calling thread's last failure
+ * @sz: sizeof(struct damos_hint_info), set by the caller
+ * @hint: the hint; DAMOS_HINT_NONE: no advice to give
+ * @pos: where in damos_errmsg() the advice fits
+ * @arg: DAMOS_HINT_STOP_KDAMOND: the kdamond's index;
+ *	 DAMOS_HINT_PICK_KDAMOND: how many there are
+ *
+ * Fields are only appended.
  */
 struct damos_hint_info {
 	size_t sz;
-	enum damos_hint hint;	/* DAMOS_HINT_NONE: no advice to give */
-	size_t pos;		/* where in damos_errmsg() the advice fits */
-	int64_t arg;		/* STOP_KDAMOND: its index; PICK_KDAMOND: how many */
+	enum damos_hint hint;
+	size_t pos;
+	int64_t arg;
 };
 
 /**
@@ -143,6 +161,24 @@ DAMOS_API const char *damos_version(void);
  * does not know has DAMOS_ACTION_UNKNOWN and keeps the kernel's word
  * (damos_scheme_action_name()).
  */
+/**
+ * enum damos_action - the DAMOS actions
+ * @DAMOS_ACTION_UNKNOWN: an action of the kernel this library does not
+ *	know (the scheme keeps the kernel's word)
+ * @DAMOS_ACTION_WILLNEED: willneed (madvise MADV_WILLNEED)
+ * @DAMOS_ACTION_COLD: cold (MADV_COLD)
+ * @DAMOS_ACTION_PAGEOUT: pageout (reclaim)
+ * @DAMOS_ACTION_HUGEPAGE: hugepage (MADV_HUGEPAGE)
+ * @DAMOS_ACTION_NOHUGEPAGE: nohugepage (MADV_NOHUGEPAGE)
+ * @DAMOS_ACTION_LRU_PRIO: lru_prio (Linux 6.0+)
+ * @DAMOS_ACTION_LRU_DEPRIO: lru_deprio (Linux 6.0+)
+ * @DAMOS_ACTION_STAT: stat (statistics only)
+ * @DAMOS_ACTION_MIGRATE_HOT: migrate_hot (sysfs, Linux 6.11+: needs nid)
+ * @DAMOS_ACTION_MIGRATE_COLD: migrate_cold (sysfs, Linux 6.11+: needs nid)
+ * @DAMOS_NR_ACTIONS: the number of actions of this version; grows
+ *
+ * damos_action_desc() says what each does.
+ */
 enum damos_action {
 	DAMOS_ACTION_UNKNOWN = -1,
 	DAMOS_ACTION_WILLNEED = 0,
@@ -153,9 +189,9 @@ enum damos_action {
 	DAMOS_ACTION_LRU_PRIO = 5,
 	DAMOS_ACTION_LRU_DEPRIO = 6,
 	DAMOS_ACTION_STAT = 7,
-	DAMOS_ACTION_MIGRATE_HOT = 8,	/* sysfs, Linux 6.11+: needs nid */
+	DAMOS_ACTION_MIGRATE_HOT = 8,
 	DAMOS_ACTION_MIGRATE_COLD = 9,
-	DAMOS_NR_ACTIONS		/* of this version; grows */
+	DAMOS_NR_ACTIONS
 };
 
 /**
@@ -199,7 +235,13 @@ DAMOS_API int damos_action_dbgfs_nr(enum damos_action a);
  */
 DAMOS_API int damos_action_from_dbgfs(long nr);
 
-/* Watermark metrics: dbgfs numbers are the enum values, sysfs the names. */
+/**
+ * enum damos_wmark_metric - watermark metrics: dbgfs numbers are the enum
+ * values, sysfs the names
+ * @DAMOS_WMARK_NONE: none: watermarks off
+ * @DAMOS_WMARK_FREE_MEM_RATE: free_mem_rate, the free memory in per mille
+ * @DAMOS_NR_WMARK_METRICS: the number of metrics
+ */
 enum damos_wmark_metric {
 	DAMOS_WMARK_NONE = 0,
 	DAMOS_WMARK_FREE_MEM_RATE = 1,
@@ -228,6 +270,40 @@ DAMOS_API int damos_metric_from_name(const char *name);
  * line in their order, the five statistics of 6.1, then what later kernels
  * added.  damos_field_is_stat() tells inputs from read-only values.
  */
+/**
+ * enum damos_field - the values of a scheme
+ * @DAMOS_F_MIN_SZ: min_sz, bytes
+ * @DAMOS_F_MAX_SZ: max_sz, bytes
+ * @DAMOS_F_MIN_NR_ACCESSES: min_nr_accesses, samples per aggregation
+ *	interval
+ * @DAMOS_F_MAX_NR_ACCESSES: max_nr_accesses, samples per aggregation
+ *	interval
+ * @DAMOS_F_MIN_AGE: min_age, aggregation intervals
+ * @DAMOS_F_MAX_AGE: max_age, aggregation intervals
+ * @DAMOS_F_ACTION: the action, an enum damos_action (not a dbgfs number)
+ * @DAMOS_F_QUOTA_MS: quota_ms, the time quota
+ * @DAMOS_F_QUOTA_SZ: quota_sz, the size quota in bytes
+ * @DAMOS_F_QUOTA_RESET_MS: quota_reset_interval_ms
+ * @DAMOS_F_WEIGHT_SZ: weight_sz, the size weight of the prioritisation
+ * @DAMOS_F_WEIGHT_NR_ACCESSES: weight_nr_accesses
+ * @DAMOS_F_WEIGHT_AGE: weight_age
+ * @DAMOS_F_WMARKS_METRIC: wmarks_metric, an enum damos_wmark_metric
+ * @DAMOS_F_WMARKS_INTERVAL_US: wmarks_interval_us
+ * @DAMOS_F_WMARKS_HIGH: wmarks_high, per mille
+ * @DAMOS_F_WMARKS_MID: wmarks_mid, per mille
+ * @DAMOS_F_WMARKS_LOW: wmarks_low, per mille
+ * @DAMOS_F_NR_TRIED: statistic: regions tried
+ * @DAMOS_F_SZ_TRIED: statistic: bytes tried
+ * @DAMOS_F_NR_APPLIED: statistic: regions the action was applied to
+ * @DAMOS_F_SZ_APPLIED: statistic: bytes the action was applied to
+ * @DAMOS_F_QT_EXCEEDS: statistic: how often the quota was exceeded
+ * @DAMOS_F_APPLY_INTERVAL_US: apply_interval_us (sysfs, 6.7+; 0: the
+ *	aggregation interval)
+ * @DAMOS_F_TARGET_NID: target_nid (sysfs, 6.11+; DAMOS_NID_NONE: none)
+ * @DAMOS_F_EFFECTIVE_BYTES: statistic: quotas/effective_bytes
+ * @DAMOS_F_TRIED_BYTES: statistic: tried_regions/total_bytes
+ * @DAMOS_NR_FIELDS: the number of fields of this version; grows
+ */
 enum damos_field {
 	DAMOS_F_MIN_SZ = 0,
 	DAMOS_F_MAX_SZ = 1,
@@ -235,28 +311,28 @@ enum damos_field {
 	DAMOS_F_MAX_NR_ACCESSES = 3,
 	DAMOS_F_MIN_AGE = 4,
 	DAMOS_F_MAX_AGE = 5,
-	DAMOS_F_ACTION = 6,		/* enum damos_action, not dbgfs nr */
+	DAMOS_F_ACTION = 6,
 	DAMOS_F_QUOTA_MS = 7,
 	DAMOS_F_QUOTA_SZ = 8,
 	DAMOS_F_QUOTA_RESET_MS = 9,
 	DAMOS_F_WEIGHT_SZ = 10,
 	DAMOS_F_WEIGHT_NR_ACCESSES = 11,
 	DAMOS_F_WEIGHT_AGE = 12,
-	DAMOS_F_WMARKS_METRIC = 13,	/* enum damos_wmark_metric */
+	DAMOS_F_WMARKS_METRIC = 13,
 	DAMOS_F_WMARKS_INTERVAL_US = 14,
 	DAMOS_F_WMARKS_HIGH = 15,
 	DAMOS_F_WMARKS_MID = 16,
 	DAMOS_F_WMARKS_LOW = 17,
-	DAMOS_F_NR_TRIED = 18,		/* statistics */
+	DAMOS_F_NR_TRIED = 18,
 	DAMOS_F_SZ_TRIED = 19,
 	DAMOS_F_NR_APPLIED = 20,
 	DAMOS_F_SZ_APPLIED = 21,
 	DAMOS_F_QT_EXCEEDS = 22,
-	DAMOS_F_APPLY_INTERVAL_US = 23,	/* sysfs, 6.7+; 0 = aggr interval */
-	DAMOS_F_TARGET_NID = 24,	/* sysfs, 6.11+; DAMOS_NID_NONE */
-	DAMOS_F_EFFECTIVE_BYTES = 25,	/* statistic: quotas/effective_bytes */
-	DAMOS_F_TRIED_BYTES = 26,	/* statistic: tried_regions/total_bytes */
-	DAMOS_NR_FIELDS			/* of this version; grows */
+	DAMOS_F_APPLY_INTERVAL_US = 23,
+	DAMOS_F_TARGET_NID = 24,
+	DAMOS_F_EFFECTIVE_BYTES = 25,
+	DAMOS_F_TRIED_BYTES = 26,
+	DAMOS_NR_FIELDS
 };
 
 /* DAMOS_F_TARGET_NID of a scheme without a node (the kernel's -1). */
@@ -319,6 +395,15 @@ DAMOS_API uint64_t damos_field_max(enum damos_field f);
  * .sz = sizeof(struct damon_attrs)).  A function that takes one refuses
  * (-EINVAL) a .sz short of the 2.0 fields, or set bytes past the fields it
  * knows.  Fields are only appended.
+ */
+/**
+ * struct damon_attrs - the monitoring attributes
+ * @sz: the size of the struct the caller has (see above)
+ * @sample_us: the sampling interval
+ * @aggr_us: the aggregation interval
+ * @update_us: the operations update interval
+ * @min_nr_regions: the fewest regions
+ * @max_nr_regions: the most regions
  */
 struct damon_attrs {
 	size_t sz;
@@ -532,32 +617,52 @@ DAMOS_API const char *damos_scheme_action_name(const struct damos_scheme *s);
  * matching filter excludes the memory it matches from the action, a
  * non-matching one the memory it does not match.  Append-only values.
  */
+/**
+ * enum damos_filter_type - the types of scheme filters
+ * @DAMOS_FILTER_UNKNOWN: a word of the kernel this library lacks
+ * @DAMOS_FILTER_ANON: anonymous pages
+ * @DAMOS_FILTER_MEMCG: the pages of a memory cgroup (memcg_path)
+ * @DAMOS_FILTER_YOUNG: pages accessed since the last check
+ * @DAMOS_FILTER_ADDR: an address range (addr_start, addr_end)
+ * @DAMOS_FILTER_TARGET: a monitoring target (target_idx)
+ * @DAMOS_NR_FILTER_TYPES: the number of types of this version; grows
+ */
 enum damos_filter_type {
-	DAMOS_FILTER_UNKNOWN = -1,	/* a kernel word this library lacks */
+	DAMOS_FILTER_UNKNOWN = -1,
 	DAMOS_FILTER_ANON = 0,
-	DAMOS_FILTER_MEMCG = 1,		/* memcg_path */
+	DAMOS_FILTER_MEMCG = 1,
 	DAMOS_FILTER_YOUNG = 2,
-	DAMOS_FILTER_ADDR = 3,		/* addr_start, addr_end */
-	DAMOS_FILTER_TARGET = 4,	/* target_idx */
-	DAMOS_NR_FILTER_TYPES		/* of this version; grows */
+	DAMOS_FILTER_ADDR = 3,
+	DAMOS_FILTER_TARGET = 4,
+	DAMOS_NR_FILTER_TYPES
 };
 
-/*
- * struct damos_filter_info - one filter.  Set .sz = sizeof(struct
- * damos_filter_info) before passing it in; fields are only appended, and
- * a longer struct passed in must have zeros past the fields this library
- * knows (else -EINVAL: what it does not know it cannot honour).
- * Strings returned by damos_scheme_filter() belong to the scheme.
+/**
+ * struct damos_filter_info - one filter
+ * @sz: sizeof(struct damos_filter_info), set before passing it in
+ * @type: the type
+ * @type_name: out: the kernel's word; in: ignored
+ * @matching: true: the filter excludes the memory it matches; false: the
+ *	memory it does not match
+ * @memcg_path: DAMOS_FILTER_MEMCG: the cgroup's path
+ * @addr_start: DAMOS_FILTER_ADDR: the range [start, end)
+ * @addr_end: DAMOS_FILTER_ADDR: its end
+ * @target_idx: DAMOS_FILTER_TARGET: the target's index
+ *
+ * Fields are only appended, and a longer struct passed in must have zeros
+ * past the fields this library knows (else -EINVAL: what it does not know
+ * it cannot honour).  Strings returned by damos_scheme_filter() belong to
+ * the scheme.
  */
 struct damos_filter_info {
 	size_t sz;
 	enum damos_filter_type type;
-	const char *type_name;	/* out: the kernel's word; in: ignored */
+	const char *type_name;
 	bool matching;
-	const char *memcg_path;	/* DAMOS_FILTER_MEMCG */
-	uint64_t addr_start;	/* DAMOS_FILTER_ADDR: [start, end) */
+	const char *memcg_path;
+	uint64_t addr_start;
 	uint64_t addr_end;
-	int target_idx;		/* DAMOS_FILTER_TARGET */
+	int target_idx;
 };
 
 /**
@@ -618,20 +723,34 @@ DAMOS_API int damos_scheme_add_filter(struct damos_scheme *s,
  * Quota goals (sysfs, Linux 6.8+; target_metric 6.9+): the kernel tunes the
  * quota so that the metric reaches the target.  Append-only values.
  */
+/**
+ * enum damos_goal_metric - the metrics of quota goals
+ * @DAMOS_GOAL_UNKNOWN: a word of the kernel this library lacks
+ * @DAMOS_GOAL_USER_INPUT: user_input: current_value written by the user
+ * @DAMOS_GOAL_SOME_MEM_PSI_US: some_mem_psi_us: the kernel measures it
+ * @DAMOS_NR_GOAL_METRICS: the number of metrics of this version; grows
+ */
 enum damos_goal_metric {
 	DAMOS_GOAL_UNKNOWN = -1,
-	DAMOS_GOAL_USER_INPUT = 0,	/* current_value written by the user */
-	DAMOS_GOAL_SOME_MEM_PSI_US = 1,	/* the kernel measures it */
-	DAMOS_NR_GOAL_METRICS		/* of this version; grows */
+	DAMOS_GOAL_USER_INPUT = 0,
+	DAMOS_GOAL_SOME_MEM_PSI_US = 1,
+	DAMOS_NR_GOAL_METRICS
 };
 
-/* struct damos_goal_info - one goal; .sz as for damos_filter_info. */
+/**
+ * struct damos_goal_info - one quota goal
+ * @sz: as for struct damos_filter_info
+ * @metric: the metric
+ * @metric_name: out: the kernel's word
+ * @target: the value the kernel tunes the quota to reach
+ * @current: user_input: as written; else as read
+ */
 struct damos_goal_info {
 	size_t sz;
 	enum damos_goal_metric metric;
-	const char *metric_name;	/* out: the kernel's word */
+	const char *metric_name;
 	uint64_t target;
-	uint64_t current;		/* user_input: as written; else read */
+	uint64_t current;
 };
 
 /**
@@ -782,24 +901,39 @@ DAMOS_API const char *const *damos_scheme_keywords(void);
  */
 DAMOS_API const char *const *damos_scheme_quota_keywords(void);
 
-/* What completes a keyword's first value (or every one, MIN_MAX). */
+/**
+ * enum damos_kw_values - what completes a keyword's first value (or every
+ * one, DAMOS_KW_V_MIN_MAX)
+ * @DAMOS_KW_V_NONE: nothing fixed
+ * @DAMOS_KW_V_MIN_MAX: "min", "max": each value
+ * @DAMOS_KW_V_WMARK_METRIC: damos_metric_name()
+ * @DAMOS_KW_V_FILTER_TYPE: "not", damos_filter_type_name()
+ * @DAMOS_KW_V_GOAL_METRIC: damos_goal_metric_name()
+ */
 enum damos_kw_values {
 	DAMOS_KW_V_NONE = 0,
-	DAMOS_KW_V_MIN_MAX = 1,		/* "min", "max": each value */
-	DAMOS_KW_V_WMARK_METRIC = 2,	/* damos_metric_name() */
-	DAMOS_KW_V_FILTER_TYPE = 3,	/* "not", damos_filter_type_name() */
-	DAMOS_KW_V_GOAL_METRIC = 4,	/* damos_goal_metric_name() */
+	DAMOS_KW_V_MIN_MAX = 1,
+	DAMOS_KW_V_WMARK_METRIC = 2,
+	DAMOS_KW_V_FILTER_TYPE = 3,
+	DAMOS_KW_V_GOAL_METRIC = 4,
 };
 
-/*
- * struct damos_scheme_kw - keyword @i of the scheme grammar, from the one
- * table that damos_scheme_parse(), damos_scheme_edit(),
- * damos_scheme_format() and their messages read (.sz set by the caller):
- * @nr_values words follow it, or (0) the sub-keywords @subs
- * (NULL-terminated), each with one value; @repeat: it may come again
- * (filter, goal); @args the words after it as a synopsis shows them
- * ("MIN MAX"), @help_args as a keyword list shows them (the filter types
- * spelt out), @help one line.  The strings are static.
+/**
+ * struct damos_scheme_kw - keyword i of the scheme grammar
+ * @sz: sizeof(struct damos_scheme_kw), set by the caller
+ * @kw: the keyword
+ * @nr_values: how many words follow it; 0: the sub-keywords @subs
+ * @subs: the sub-keywords, NULL-terminated, each with one value
+ * @values: what completes its values
+ * @repeat: it may come again (filter, goal)
+ * @args: the words after it as a synopsis shows them ("MIN MAX")
+ * @help_args: the words after it as a keyword list shows them (the filter
+ *	types spelt out)
+ * @help: one line of help
+ *
+ * From the one table that damos_scheme_parse(), damos_scheme_edit(),
+ * damos_scheme_format() and their messages read (damos_scheme_keyword()).
+ * The strings are static.
  */
 struct damos_scheme_kw {
 	size_t sz;
@@ -886,29 +1020,54 @@ DAMOS_API int damos_dbgfs_decode(const char *text, struct damos_scheme ***out,
 /* ------------------------------------------------------------------------
  * Monitoring targets.
  */
+/**
+ * enum damon_ops - the operations sets
+ * @DAMON_OPS_VADDR: vaddr: processes, by pid
+ * @DAMON_OPS_FVADDR: fvaddr: fixed virtual address ranges (sysfs only)
+ * @DAMON_OPS_PADDR: paddr: the physical address space
+ * @DAMON_NR_OPS: the number of operations sets
+ */
 enum damon_ops {
-	DAMON_OPS_VADDR = 0,	/* processes, by pid */
-	DAMON_OPS_FVADDR = 1,	/* fixed virtual address ranges (sysfs only) */
-	DAMON_OPS_PADDR = 2,	/* the physical address space */
+	DAMON_OPS_VADDR = 0,
+	DAMON_OPS_FVADDR = 1,
+	DAMON_OPS_PADDR = 2,
 	DAMON_NR_OPS,
 };
 
-/*
- * The elements of the arrays of struct damon_targets: fixed in size for
- * the life of LIBDAMOS_2 (an array's stride is the caller's).
+/**
+ * struct damon_region - an address range, an element of the regions of a
+ * struct damon_target
+ * @start: its start
+ * @end: its end, exclusive
+ *
+ * Fixed in size for the life of LIBDAMOS_2 (an array's stride is the
+ * caller's), as struct damon_target.
  */
 struct damon_region {
 	uint64_t start;
 	uint64_t end;
 };
 
+/**
+ * struct damon_target - a monitoring target, an element of the targets of
+ * a struct damon_targets
+ * @pid: vaddr and fvaddr: the process; 0 for paddr
+ * @nr_regions: the number of @regions
+ * @regions: the initial regions; may be empty
+ */
 struct damon_target {
-	int pid;			/* vaddr/fvaddr; 0 for paddr */
+	int pid;
 	size_t nr_regions;
-	struct damon_region *regions;	/* initial regions, may be empty */
+	struct damon_region *regions;
 };
 
-/* .sz as for struct damon_attrs: filled ones have it, DAMON_TARGETS_INIT. */
+/**
+ * struct damon_targets - a context's operations set and targets
+ * @sz: as for struct damon_attrs: filled ones have it, DAMON_TARGETS_INIT
+ * @ops: the operations set
+ * @nr: the number of @targets
+ * @targets: the targets
+ */
 struct damon_targets {
 	size_t sz;
 	enum damon_ops ops;
@@ -947,6 +1106,12 @@ DAMOS_API int damon_targets_validate(const struct damon_targets *t);
 /* ------------------------------------------------------------------------
  * A handle on one DAMON context through one interface.
  */
+/**
+ * enum damon_iface - DAMON's kernel interfaces
+ * @DAMON_IFACE_AUTO: sysfs where it is, else dbgfs (damon_open())
+ * @DAMON_IFACE_SYSFS: <root>/sys/kernel/mm/damon/admin
+ * @DAMON_IFACE_DBGFS: <root>/sys/kernel/debug/damon
+ */
 enum damon_iface {
 	DAMON_IFACE_AUTO = 0,
 	DAMON_IFACE_SYSFS = 1,
@@ -979,11 +1144,6 @@ DAMOS_API int damon_iface_from_name(const char *name);
 DAMOS_API unsigned int damos_detect(const char *root);
 
 /*
- * struct damon_opts - how to open a handle.  Set .sz = sizeof(struct
- * damon_opts) (DAMON_OPTS_INIT does); fields added later are appended, and
- * a caller built against an older header keeps working.
- */
-/*
  * struct damos_layer - one layer of a handle's I/O (opaque).  Every read
  * and write of a handle goes through the layers damon_opts.layers lists,
  * the first one on top, down to the files below the root; no other part
@@ -1007,6 +1167,21 @@ struct damos_layer;
  */
 DAMOS_API const struct damos_layer *damos_layer_dry_run(void);
 
+/**
+ * struct damon_opts - how to open a handle (damon_open())
+ * @sz: sizeof(struct damon_opts); DAMON_OPTS_INIT sets it
+ * @root: the root directory; NULL or "" = "/"
+ * @iface: the interface; AUTO: see damon_open()
+ * @kdamond: sysfs: kdamonds/<kdamond>, context 0
+ * @dbgfs_ctx: dbgfs: the context directory; NULL = the damon directory
+ * @dbgfs_lru: -1 probe, 0 no, 1 yes: whether dbgfs takes lru_prio and
+ *	lru_deprio (see the top of this file)
+ * @layers: the layers over the files, top first, NULL-terminated; NULL
+ *	for none.  A dry run: { damos_layer_dry_run(), NULL }.
+ *
+ * Fields added later are appended, and a caller built against an older
+ * header keeps working.
+ */
 struct damon_opts {
 	size_t sz;
 	const char *root;	/* NULL or "" = "/" */
@@ -1150,29 +1325,45 @@ DAMOS_API int damos_lock_take(const char *dir, bool exclusive,
  */
 DAMOS_API void damos_lock_release(int fd);
 
-/*
- * Features: what the kernel behind a handle offers, probed once per handle
- * (sysfs: the files of an existing scheme directory, else the kernel
- * release in <root>/proc/sys/kernel/osrelease, else Linux 6.1's layout;
- * dbgfs: its files, and the lru_prio probe described at the top).  An
- * operation that needs a missing feature fails with -EOPNOTSUPP and a
- * message naming the feature and the kernel.  Append-only values.
+/**
+ * enum damos_feature - what the kernel behind a handle offers
+ * @DAMOS_FEAT_LRU_ACTIONS: lru_prio, lru_deprio
+ * @DAMOS_FEAT_MIGRATE: migrate_hot/cold, target_nid (6.11)
+ * @DAMOS_FEAT_APPLY_INTERVAL: apply_interval_us (6.7)
+ * @DAMOS_FEAT_FILTERS: filters/: anon, memcg (6.3)
+ * @DAMOS_FEAT_FILTER_ADDR: addr and target filters (6.6)
+ * @DAMOS_FEAT_FILTER_YOUNG: young filter (6.10)
+ * @DAMOS_FEAT_QUOTA_GOALS: quotas/goals/ (6.8)
+ * @DAMOS_FEAT_GOAL_METRIC: goals' target_metric (6.9)
+ * @DAMOS_FEAT_EFFECTIVE_BYTES: quotas/effective_bytes (6.9)
+ * @DAMOS_FEAT_TRIED_REGIONS: tried_regions/ (6.2)
+ * @DAMOS_FEAT_TRIED_BYTES: tried_regions/total_bytes (6.6)
+ * @DAMOS_FEAT_MONITOR_ON_DEPRECATED: dbgfs monitor_on_DEPRECATED (6.9)
+ * @DAMOS_FEAT_COMMIT: changes reach a running context (sysfs)
+ * @DAMOS_NR_FEATURES: the number of features of this version; grows
+ *
+ * Probed once per handle (sysfs: the files of an existing scheme
+ * directory, else the kernel release in <root>/proc/sys/kernel/osrelease,
+ * else Linux 6.1's layout; dbgfs: its files, and the lru_prio probe
+ * described at the top).  An operation that needs a missing feature fails
+ * with -EOPNOTSUPP and a message naming the feature and the kernel.
+ * Append-only values.
  */
 enum damos_feature {
-	DAMOS_FEAT_LRU_ACTIONS = 0,	/* lru_prio, lru_deprio */
-	DAMOS_FEAT_MIGRATE = 1,		/* migrate_hot/cold, target_nid (6.11) */
-	DAMOS_FEAT_APPLY_INTERVAL = 2,	/* apply_interval_us (6.7) */
-	DAMOS_FEAT_FILTERS = 3,		/* filters/: anon, memcg (6.3) */
-	DAMOS_FEAT_FILTER_ADDR = 4,	/* addr and target filters (6.6) */
-	DAMOS_FEAT_FILTER_YOUNG = 5,	/* young filter (6.10) */
-	DAMOS_FEAT_QUOTA_GOALS = 6,	/* quotas/goals/ (6.8) */
-	DAMOS_FEAT_GOAL_METRIC = 7,	/* goals' target_metric (6.9) */
-	DAMOS_FEAT_EFFECTIVE_BYTES = 8,	/* quotas/effective_bytes (6.9) */
-	DAMOS_FEAT_TRIED_REGIONS = 9,	/* tried_regions/ (6.2) */
-	DAMOS_FEAT_TRIED_BYTES = 10,	/* tried_regions/total_bytes (6.6) */
-	DAMOS_FEAT_MONITOR_ON_DEPRECATED = 11,	/* dbgfs monitor_on_DEPRECATED (6.9) */
-	DAMOS_FEAT_COMMIT = 12,		/* changes reach a running context (sysfs) */
-	DAMOS_NR_FEATURES		/* of this version; grows */
+	DAMOS_FEAT_LRU_ACTIONS = 0,
+	DAMOS_FEAT_MIGRATE = 1,
+	DAMOS_FEAT_APPLY_INTERVAL = 2,
+	DAMOS_FEAT_FILTERS = 3,
+	DAMOS_FEAT_FILTER_ADDR = 4,
+	DAMOS_FEAT_FILTER_YOUNG = 5,
+	DAMOS_FEAT_QUOTA_GOALS = 6,
+	DAMOS_FEAT_GOAL_METRIC = 7,
+	DAMOS_FEAT_EFFECTIVE_BYTES = 8,
+	DAMOS_FEAT_TRIED_REGIONS = 9,
+	DAMOS_FEAT_TRIED_BYTES = 10,
+	DAMOS_FEAT_MONITOR_ON_DEPRECATED = 11,
+	DAMOS_FEAT_COMMIT = 12,
+	DAMOS_NR_FEATURES
 };
 
 /**
@@ -1315,16 +1506,23 @@ DAMOS_API int damos_scheme_remove(struct damon_ctx *d, size_t idx);
  */
 struct damos_tried_regions;
 
-/*
- * struct damos_tried_region - one region.  .sz as for damos_filter_info:
- * set it before damos_tried_regions_get(); fields are only appended.
+/**
+ * struct damos_tried_region - one tried region
+ * @sz: as for struct damos_filter_info: set it before
+ *	damos_tried_regions_get()
+ * @start: the region [start, end)
+ * @end: its end
+ * @nr_accesses: samples per aggregation interval
+ * @age: aggregation intervals
+ *
+ * Fields are only appended.
  */
 struct damos_tried_region {
 	size_t sz;
-	uint64_t start;		/* [start, end) */
+	uint64_t start;
 	uint64_t end;
-	uint64_t nr_accesses;	/* samples per aggregation interval */
-	uint64_t age;		/* aggregation intervals */
+	uint64_t nr_accesses;
+	uint64_t age;
 };
 
 /**
@@ -1382,27 +1580,34 @@ damos_tried_regions_total_bytes(const struct damos_tried_regions *r);
  */
 DAMOS_API void damos_tried_regions_free(struct damos_tried_regions *r);
 
-/*
+/**
+ * enum damon_snapshot_source - where an access snapshot comes from
+ * @DAMON_SNAPSHOT_AUTO: tried regions where the kernel has them, else the
+ *	tracepoint
+ * @DAMON_SNAPSHOT_TRIED_REGIONS: the tried regions of a stat scheme
+ *	(sysfs, Linux 6.2+)
+ * @DAMON_SNAPSHOT_TRACE: the damon:damon_aggregated tracepoint (any
+ *	interface)
+ *
  * Access snapshots: the regions a running context monitors, with their
  * access counts and ages, as one aggregation interval left them.  The
  * result is a struct damos_tried_regions (read it with the functions
- * above).  Sources:
+ * above).
  *
- * - DAMON_SNAPSHOT_TRIED_REGIONS (sysfs, Linux 6.2+): the tried regions of
- *   a stat scheme that every region passes (no filters, quotas or
- *   watermarks).  The context's own such scheme if it has one; else one is
- *   appended for the snapshot and the schemes are written back as they
- *   were afterwards (a running kdamond gets both changes by "commit").
- * - DAMON_SNAPSHOT_TRACE (any interface): the damon:damon_aggregated
- *   tracepoint, in a tracefs instance of its own (<tracefs>/instances/
- *   damos-<pid>, removed afterwards) so that the user's trace buffer is
- *   left alone; lines of other kdamonds are skipped by pid.  It records
- *   for .trace_us (0: two aggregation intervals), then for up to 20 more
- *   aggregation intervals until each target has a complete aggregation.
- *   On a fake tree the "trace" file below <root>/sys/kernel/tracing (or
- *   <root>/sys/kernel/debug/tracing) is read as it is, without waiting.
- * - DAMON_SNAPSHOT_AUTO: tried regions where the kernel has them, else the
- *   tracepoint.
+ * DAMON_SNAPSHOT_TRIED_REGIONS reads the tried regions of a stat scheme
+ * that every region passes (no filters, quotas or watermarks): the
+ * context's own such scheme if it has one; else one is appended for the
+ * snapshot and the schemes are written back as they were afterwards (a
+ * running kdamond gets both changes by "commit").
+ *
+ * DAMON_SNAPSHOT_TRACE reads the tracepoint in a tracefs instance of its
+ * own (<tracefs>/instances/damos-<pid>, removed afterwards) so that the
+ * user's trace buffer is left alone; lines of other kdamonds are skipped
+ * by pid.  It records for .trace_us (0: two aggregation intervals), then
+ * for up to 20 more aggregation intervals until each target has a
+ * complete aggregation.  On a fake tree the "trace" file below
+ * <root>/sys/kernel/tracing (or <root>/sys/kernel/debug/tracing) is read
+ * as it is, without waiting.
  */
 enum damon_snapshot_source {
 	DAMON_SNAPSHOT_AUTO = 0,
@@ -1410,14 +1615,16 @@ enum damon_snapshot_source {
 	DAMON_SNAPSHOT_TRACE = 2,
 };
 
-/*
- * struct damon_snapshot_opts - .sz = sizeof(struct damon_snapshot_opts);
- * fields are only appended.
+/**
+ * struct damon_snapshot_opts - how to take an access snapshot
+ * @sz: sizeof(struct damon_snapshot_opts); fields are only appended
+ * @source: where the snapshot comes from
+ * @trace_us: DAMON_SNAPSHOT_TRACE: record this long
  */
 struct damon_snapshot_opts {
 	size_t sz;
 	enum damon_snapshot_source source;
-	uint64_t trace_us;	/* DAMON_SNAPSHOT_TRACE: record this long */
+	uint64_t trace_us;
 };
 
 /**
@@ -1698,22 +1905,43 @@ DAMOS_API int damos_iomem_biggest_ram(const char *root, uint64_t *start,
  * The enum follows the parameters of mm/damon/lru_sort.c (Linux 6.1);
  * values are in the kernel's units (the comments say which).
  */
+/**
+ * enum damon_lru_param - the parameters of damon_lru_sort, in the
+ * kernel's units
+ * @DAMON_LRU_HOT_THRES_ACCESS_FREQ: hot_thres_access_freq, per mille of
+ *	the samples
+ * @DAMON_LRU_COLD_MIN_AGE: cold_min_age, us
+ * @DAMON_LRU_QUOTA_MS: quota_ms, ms, halved for each scheme
+ * @DAMON_LRU_QUOTA_RESET_INTERVAL_MS: quota_reset_interval_ms, ms
+ * @DAMON_LRU_WMARKS_INTERVAL: wmarks_interval, us
+ * @DAMON_LRU_WMARKS_HIGH: wmarks_high, per mille of free memory
+ * @DAMON_LRU_WMARKS_MID: wmarks_mid, per mille of free memory
+ * @DAMON_LRU_WMARKS_LOW: wmarks_low, per mille of free memory
+ * @DAMON_LRU_SAMPLE_INTERVAL: sample_interval, us
+ * @DAMON_LRU_AGGR_INTERVAL: aggr_interval, us
+ * @DAMON_LRU_MIN_NR_REGIONS: min_nr_regions
+ * @DAMON_LRU_MAX_NR_REGIONS: max_nr_regions
+ * @DAMON_LRU_MONITOR_REGION_START: monitor_region_start, a physical
+ *	address; 0 0: the biggest System RAM range
+ * @DAMON_LRU_MONITOR_REGION_END: monitor_region_end, its end
+ * @DAMON_LRU_NR_PARAMS: the number of parameters of this version; grows
+ */
 enum damon_lru_param {
-	DAMON_LRU_HOT_THRES_ACCESS_FREQ = 0,	/* per mille of the samples */
-	DAMON_LRU_COLD_MIN_AGE = 1,		/* us */
-	DAMON_LRU_QUOTA_MS = 2,			/* ms, halved for each scheme */
-	DAMON_LRU_QUOTA_RESET_INTERVAL_MS = 3,	/* ms */
-	DAMON_LRU_WMARKS_INTERVAL = 4,		/* us */
-	DAMON_LRU_WMARKS_HIGH = 5,		/* per mille of free memory */
+	DAMON_LRU_HOT_THRES_ACCESS_FREQ = 0,
+	DAMON_LRU_COLD_MIN_AGE = 1,
+	DAMON_LRU_QUOTA_MS = 2,
+	DAMON_LRU_QUOTA_RESET_INTERVAL_MS = 3,
+	DAMON_LRU_WMARKS_INTERVAL = 4,
+	DAMON_LRU_WMARKS_HIGH = 5,
 	DAMON_LRU_WMARKS_MID = 6,
 	DAMON_LRU_WMARKS_LOW = 7,
-	DAMON_LRU_SAMPLE_INTERVAL = 8,		/* us */
-	DAMON_LRU_AGGR_INTERVAL = 9,		/* us */
+	DAMON_LRU_SAMPLE_INTERVAL = 8,
+	DAMON_LRU_AGGR_INTERVAL = 9,
 	DAMON_LRU_MIN_NR_REGIONS = 10,
 	DAMON_LRU_MAX_NR_REGIONS = 11,
-	DAMON_LRU_MONITOR_REGION_START = 12,	/* physical address; */
-	DAMON_LRU_MONITOR_REGION_END = 13,	/* 0 0: the biggest System RAM */
-	DAMON_LRU_NR_PARAMS			/* of this version; grows */
+	DAMON_LRU_MONITOR_REGION_START = 12,
+	DAMON_LRU_MONITOR_REGION_END = 13,
+	DAMON_LRU_NR_PARAMS
 };
 
 struct damon_lru_sort;
@@ -2047,11 +2275,19 @@ DAMOS_API int damon_module_parse(struct damon_module *m, int argc,
  */
 DAMOS_API const char *const *damon_module_keywords(const struct damon_module *m);
 
-/*
- * struct damon_module_kw - keyword @i of the grammar (damon_module_keyword(),
- * .sz set by the caller): @nr_values values for the parameters from
- * @first on, or (@nr_values 0) sub-keywords, each with one value for its
- * parameter.
+/**
+ * struct damon_module_kw - keyword i of a module's grammar
+ * (damon_module_keyword())
+ * @sz: sizeof(struct damon_module_kw), set by the caller
+ * @kw: the keyword
+ * @nr_values: how many values follow it, for the parameters from @first
+ *	on; 0: sub-keywords
+ * @first: the number of its first parameter
+ * @nr_subs: the number of @subs
+ * @subs: the sub-keywords, each with one value for its parameter
+ * @sub_params: the parameter of each sub-keyword
+ * @args: the words after it as a synopsis shows them
+ * @help: one line of help
  */
 struct damon_module_kw {
 	size_t sz;

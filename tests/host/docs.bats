@@ -109,22 +109,30 @@ header_api() {
 	fi
 }
 
-@test "every function of lib/damos.h has kernel-doc of its own, every parameter and the return value described, and libdamos(3) names it" {
+@test "every function of lib/damos.h has kernel-doc of its own, every parameter and the return value described, every struct and enum its members, and libdamos(3) names the functions" {
 	run "$SRC/tests/host/kerneldoc.py" "$SRC/lib/damos.h" "$SRC/man/libdamos.3"
 	assert_success
 	assert_output ""
-	# a parameter line lost, a title naming another function and a
-	# Return: section lost are found
+	# a parameter line lost, a title naming another function, a Return:
+	# section lost, a struct's member and an enum's value undescribed and
+	# a struct's comment that is not kernel-doc are found
 	sed -e '/^ \* damon_open() - /,/^ \*\//{/^ \* @opts: /d}' \
 		-e 's/^ \* damos_scheme_free() - / * damos_scheme_gone() - /' \
 		-e '/^ \* damon_attrs_encode() - /,/^ \*\//{/^ \* Return: /d}' \
-		"$SRC/lib/damos.h" > "$BATS_TEST_TMPDIR/damos.h"
+		-e '/^ \* struct damon_attrs - /,/^ \*\//{/^ \* @max_nr_regions: /d}' \
+		-e '/^ \* enum damos_hint - /,/^ \*\//{/^ \* @DAMOS_HINT_STOP_DBGFS: /d}' \
+		"$SRC/lib/damos.h" |
+		sed '/^\/\*\*$/{N;s/^\/\*\*\n\( \* struct damon_opts - \)/\/*\n\1/}' \
+		> "$BATS_TEST_TMPDIR/damos.h"
 	run "$SRC/tests/host/kerneldoc.py" "$BATS_TEST_TMPDIR/damos.h" "$SRC/man/libdamos.3"
 	assert_failure
 	assert_line "damon_open: parameter @opts not described"
 	assert_line --partial "damos_scheme_free: its comment is titled"
 	assert_line 'damon_attrs_encode: returns int, no "Return:" section'
-	[ "${#lines[@]}" = 3 ] || fail "expected 3 faults: $output"
+	assert_line "struct damon_attrs: member @max_nr_regions not described"
+	assert_line "enum damos_hint: member @DAMOS_HINT_STOP_DBGFS not described"
+	assert_line "struct damon_opts: its comment is not kernel-doc (/**)"
+	[ "${#lines[@]}" = 6 ] || fail "expected 6 faults: $output"
 }
 
 # A page as the reader sees it at 80 columns: mandoc, and man(1) if there.
