@@ -152,7 +152,6 @@ int cli_batch(struct cli *c, const char *file)
 		return cli_error(c, EXIT_FAIL, "%s: %s", file, strerror(errno));
 	while (!quit && (n = getline(&line, &cap, f)) >= 0) {
 		bool more;
-		char *nc;
 
 		nr++;
 		/* as apply: a NUL would cut the command short, silently */
@@ -171,16 +170,10 @@ int cli_batch(struct cli *c, const char *file)
 			line[--n] = '\0';
 		if (!cmd_len)
 			first = nr;
-		nc = realloc(cmd, cmd_len + n + 2);
-		if (!nc) {
+		if (cli_line_append(&cmd, &cmd_len, line, n)) {
 			b.status = cli_error(c, EXIT_FAIL, "out of memory");
 			break;
 		}
-		cmd = nc;
-		memcpy(cmd + cmd_len, line, n);
-		cmd_len += n;
-		cmd[cmd_len++] = ' ';
-		cmd[cmd_len] = '\0';
 		if (more)
 			continue;
 		cmd_len = 0;

@@ -117,6 +117,34 @@ struct cli_object {
 
 extern const struct cli_object cli_objects[];	/* terminated by { NULL } */
 
+/*
+ * damoctl's global options, one row each: cli_parse_globals() builds its
+ * getopt_long() tables from it, --help lists it, the bash completion
+ * offers it, and tests/host/docs.bats checks it against OPTIONS in
+ * damoctl(8).  Not libdamos': options are damoctl's, as its commands are.
+ * @val is what getopt_long() returns, and -@val the short option unless
+ * @no_short; @arg names the option's value (NULL: it takes none), and
+ * @arg_kind says what the completion offers for it.
+ */
+enum cli_arg_kind {
+	CLI_ARG_NONE,
+	CLI_ARG_VALUE,			/* a number, a name: nothing to offer */
+	CLI_ARG_CHOICE,			/* one of the words of @arg, '|' apart */
+	CLI_ARG_FILE,			/* a file name (or "-") */
+};
+
+struct cli_option {
+	const char *name;		/* --NAME */
+	char val;
+	bool no_short;
+	const char *arg;
+	enum cli_arg_kind arg_kind;
+	const char *help;		/* one line of --help */
+};
+
+extern const struct cli_option cli_options[];	/* terminated by { NULL } */
+const struct cli_option *cli_option_find(const char *word);
+
 extern const struct cli_cmd scheme_cmds[];
 extern const struct cli_cmd attrs_cmds[];
 extern const struct cli_cmd target_cmds[];

@@ -3,7 +3,8 @@
  * "damoctl --complete -- WORD... CURRENT": the words that may replace
  * CURRENT, one a line, for the bash completion (cli/damoctl.bash-completion).
  * The candidates come from cli_complete_words(), i.e. from the command
- * tables and the action table, as in the shell.  A line "@files" asks the
+ * tables and the action table, as in the shell, and the options from
+ * cli_options[], the table the option parser reads.  A line "@files" asks the
  * caller to complete file names as well.
  */
 #include <stdlib.h>
@@ -127,29 +128,36 @@ int cli_complete_indexes(struct cli *c, const char **out, int room)
 	return n < (size_t)room ? (int)n : room;
 }
 
-static const char *const global_opts[] = {
-	"--interface", "--root", "--dry-run", "--json", "--kdamond",
-	"--context", "--file", "--force", "--wait", "--version", "--help", NULL,
-};
-
-/* Options that take a value, long and short. */
-static bool takes_value(const char *o)
+/* An option that takes a value, long or short, or NULL. */
+static const struct cli_option *takes_value(const char *word)
 {
-	static const char *const with_value[] = {
-		"--interface", "-i", "--root", "-r", "--kdamond", "-k",
-		"--context", "-c", "--file", "-f", "--wait", "-w", NULL,
-	};
+	const struct cli_option *g = cli_option_find(word);
 
-	for (const char *const *w = with_value; *w; w++)
-		if (!strcmp(o, *w))
-			return true;
-	return false;
+	return g && g->arg ? g : NULL;
 }
 
 static void put(FILE *f, const char *w, const char *cur)
 {
 	if (!strncmp(w, cur, strlen(cur)))
 		fprintf(f, "%s\n", w);
+}
+
+/* What may be the value of option @g: its words, or files. */
+static void put_values(FILE *f, const struct cli_option *g, const char *prefix,
+		       const char *cur)
+{
+	if (g->arg_kind == CLI_ARG_FILE) {
+		fprintf(f, "@files\n");
+		return;
+	}
+	for (const char *w = g->arg; g->arg_kind == CLI_ARG_CHOICE && *w;) {
+		size_t len = strcspn(w, "|");
+		char word[64];
+
+		snprintf(word, sizeof(word), "%s%.*s", prefix, (int)len, w);
+		put(f, word, cur);
+		w += len + (w[len] == '|');
+	}
 }
 
 int cli_complete_print(int argc, char **argv, FILE *f)
@@ -169,15 +177,15 @@ int cli_complete_print(int argc, char **argv, FILE *f)
 	}
 	/* --interface=<TAB>, --root=<TAB> */
 	if (i == argc && !strncmp(cur, "--", 2) && strchr(cur, '=')) {
-		if (!strncmp(cur, "--interface=", 12)) {
-			for (int k = 0; k <= DAMON_IFACE_DBGFS; k++) {
-				char w[64];
+		char name[64];		/* "--NAME", then "--NAME=" */
+		const struct cli_option *g;
 
-				snprintf(w, sizeof(w), "--interface=%s", damon_iface_name(k));
-				put(f, w, cur);
-			}
-		} else if (!strncmp(cur, "--root=", 7) || !strncmp(cur, "--file=", 7)) {
-			fprintf(f, "@files\n");
+		snprintf(name, sizeof(name) - 1, "%.*s",
+			 (int)(strchr(cur, '=') - cur), cur);
+		g = takes_value(name);
+		if (g) {
+			strcat(name, "=");
+			put_values(f, g, name, cur);
 		}
 		return EXIT_OK;
 	}
@@ -188,21 +196,16 @@ int cli_complete_print(int argc, char **argv, FILE *f)
 		return EXIT_OK;
 	}
 	if (i > argc) {		/* completing an option's value */
-		const char *o = argv[argc - 1];
-
-		if (!strcmp(o, "--interface") || !strcmp(o, "-i")) {
-			for (int k = 0; k <= DAMON_IFACE_DBGFS; k++)
-				put(f, damon_iface_name(k), cur);
-		} else if (strcmp(o, "--kdamond") && strcmp(o, "-k") &&
-			   strcmp(o, "--context") && strcmp(o, "-c") &&
-			   strcmp(o, "--wait") && strcmp(o, "-w")) {
-			fprintf(f, "@files\n");
-		}
+		put_values(f, takes_value(argv[argc - 1]), "", cur);
 		return EXIT_OK;
 	}
 	if (i == argc && cur[0] == '-') {
-		for (const char *const *o = global_opts; *o; o++)
-			put(f, *o, cur);
+		for (const struct cli_option *g = cli_options; g->name; g++) {
+			char word[64];
+
+			snprintf(word, sizeof(word), "--%s", g->name);
+			put(f, word, cur);
+		}
 		return EXIT_OK;
 	}
 	/* the global options typed, for what is read (scheme indexes) */

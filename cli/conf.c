@@ -372,6 +372,20 @@ static int check(struct cli_conf *c)
 	return 0;
 }
 
+int cli_line_append(char **cmd, size_t *len, const char *part, size_t n)
+{
+	char *nc = realloc(*cmd, *len + n + 2);
+
+	if (!nc)
+		return -ENOMEM;
+	*cmd = nc;
+	memcpy(nc + *len, part, n);
+	*len += n;
+	nc[(*len)++] = ' ';
+	nc[*len] = '\0';
+	return 0;
+}
+
 int cli_conf_parse(const char *buf, size_t len, struct cli_conf **out)
 {
 	struct cli_conf *c = calloc(1, sizeof(*c));
@@ -392,7 +406,6 @@ int cli_conf_parse(const char *buf, size_t len, struct cli_conf **out)
 		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
 		const char *l = buf + pos;
 		bool more;
-		char *nc;
 
 		pos += n + (nl ? 1 : 0);
 		nr++;
@@ -408,16 +421,9 @@ int cli_conf_parse(const char *buf, size_t len, struct cli_conf **out)
 		more = n && l[n - 1] == '\\';
 		if (more)
 			n--;
-		nc = realloc(cmd, cmd_len + n + 2);
-		if (!nc) {
-			err = -ENOMEM;
+		err = cli_line_append(&cmd, &cmd_len, l, n);
+		if (err)
 			break;
-		}
-		cmd = nc;
-		memcpy(cmd + cmd_len, l, n);
-		cmd_len += n;
-		cmd[cmd_len++] = ' ';
-		cmd[cmd_len] = '\0';
 		if (more && pos < len)
 			continue;
 		cmd_len = 0;

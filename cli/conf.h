@@ -29,6 +29,17 @@ int cli_words_split(const char *line, int *argc, char ***argv);
  */
 void cli_words_free(int argc, char **argv);
 
+/*
+ * cli_line_append() - append the @n bytes of @part and a blank to the
+ * command *@cmd of *@len bytes (a malloc()ed string, or NULL and 0): the
+ * lines of a command that a trailing backslash continues (batch files,
+ * damoctl.conf(5)), joined before cli_words_split() splits it.
+ *
+ * Return: 0 with *@cmd (reallocated, NUL-terminated) and *@len updated;
+ * -ENOMEM with both as they were.
+ */
+int cli_line_append(char **cmd, size_t *len, const char *part, size_t n);
+
 /* ------------------------------------------------------------------------
  * damoctl.conf(5): a whole setup, one directive a line ('#' comments,
  * quotes as in sh, a trailing backslash continues the line):

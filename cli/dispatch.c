@@ -60,20 +60,17 @@ static void usage(FILE *f)
 		"       damoctl [OPTIONS] -f FILE|- [--force]\n"
 		"       damoctl [OPTIONS]      (on a terminal: the interactive shell)\n"
 		"\n"
-		"Options:\n"
-		"  -i, --interface auto|sysfs|dbgfs  kernel interface (default auto: sysfs if present)\n"
-		"  -r, --root DIR        treat DIR as / (fake trees, offline use)\n"
-		"  -n, --dry-run         print the writes as a sh script, make none\n"
-		"  -j, --json            JSON output, errors included\n"
-		"  -k, --kdamond N       sysfs kdamond index (default 0)\n"
-		"  -c, --context NAME    dbgfs context directory (default: the first)\n"
-		"  -w, --wait SECONDS    wait at most this long for another damoctl (default 30)\n"
-		"  -f, --file FILE|-     run the command lines of FILE (- for stdin)\n"
-		"      --force           with -f: go on after a failure, report them all\n"
-		"  -V, --version         print the version\n"
-		"  -h, --help            print this help\n"
-		"\n"
-		"Objects and commands:\n");
+		"Options:\n");
+	for (const struct cli_option *g = cli_options; g->name; g++) {
+		char words[64], letter[8] = "    ";
+
+		if (!g->no_short)
+			snprintf(letter, sizeof(letter), "-%c, ", g->val);
+		snprintf(words, sizeof(words), "%s--%s%s%s", letter, g->name,
+			 g->arg ? " " : "", g->arg ? g->arg : "");
+		fprintf(f, "  %-20s  %s\n", words, g->help);
+	}
+	fprintf(f, "\nObjects and commands:\n");
 	for (const struct cli_object *o = cli_objects; o->name; o++) {
 		if (o->run)
 			fprintf(f, "  damoctl %s %s\n", o->name, o->run_args);
@@ -468,34 +465,75 @@ int cli_attrs(struct cli *c, struct damon_ctx *d, struct damon_attrs *a)
 	return 0;
 }
 
+const struct cli_option cli_options[] = {
+	{ "interface", 'i', false, "auto|sysfs|dbgfs", CLI_ARG_CHOICE,
+	  "kernel interface (default auto: sysfs if present)" },
+	{ "root", 'r', false, "DIR", CLI_ARG_FILE,
+	  "treat DIR as / (fake trees, offline use)" },
+	{ "dry-run", 'n', false, NULL, CLI_ARG_NONE,
+	  "print the writes as a sh script, make none" },
+	{ "json", 'j', false, NULL, CLI_ARG_NONE,
+	  "JSON output, errors included" },
+	{ "kdamond", 'k', false, "N", CLI_ARG_VALUE,
+	  "sysfs kdamond index (default 0)" },
+	{ "context", 'c', false, "NAME", CLI_ARG_VALUE,
+	  "dbgfs context directory (default: the first)" },
+	{ "wait", 'w', false, "SECONDS", CLI_ARG_VALUE,
+	  "wait at most this long for another damoctl (default 30)" },
+	{ "file", 'f', false, "FILE|-", CLI_ARG_FILE,
+	  "run the command lines of FILE (- for stdin)" },
+	/* 'F' is only what getopt_long() returns: there is no -F */
+	{ "force", 'F', true, NULL, CLI_ARG_NONE,
+	  "with -f: go on after a failure, report them all" },
+	{ "version", 'V', false, NULL, CLI_ARG_NONE, "print the version" },
+	{ "help", 'h', false, NULL, CLI_ARG_NONE, "print this help" },
+	{ NULL },
+};
+
+/* The row of "--NAME" or "-V"; NULL if @word is neither. */
+const struct cli_option *cli_option_find(const char *word)
+{
+	for (const struct cli_option *g = cli_options; g->name; g++)
+		if ((word[0] == '-' && word[1] == '-' && !strcmp(word + 2, g->name)) ||
+		    (!g->no_short && word[0] == '-' && word[1] == g->val && !word[2]))
+			return g;
+	return NULL;
+}
+
+/* getopt_long()'s two tables, from cli_options[]. */
+static void getopt_tables(struct option *longs, char *shorts)
+{
+	*shorts++ = '+';	/* the options end at the object */
+	for (const struct cli_option *g = cli_options; g->name; g++) {
+		*longs++ = (struct option){ g->name, g->arg ? required_argument :
+					    no_argument, NULL, g->val };
+		if (g->no_short)
+			continue;
+		*shorts++ = g->val;
+		if (g->arg)
+			*shorts++ = ':';
+	}
+	*longs = (struct option){ NULL, 0, NULL, 0 };
+	*shorts = '\0';
+}
+
 int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 {
-	static const struct option opts[] = {
-		{ "interface", required_argument, NULL, 'i' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "kdamond", required_argument, NULL, 'k' },
-		{ "context", required_argument, NULL, 'c' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "force", no_argument, NULL, 'F' },
-		{ "wait", required_argument, NULL, 'w' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option opts[ARRAY_SIZE(cli_options)];
+	char shorts[2 * ARRAY_SIZE(cli_options) + 2];
+	const struct cli_option *g;
 	char *end;
 	long v;
 	int opt;
 
 	/* --json first, so that every message is JSON wherever it stands */
+	getopt_tables(opts, shorts);
 	opterr = 0;
-	for (optind = 0; (opt = getopt_long(argc, argv, "+i:r:njk:c:f:w:Vh",
-					    opts, NULL)) != -1;)
+	for (optind = 0; (opt = getopt_long(argc, argv, shorts, opts,
+					    NULL)) != -1;)
 		c->json |= opt == 'j';
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+i:r:njk:c:f:w:Vh", opts,
-				  NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
 			/* damo's spelling */
@@ -578,10 +616,12 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 			*next = argc;
 			return -1;
 		default:
+			for (g = cli_options; g->name && g->val != optopt; g++)
+				;
 			if (optopt)
 				return cli_error(c, EXIT_USAGE,
 						 "option -%c: %s", optopt,
-						 strchr("irkcfw", optopt) ?
+						 g->name && g->arg ?
 						 "missing argument" : "unknown option");
 			return cli_error(c, EXIT_USAGE, "unknown option '%s'",
 					 argv[optind - 1]);
@@ -625,22 +665,23 @@ static bool is_help(const char *w)
 static int misplaced_option(struct cli *c, const struct cli_object *o,
 			    const struct cli_cmd *k, int argc, char **argv)
 {
-	static const char *const globals[] = {
-		"--interface", "--root", "--dry-run", "--json", "--kdamond",
-		"--context", "--file", "--force", "--wait", "--version", NULL,
-	};
-
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			cli_help(c, o, k);
 			return -1;
 		}
-		for (const char *const *g = globals; *g; g++)
-			if (!strncmp(argv[i], *g, strlen(*g)) &&
-			    (!argv[i][strlen(*g)] || argv[i][strlen(*g)] == '='))
-				return cli_error(c, EXIT_USAGE,
-						 "'%s' is an option of damoctl: put it before '%s' (damoctl [OPTIONS] %s %s ...)",
-						 argv[i], o->name, o->name, k->name);
+		for (const struct cli_option *g = cli_options; g->name; g++) {
+			size_t len = strlen(g->name);
+
+			/* --NAME or --NAME=VALUE; --help is above */
+			if (g->val == 'h' || strncmp(argv[i], "--", 2) ||
+			    strncmp(argv[i] + 2, g->name, len) ||
+			    (argv[i][2 + len] && argv[i][2 + len] != '='))
+				continue;
+			return cli_error(c, EXIT_USAGE,
+					 "'%s' is an option of damoctl: put it before '%s' (damoctl [OPTIONS] %s %s ...)",
+					 argv[i], o->name, o->name, k->name);
+		}
 	}
 	return EXIT_OK;
 }

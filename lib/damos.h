@@ -17,9 +17,11 @@
  * and so is what is the library's own (errors, units, locks, transactions,
  * I/O layers, features, version).
  *
- * Every function has a kernel-doc comment of its own (scripts/kernel-doc
- * reads this file; tests/host/docs.bats checks each has one, with every
- * parameter, and that libdamos(3) names the same functions).
+ * Every function has a kernel-doc comment of its own, and every struct and
+ * enum (scripts/kernel-doc -Wall reads this file without a warning;
+ * tests/host/docs.bats checks each function has one, with every parameter
+ * and, unless it returns void, a Return: section, each struct and enum one
+ * with every member, and that libdamos(3) names the same functions).
  *
  * Conventions, for every function below unless it says otherwise:
  *
@@ -81,35 +83,52 @@ extern "C" {
  */
 DAMOS_API const char *damos_errmsg(void);
 
-/*
- * Hints: what the caller can do about a failure, beyond its message.  The
- * library's messages state the fact and, at most, generic advice ("stop
- * it first"); they never name a program's options.  A client turns the
- * hint into its own advice and puts it at .pos of damos_errmsg() (damoctl
- * prints " (damoctl monitor stop)" there for DAMOS_HINT_STOP_MONITOR).
- * Append-only values.
+/**
+ * enum damos_hint - what the caller can do about a failure, beyond its
+ * message
+ * @DAMOS_HINT_NONE: no advice to give
+ * @DAMOS_HINT_USE_SYSFS: the sysfs interface can do it
+ * @DAMOS_HINT_STOP_MONITOR: turn this handle's monitoring off
+ * @DAMOS_HINT_STOP_DBGFS: turn dbgfs monitoring off
+ * @DAMOS_HINT_STOP_KDAMOND: turn sysfs kdamond .arg off
+ * @DAMOS_HINT_STOP_LRU_SORT: disable damon_lru_sort
+ * @DAMOS_HINT_STOP_RECLAIM: disable damon_reclaim
+ * @DAMOS_HINT_SET_TARGET: give the context a monitoring target
+ * @DAMOS_HINT_PICK_KDAMOND: use a kdamond of 0 .. .arg - 1
+ *
+ * The library's messages state the fact and, at most, generic advice
+ * ("stop it first"); they never name a program's options.  A client turns
+ * the hint into its own advice and puts it at .pos of damos_errmsg()
+ * (damoctl prints " (damoctl monitor stop)" there for
+ * DAMOS_HINT_STOP_MONITOR).  Append-only values.
  */
 enum damos_hint {
 	DAMOS_HINT_NONE = 0,
-	DAMOS_HINT_USE_SYSFS = 1,	/* the sysfs interface can do it */
-	DAMOS_HINT_STOP_MONITOR = 2,	/* turn this handle's monitoring off */
-	DAMOS_HINT_STOP_DBGFS = 3,	/* turn dbgfs monitoring off */
-	DAMOS_HINT_STOP_KDAMOND = 4,	/* turn sysfs kdamond .arg off */
-	DAMOS_HINT_STOP_LRU_SORT = 5,	/* disable damon_lru_sort */
-	DAMOS_HINT_STOP_RECLAIM = 6,	/* disable damon_reclaim */
-	DAMOS_HINT_SET_TARGET = 7,	/* give the context a monitoring target */
-	DAMOS_HINT_PICK_KDAMOND = 8,	/* use a kdamond of 0 .. .arg - 1 */
+	DAMOS_HINT_USE_SYSFS = 1,
+	DAMOS_HINT_STOP_MONITOR = 2,
+	DAMOS_HINT_STOP_DBGFS = 3,
+	DAMOS_HINT_STOP_KDAMOND = 4,
+	DAMOS_HINT_STOP_LRU_SORT = 5,
+	DAMOS_HINT_STOP_RECLAIM = 6,
+	DAMOS_HINT_SET_TARGET = 7,
+	DAMOS_HINT_PICK_KDAMOND = 8,
 };
 
-/*
- * struct damos_hint_info - the hint of the calling thread's last failure.
- * Set .sz = sizeof(struct damos_hint_info); fields are only appended.
+/**
+ * struct damos_hint_info - the hint of the calling thread's last failure
+ * @sz: sizeof(struct damos_hint_info), set by the caller
+ * @hint: the hint; DAMOS_HINT_NONE: no advice to give
+ * @pos: where in damos_errmsg() the advice fits
+ * @arg: DAMOS_HINT_STOP_KDAMOND: the kdamond's index;
+ *	 DAMOS_HINT_PICK_KDAMOND: how many there are
+ *
+ * Fields are only appended.
  */
 struct damos_hint_info {
 	size_t sz;
-	enum damos_hint hint;	/* DAMOS_HINT_NONE: no advice to give */
-	size_t pos;		/* where in damos_errmsg() the advice fits */
-	int64_t arg;		/* STOP_KDAMOND: its index; PICK_KDAMOND: how many */
+	enum damos_hint hint;
+	size_t pos;
+	int64_t arg;
 };
 
 /**
@@ -123,6 +142,8 @@ DAMOS_API int damos_error_hint(struct damos_hint_info *out);
 
 /**
  * damos_version() - the library version, "MAJOR.MINOR.PATCH".
+ *
+ * Return: the version string, static.
  */
 DAMOS_API const char *damos_version(void);
 
@@ -140,6 +161,24 @@ DAMOS_API const char *damos_version(void);
  * does not know has DAMOS_ACTION_UNKNOWN and keeps the kernel's word
  * (damos_scheme_action_name()).
  */
+/**
+ * enum damos_action - the DAMOS actions
+ * @DAMOS_ACTION_UNKNOWN: an action of the kernel this library does not
+ *	know (the scheme keeps the kernel's word)
+ * @DAMOS_ACTION_WILLNEED: willneed (madvise MADV_WILLNEED)
+ * @DAMOS_ACTION_COLD: cold (MADV_COLD)
+ * @DAMOS_ACTION_PAGEOUT: pageout (reclaim)
+ * @DAMOS_ACTION_HUGEPAGE: hugepage (MADV_HUGEPAGE)
+ * @DAMOS_ACTION_NOHUGEPAGE: nohugepage (MADV_NOHUGEPAGE)
+ * @DAMOS_ACTION_LRU_PRIO: lru_prio (Linux 6.0+)
+ * @DAMOS_ACTION_LRU_DEPRIO: lru_deprio (Linux 6.0+)
+ * @DAMOS_ACTION_STAT: stat (statistics only)
+ * @DAMOS_ACTION_MIGRATE_HOT: migrate_hot (sysfs, Linux 6.11+: needs nid)
+ * @DAMOS_ACTION_MIGRATE_COLD: migrate_cold (sysfs, Linux 6.11+: needs nid)
+ * @DAMOS_NR_ACTIONS: the number of actions of this version; grows
+ *
+ * damos_action_desc() says what each does.
+ */
 enum damos_action {
 	DAMOS_ACTION_UNKNOWN = -1,
 	DAMOS_ACTION_WILLNEED = 0,
@@ -150,9 +189,9 @@ enum damos_action {
 	DAMOS_ACTION_LRU_PRIO = 5,
 	DAMOS_ACTION_LRU_DEPRIO = 6,
 	DAMOS_ACTION_STAT = 7,
-	DAMOS_ACTION_MIGRATE_HOT = 8,	/* sysfs, Linux 6.11+: needs nid */
+	DAMOS_ACTION_MIGRATE_HOT = 8,
 	DAMOS_ACTION_MIGRATE_COLD = 9,
-	DAMOS_NR_ACTIONS		/* of this version; grows */
+	DAMOS_NR_ACTIONS
 };
 
 /**
@@ -196,7 +235,13 @@ DAMOS_API int damos_action_dbgfs_nr(enum damos_action a);
  */
 DAMOS_API int damos_action_from_dbgfs(long nr);
 
-/* Watermark metrics: dbgfs numbers are the enum values, sysfs the names. */
+/**
+ * enum damos_wmark_metric - watermark metrics: dbgfs numbers are the enum
+ * values, sysfs the names
+ * @DAMOS_WMARK_NONE: none: watermarks off
+ * @DAMOS_WMARK_FREE_MEM_RATE: free_mem_rate, the free memory in per mille
+ * @DAMOS_NR_WMARK_METRICS: the number of metrics
+ */
 enum damos_wmark_metric {
 	DAMOS_WMARK_NONE = 0,
 	DAMOS_WMARK_FREE_MEM_RATE = 1,
@@ -204,9 +249,11 @@ enum damos_wmark_metric {
 };
 
 /**
- * damos_metric_name() - "none" or "free_mem_rate"; NULL (errno EINVAL) for
- * anything else.
+ * damos_metric_name() - the name of a watermark metric.
  * @m: the watermark metric
+ *
+ * Return: "none" or "free_mem_rate"; NULL (errno EINVAL) for anything
+ * else.
  */
 DAMOS_API const char *damos_metric_name(enum damos_wmark_metric m);
 
@@ -223,6 +270,40 @@ DAMOS_API int damos_metric_from_name(const char *name);
  * line in their order, the five statistics of 6.1, then what later kernels
  * added.  damos_field_is_stat() tells inputs from read-only values.
  */
+/**
+ * enum damos_field - the values of a scheme
+ * @DAMOS_F_MIN_SZ: min_sz, bytes
+ * @DAMOS_F_MAX_SZ: max_sz, bytes
+ * @DAMOS_F_MIN_NR_ACCESSES: min_nr_accesses, samples per aggregation
+ *	interval
+ * @DAMOS_F_MAX_NR_ACCESSES: max_nr_accesses, samples per aggregation
+ *	interval
+ * @DAMOS_F_MIN_AGE: min_age, aggregation intervals
+ * @DAMOS_F_MAX_AGE: max_age, aggregation intervals
+ * @DAMOS_F_ACTION: the action, an enum damos_action (not a dbgfs number)
+ * @DAMOS_F_QUOTA_MS: quota_ms, the time quota
+ * @DAMOS_F_QUOTA_SZ: quota_sz, the size quota in bytes
+ * @DAMOS_F_QUOTA_RESET_MS: quota_reset_interval_ms
+ * @DAMOS_F_WEIGHT_SZ: weight_sz, the size weight of the prioritisation
+ * @DAMOS_F_WEIGHT_NR_ACCESSES: weight_nr_accesses
+ * @DAMOS_F_WEIGHT_AGE: weight_age
+ * @DAMOS_F_WMARKS_METRIC: wmarks_metric, an enum damos_wmark_metric
+ * @DAMOS_F_WMARKS_INTERVAL_US: wmarks_interval_us
+ * @DAMOS_F_WMARKS_HIGH: wmarks_high, per mille
+ * @DAMOS_F_WMARKS_MID: wmarks_mid, per mille
+ * @DAMOS_F_WMARKS_LOW: wmarks_low, per mille
+ * @DAMOS_F_NR_TRIED: statistic: regions tried
+ * @DAMOS_F_SZ_TRIED: statistic: bytes tried
+ * @DAMOS_F_NR_APPLIED: statistic: regions the action was applied to
+ * @DAMOS_F_SZ_APPLIED: statistic: bytes the action was applied to
+ * @DAMOS_F_QT_EXCEEDS: statistic: how often the quota was exceeded
+ * @DAMOS_F_APPLY_INTERVAL_US: apply_interval_us (sysfs, 6.7+; 0: the
+ *	aggregation interval)
+ * @DAMOS_F_TARGET_NID: target_nid (sysfs, 6.11+; DAMOS_NID_NONE: none)
+ * @DAMOS_F_EFFECTIVE_BYTES: statistic: quotas/effective_bytes
+ * @DAMOS_F_TRIED_BYTES: statistic: tried_regions/total_bytes
+ * @DAMOS_NR_FIELDS: the number of fields of this version; grows
+ */
 enum damos_field {
 	DAMOS_F_MIN_SZ = 0,
 	DAMOS_F_MAX_SZ = 1,
@@ -230,28 +311,28 @@ enum damos_field {
 	DAMOS_F_MAX_NR_ACCESSES = 3,
 	DAMOS_F_MIN_AGE = 4,
 	DAMOS_F_MAX_AGE = 5,
-	DAMOS_F_ACTION = 6,		/* enum damos_action, not dbgfs nr */
+	DAMOS_F_ACTION = 6,
 	DAMOS_F_QUOTA_MS = 7,
 	DAMOS_F_QUOTA_SZ = 8,
 	DAMOS_F_QUOTA_RESET_MS = 9,
 	DAMOS_F_WEIGHT_SZ = 10,
 	DAMOS_F_WEIGHT_NR_ACCESSES = 11,
 	DAMOS_F_WEIGHT_AGE = 12,
-	DAMOS_F_WMARKS_METRIC = 13,	/* enum damos_wmark_metric */
+	DAMOS_F_WMARKS_METRIC = 13,
 	DAMOS_F_WMARKS_INTERVAL_US = 14,
 	DAMOS_F_WMARKS_HIGH = 15,
 	DAMOS_F_WMARKS_MID = 16,
 	DAMOS_F_WMARKS_LOW = 17,
-	DAMOS_F_NR_TRIED = 18,		/* statistics */
+	DAMOS_F_NR_TRIED = 18,
 	DAMOS_F_SZ_TRIED = 19,
 	DAMOS_F_NR_APPLIED = 20,
 	DAMOS_F_SZ_APPLIED = 21,
 	DAMOS_F_QT_EXCEEDS = 22,
-	DAMOS_F_APPLY_INTERVAL_US = 23,	/* sysfs, 6.7+; 0 = aggr interval */
-	DAMOS_F_TARGET_NID = 24,	/* sysfs, 6.11+; DAMOS_NID_NONE */
-	DAMOS_F_EFFECTIVE_BYTES = 25,	/* statistic: quotas/effective_bytes */
-	DAMOS_F_TRIED_BYTES = 26,	/* statistic: tried_regions/total_bytes */
-	DAMOS_NR_FIELDS			/* of this version; grows */
+	DAMOS_F_APPLY_INTERVAL_US = 23,
+	DAMOS_F_TARGET_NID = 24,
+	DAMOS_F_EFFECTIVE_BYTES = 25,
+	DAMOS_F_TRIED_BYTES = 26,
+	DAMOS_NR_FIELDS
 };
 
 /* DAMOS_F_TARGET_NID of a scheme without a node (the kernel's -1). */
@@ -261,6 +342,9 @@ enum damos_field {
  * damos_field_is_stat() - whether @f is a read-only value the kernel
  * reports (statistics), not one a scheme sets.
  * @f: the field
+ *
+ * Return: true for a statistic; false for an input field or for a value that
+ * is not a field.
  */
 DAMOS_API bool damos_field_is_stat(enum damos_field f);
 
@@ -311,6 +395,15 @@ DAMOS_API uint64_t damos_field_max(enum damos_field f);
  * .sz = sizeof(struct damon_attrs)).  A function that takes one refuses
  * (-EINVAL) a .sz short of the 2.0 fields, or set bytes past the fields it
  * knows.  Fields are only appended.
+ */
+/**
+ * struct damon_attrs - the monitoring attributes
+ * @sz: the size of the struct the caller has (see above)
+ * @sample_us: the sampling interval
+ * @aggr_us: the aggregation interval
+ * @update_us: the operations update interval
+ * @min_nr_regions: the fewest regions
+ * @max_nr_regions: the most regions
  */
 struct damon_attrs {
 	size_t sz;
@@ -373,10 +466,9 @@ DAMOS_API int damon_attrs_encode(const struct damon_attrs *a, char *buf,
 
 /**
  * damon_attrs_set_str() - set one attribute from a human value.
- * @key: "sample", "aggr" or "update" (times: us ms s m h, bare = us) or
- *	 "min_regions"/"max_regions" (bare counts).
  * @a: the monitoring attributes
- * @key: the key
+ * @key: "sample", "aggr" or "update" (times: us ms s m h, bare = us) or
+ *	 "min_regions"/"max_regions" (bare counts)
  * @value: the value as text
  *
  * Return: 0, or -EINVAL with a message naming @key and @value.
@@ -504,6 +596,9 @@ DAMOS_API uint64_t damos_scheme_get(const struct damos_scheme *s,
 /**
  * damos_scheme_action() - the scheme's action.
  * @s: the scheme
+ *
+ * Return: the action; DAMOS_ACTION_UNKNOWN for a word of the kernel this
+ * library does not know (damos_scheme_action_name() has it).
  */
 DAMOS_API enum damos_action damos_scheme_action(const struct damos_scheme *s);
 
@@ -512,6 +607,8 @@ DAMOS_API enum damos_action damos_scheme_action(const struct damos_scheme *s);
  * the name of a known action, or the word the kernel showed for one this
  * library does not know (kept, and written back as it was).
  * @s: the scheme
+ *
+ * Return: the name or the kernel's word, owned by the scheme.
  */
 DAMOS_API const char *damos_scheme_action_name(const struct damos_scheme *s);
 
@@ -520,47 +617,72 @@ DAMOS_API const char *damos_scheme_action_name(const struct damos_scheme *s);
  * matching filter excludes the memory it matches from the action, a
  * non-matching one the memory it does not match.  Append-only values.
  */
+/**
+ * enum damos_filter_type - the types of scheme filters
+ * @DAMOS_FILTER_UNKNOWN: a word of the kernel this library lacks
+ * @DAMOS_FILTER_ANON: anonymous pages
+ * @DAMOS_FILTER_MEMCG: the pages of a memory cgroup (memcg_path)
+ * @DAMOS_FILTER_YOUNG: pages accessed since the last check
+ * @DAMOS_FILTER_ADDR: an address range (addr_start, addr_end)
+ * @DAMOS_FILTER_TARGET: a monitoring target (target_idx)
+ * @DAMOS_NR_FILTER_TYPES: the number of types of this version; grows
+ */
 enum damos_filter_type {
-	DAMOS_FILTER_UNKNOWN = -1,	/* a kernel word this library lacks */
+	DAMOS_FILTER_UNKNOWN = -1,
 	DAMOS_FILTER_ANON = 0,
-	DAMOS_FILTER_MEMCG = 1,		/* memcg_path */
+	DAMOS_FILTER_MEMCG = 1,
 	DAMOS_FILTER_YOUNG = 2,
-	DAMOS_FILTER_ADDR = 3,		/* addr_start, addr_end */
-	DAMOS_FILTER_TARGET = 4,	/* target_idx */
-	DAMOS_NR_FILTER_TYPES		/* of this version; grows */
+	DAMOS_FILTER_ADDR = 3,
+	DAMOS_FILTER_TARGET = 4,
+	DAMOS_NR_FILTER_TYPES
 };
 
-/*
- * struct damos_filter_info - one filter.  Set .sz = sizeof(struct
- * damos_filter_info) before passing it in; fields are only appended, and
- * a longer struct passed in must have zeros past the fields this library
- * knows (else -EINVAL: what it does not know it cannot honour).
- * Strings returned by damos_scheme_filter() belong to the scheme.
+/**
+ * struct damos_filter_info - one filter
+ * @sz: sizeof(struct damos_filter_info), set before passing it in
+ * @type: the type
+ * @type_name: out: the kernel's word; in: ignored
+ * @matching: true: the filter excludes the memory it matches; false: the
+ *	memory it does not match
+ * @memcg_path: DAMOS_FILTER_MEMCG: the cgroup's path
+ * @addr_start: DAMOS_FILTER_ADDR: the range [start, end)
+ * @addr_end: DAMOS_FILTER_ADDR: its end
+ * @target_idx: DAMOS_FILTER_TARGET: the target's index
+ *
+ * Fields are only appended, and a longer struct passed in must have zeros
+ * past the fields this library knows (else -EINVAL: what it does not know
+ * it cannot honour).  Strings returned by damos_scheme_filter() belong to
+ * the scheme.
  */
 struct damos_filter_info {
 	size_t sz;
 	enum damos_filter_type type;
-	const char *type_name;	/* out: the kernel's word; in: ignored */
+	const char *type_name;
 	bool matching;
-	const char *memcg_path;	/* DAMOS_FILTER_MEMCG */
-	uint64_t addr_start;	/* DAMOS_FILTER_ADDR: [start, end) */
+	const char *memcg_path;
+	uint64_t addr_start;
 	uint64_t addr_end;
-	int target_idx;		/* DAMOS_FILTER_TARGET */
+	int target_idx;
 };
 
 /**
  * damos_filter_type_name() - the word of a filter type
  * @t: the filter type
  *
- * damos_filter_type_name() / damos_filter_type_from_name(): "anon",
- * "memcg", "young", "addr", "target".  NULL (EINVAL) / -EINVAL otherwise.
+ * The words are "anon", "memcg", "young", "addr" and "target"
+ * (damos_filter_type_from_name() looks one up).
+ *
+ * Return: the word, static; NULL (errno EINVAL) if @t is not a filter type.
  */
 DAMOS_API const char *damos_filter_type_name(enum damos_filter_type t);
 /**
  * damos_filter_type_from_name() - the filter type of a word
  * @name: the name
  *
- * See damos_filter_type_name().
+ * See damos_filter_type_name() for the words.
+ *
+ * Return: the enum damos_filter_type value, or -EINVAL (the message lists
+ * the words).
  */
 DAMOS_API int damos_filter_type_from_name(const char *name);
 
@@ -568,19 +690,20 @@ DAMOS_API int damos_filter_type_from_name(const char *name);
  * damos_scheme_nr_filters() - the number of the scheme's filters
  * @s: the scheme
  *
- * damos_scheme_nr_filters() / damos_scheme_filter(): the scheme's filters
- * in order.  damos_scheme_filter() fills @out (its .sz must be set).
+ * The filters are in order: damos_scheme_filter() fills one.
  *
- * Return: 0, or -EINVAL (no filter @i, or .sz not set).
+ * Return: the number of filters, 0 for none.
  */
 DAMOS_API size_t damos_scheme_nr_filters(const struct damos_scheme *s);
 /**
- * damos_scheme_filter() - filter @i of the scheme
+ * damos_scheme_filter() - fill @out with filter @i of the scheme
  * @s: the scheme
  * @i: the index
  * @out: the filter, .sz set by the caller
  *
- * See damos_scheme_nr_filters().
+ * Strings in @out belong to the scheme (see struct damos_filter_info).
+ *
+ * Return: 0, or -EINVAL (no filter @i, or .sz not set).
  */
 DAMOS_API int damos_scheme_filter(const struct damos_scheme *s, size_t i,
 				  struct damos_filter_info *out);
@@ -600,35 +723,57 @@ DAMOS_API int damos_scheme_add_filter(struct damos_scheme *s,
  * Quota goals (sysfs, Linux 6.8+; target_metric 6.9+): the kernel tunes the
  * quota so that the metric reaches the target.  Append-only values.
  */
+/**
+ * enum damos_goal_metric - the metrics of quota goals
+ * @DAMOS_GOAL_UNKNOWN: a word of the kernel this library lacks
+ * @DAMOS_GOAL_USER_INPUT: user_input: current_value written by the user
+ * @DAMOS_GOAL_SOME_MEM_PSI_US: some_mem_psi_us: the kernel measures it
+ * @DAMOS_NR_GOAL_METRICS: the number of metrics of this version; grows
+ */
 enum damos_goal_metric {
 	DAMOS_GOAL_UNKNOWN = -1,
-	DAMOS_GOAL_USER_INPUT = 0,	/* current_value written by the user */
-	DAMOS_GOAL_SOME_MEM_PSI_US = 1,	/* the kernel measures it */
-	DAMOS_NR_GOAL_METRICS		/* of this version; grows */
+	DAMOS_GOAL_USER_INPUT = 0,
+	DAMOS_GOAL_SOME_MEM_PSI_US = 1,
+	DAMOS_NR_GOAL_METRICS
 };
 
-/* struct damos_goal_info - one goal; .sz as for damos_filter_info. */
+/**
+ * struct damos_goal_info - one quota goal
+ * @sz: as for struct damos_filter_info
+ * @metric: the metric
+ * @metric_name: out: the kernel's word
+ * @target: the value the kernel tunes the quota to reach
+ * @current: user_input: as written; else as read
+ */
 struct damos_goal_info {
 	size_t sz;
 	enum damos_goal_metric metric;
-	const char *metric_name;	/* out: the kernel's word */
+	const char *metric_name;
 	uint64_t target;
-	uint64_t current;		/* user_input: as written; else read */
+	uint64_t current;
 };
 
 /**
  * damos_goal_metric_name() - the word of a quota goal metric
  * @m: the goal metric
+ *
+ * Return: "user_input" or "some_mem_psi_us"; NULL (errno EINVAL) if @m is
+ * not a goal metric.
  */
 DAMOS_API const char *damos_goal_metric_name(enum damos_goal_metric m);
 /**
  * damos_goal_metric_from_name() - the quota goal metric of a word
  * @name: the name
+ *
+ * Return: the enum damos_goal_metric value, or -EINVAL (the message lists
+ * the metrics).
  */
 DAMOS_API int damos_goal_metric_from_name(const char *name);
 /**
  * damos_scheme_nr_goals() - the number of the scheme's quota goals
  * @s: the scheme
+ *
+ * Return: the number of goals, 0 for none.
  */
 DAMOS_API size_t damos_scheme_nr_goals(const struct damos_scheme *s);
 /**
@@ -636,6 +781,9 @@ DAMOS_API size_t damos_scheme_nr_goals(const struct damos_scheme *s);
  * @s: the scheme
  * @i: the index
  * @out: the goal, .sz set by the caller
+ *
+ * Return: 0 with @out filled (its strings belong to the scheme), or -EINVAL
+ * (no goal @i, or .sz not set).
  */
 DAMOS_API int damos_scheme_goal(const struct damos_scheme *s, size_t i,
 				struct damos_goal_info *out);
@@ -643,6 +791,9 @@ DAMOS_API int damos_scheme_goal(const struct damos_scheme *s, size_t i,
  * damos_scheme_add_goal() - append a quota goal
  * @s: the scheme
  * @g: the goal
+ *
+ * Return: 0, -EINVAL (.sz not set, or not a metric) with a message, or
+ * -ENOMEM.
  */
 DAMOS_API int damos_scheme_add_goal(struct damos_scheme *s,
 				    const struct damos_goal_info *g);
@@ -699,6 +850,8 @@ DAMOS_API int damos_scheme_validate(const struct damos_scheme *s);
  * (statistics are ignored).
  * @a: a scheme
  * @b: the other scheme
+ *
+ * Return: true if they are equal.
  */
 DAMOS_API bool damos_scheme_equal(const struct damos_scheme *a,
 				  const struct damos_scheme *b);
@@ -733,37 +886,54 @@ DAMOS_API struct damos_scheme *damos_scheme_parse(int argc,
 
 /**
  * damos_scheme_keywords() - the keywords damos_scheme_parse() knows, in
- * grammar order, NULL-terminated ("sz", "access", "age", "quota",
- * "weights", "wmarks", "nid", "apply_interval", "filter", "goal");
- * damos_scheme_quota_keywords() the words after
- * "quota" ("time", "size", "reset").  For help text and completion.
+ * grammar order ("sz", "access", "age", "quota", "weights", "wmarks",
+ * "nid", "apply_interval", "filter", "goal"), for help text and
+ * completion.
+ *
+ * Return: a static NULL-terminated array.
  */
 DAMOS_API const char *const *damos_scheme_keywords(void);
 /**
- * damos_scheme_quota_keywords() - the sub-keywords of quota, NULL-terminated
+ * damos_scheme_quota_keywords() - the words after "quota" ("time",
+ * "size", "reset"), for help text and completion.
  *
- * See damos_scheme_keywords().
+ * Return: a static NULL-terminated array.
  */
 DAMOS_API const char *const *damos_scheme_quota_keywords(void);
 
-/* What completes a keyword's first value (or every one, MIN_MAX). */
+/**
+ * enum damos_kw_values - what completes a keyword's first value (or every
+ * one, DAMOS_KW_V_MIN_MAX)
+ * @DAMOS_KW_V_NONE: nothing fixed
+ * @DAMOS_KW_V_MIN_MAX: "min", "max": each value
+ * @DAMOS_KW_V_WMARK_METRIC: damos_metric_name()
+ * @DAMOS_KW_V_FILTER_TYPE: "not", damos_filter_type_name()
+ * @DAMOS_KW_V_GOAL_METRIC: damos_goal_metric_name()
+ */
 enum damos_kw_values {
 	DAMOS_KW_V_NONE = 0,
-	DAMOS_KW_V_MIN_MAX = 1,		/* "min", "max": each value */
-	DAMOS_KW_V_WMARK_METRIC = 2,	/* damos_metric_name() */
-	DAMOS_KW_V_FILTER_TYPE = 3,	/* "not", damos_filter_type_name() */
-	DAMOS_KW_V_GOAL_METRIC = 4,	/* damos_goal_metric_name() */
+	DAMOS_KW_V_MIN_MAX = 1,
+	DAMOS_KW_V_WMARK_METRIC = 2,
+	DAMOS_KW_V_FILTER_TYPE = 3,
+	DAMOS_KW_V_GOAL_METRIC = 4,
 };
 
-/*
- * struct damos_scheme_kw - keyword @i of the scheme grammar, from the one
- * table that damos_scheme_parse(), damos_scheme_edit(),
- * damos_scheme_format() and their messages read (.sz set by the caller):
- * @nr_values words follow it, or (0) the sub-keywords @subs
- * (NULL-terminated), each with one value; @repeat: it may come again
- * (filter, goal); @args the words after it as a synopsis shows them
- * ("MIN MAX"), @help_args as a keyword list shows them (the filter types
- * spelt out), @help one line.  The strings are static.
+/**
+ * struct damos_scheme_kw - keyword i of the scheme grammar
+ * @sz: sizeof(struct damos_scheme_kw), set by the caller
+ * @kw: the keyword
+ * @nr_values: how many words follow it; 0: the sub-keywords @subs
+ * @subs: the sub-keywords, NULL-terminated, each with one value
+ * @values: what completes its values
+ * @repeat: it may come again (filter, goal)
+ * @args: the words after it as a synopsis shows them ("MIN MAX")
+ * @help_args: the words after it as a keyword list shows them (the filter
+ *	types spelt out)
+ * @help: one line of help
+ *
+ * From the one table that damos_scheme_parse(), damos_scheme_edit(),
+ * damos_scheme_format() and their messages read (damos_scheme_keyword()).
+ * The strings are static.
  */
 struct damos_scheme_kw {
 	size_t sz;
@@ -777,10 +947,11 @@ struct damos_scheme_kw {
 
 /**
  * damos_scheme_keyword() - fill @out with keyword @i (0, 1, ... in grammar
- * order).  Return: 0, or -EINVAL past the last keyword or for a short
- * @out->sz.
+ * order).
  * @i: the index
  * @out: the keyword, .sz set by the caller
+ *
+ * Return: 0, or -EINVAL past the last keyword or for a short @out->sz.
  */
 DAMOS_API int damos_scheme_keyword(size_t i, struct damos_scheme_kw *out);
 
@@ -849,29 +1020,54 @@ DAMOS_API int damos_dbgfs_decode(const char *text, struct damos_scheme ***out,
 /* ------------------------------------------------------------------------
  * Monitoring targets.
  */
+/**
+ * enum damon_ops - the operations sets
+ * @DAMON_OPS_VADDR: vaddr: processes, by pid
+ * @DAMON_OPS_FVADDR: fvaddr: fixed virtual address ranges (sysfs only)
+ * @DAMON_OPS_PADDR: paddr: the physical address space
+ * @DAMON_NR_OPS: the number of operations sets
+ */
 enum damon_ops {
-	DAMON_OPS_VADDR = 0,	/* processes, by pid */
-	DAMON_OPS_FVADDR = 1,	/* fixed virtual address ranges (sysfs only) */
-	DAMON_OPS_PADDR = 2,	/* the physical address space */
+	DAMON_OPS_VADDR = 0,
+	DAMON_OPS_FVADDR = 1,
+	DAMON_OPS_PADDR = 2,
 	DAMON_NR_OPS,
 };
 
-/*
- * The elements of the arrays of struct damon_targets: fixed in size for
- * the life of LIBDAMOS_2 (an array's stride is the caller's).
+/**
+ * struct damon_region - an address range, an element of the regions of a
+ * struct damon_target
+ * @start: its start
+ * @end: its end, exclusive
+ *
+ * Fixed in size for the life of LIBDAMOS_2 (an array's stride is the
+ * caller's), as struct damon_target.
  */
 struct damon_region {
 	uint64_t start;
 	uint64_t end;
 };
 
+/**
+ * struct damon_target - a monitoring target, an element of the targets of
+ * a struct damon_targets
+ * @pid: vaddr and fvaddr: the process; 0 for paddr
+ * @nr_regions: the number of @regions
+ * @regions: the initial regions; may be empty
+ */
 struct damon_target {
-	int pid;			/* vaddr/fvaddr; 0 for paddr */
+	int pid;
 	size_t nr_regions;
-	struct damon_region *regions;	/* initial regions, may be empty */
+	struct damon_region *regions;
 };
 
-/* .sz as for struct damon_attrs: filled ones have it, DAMON_TARGETS_INIT. */
+/**
+ * struct damon_targets - a context's operations set and targets
+ * @sz: as for struct damon_attrs: filled ones have it, DAMON_TARGETS_INIT
+ * @ops: the operations set
+ * @nr: the number of @targets
+ * @targets: the targets
+ */
 struct damon_targets {
 	size_t sz;
 	enum damon_ops ops;
@@ -882,8 +1078,11 @@ struct damon_targets {
 #define DAMON_TARGETS_INIT { .sz = sizeof(struct damon_targets) }
 
 /**
- * damon_ops_name() - "vaddr", "fvaddr" or "paddr"; NULL for anything else.
+ * damon_ops_name() - the name of an operations set, as the kernel's
+ * files spell it.
  * @o: the operations set
+ *
+ * Return: "vaddr", "fvaddr" or "paddr"; NULL for anything else.
  */
 DAMOS_API const char *damon_ops_name(enum damon_ops o);
 
@@ -907,6 +1106,12 @@ DAMOS_API int damon_targets_validate(const struct damon_targets *t);
 /* ------------------------------------------------------------------------
  * A handle on one DAMON context through one interface.
  */
+/**
+ * enum damon_iface - DAMON's kernel interfaces
+ * @DAMON_IFACE_AUTO: sysfs where it is, else dbgfs (damon_open())
+ * @DAMON_IFACE_SYSFS: <root>/sys/kernel/mm/damon/admin
+ * @DAMON_IFACE_DBGFS: <root>/sys/kernel/debug/damon
+ */
 enum damon_iface {
 	DAMON_IFACE_AUTO = 0,
 	DAMON_IFACE_SYSFS = 1,
@@ -914,8 +1119,10 @@ enum damon_iface {
 };
 
 /**
- * damon_iface_name() - "auto", "sysfs" or "dbgfs"; NULL for anything else.
+ * damon_iface_name() - the name of an interface.
  * @i: the interface
+ *
+ * Return: "auto", "sysfs" or "dbgfs"; NULL for anything else.
  */
 DAMOS_API const char *damon_iface_name(enum damon_iface i);
 
@@ -937,11 +1144,6 @@ DAMOS_API int damon_iface_from_name(const char *name);
 DAMOS_API unsigned int damos_detect(const char *root);
 
 /*
- * struct damon_opts - how to open a handle.  Set .sz = sizeof(struct
- * damon_opts) (DAMON_OPTS_INIT does); fields added later are appended, and
- * a caller built against an older header keeps working.
- */
-/*
  * struct damos_layer - one layer of a handle's I/O (opaque).  Every read
  * and write of a handle goes through the layers damon_opts.layers lists,
  * the first one on top, down to the files below the root; no other part
@@ -960,9 +1162,26 @@ struct damos_layer;
  * kernel would show it: a batch of dry-run commands writes the script its
  * commands write when run one after the other.  The real tree is never
  * written.  Put it on top.
+ *
+ * Return: the layer, static (for damon_opts.layers).
  */
 DAMOS_API const struct damos_layer *damos_layer_dry_run(void);
 
+/**
+ * struct damon_opts - how to open a handle (damon_open())
+ * @sz: sizeof(struct damon_opts); DAMON_OPTS_INIT sets it
+ * @root: the root directory; NULL or "" = "/"
+ * @iface: the interface; AUTO: see damon_open()
+ * @kdamond: sysfs: kdamonds/<kdamond>, context 0
+ * @dbgfs_ctx: dbgfs: the context directory; NULL = the damon directory
+ * @dbgfs_lru: -1 probe, 0 no, 1 yes: whether dbgfs takes lru_prio and
+ *	lru_deprio (see the top of this file)
+ * @layers: the layers over the files, top first, NULL-terminated; NULL
+ *	for none.  A dry run: { damos_layer_dry_run(), NULL }.
+ *
+ * Fields added later are appended, and a caller built against an older
+ * header keeps working.
+ */
 struct damon_opts {
 	size_t sz;
 	const char *root;	/* NULL or "" = "/" */
@@ -1008,6 +1227,8 @@ DAMOS_API void damon_close(struct damon_ctx *d);
 /**
  * damon_get_iface() - the interface the handle uses (never AUTO).
  * @d: the handle
+ *
+ * Return: DAMON_IFACE_SYSFS or DAMON_IFACE_DBGFS.
  */
 DAMOS_API enum damon_iface damon_get_iface(const struct damon_ctx *d);
 
@@ -1015,6 +1236,8 @@ DAMOS_API enum damon_iface damon_get_iface(const struct damon_ctx *d);
  * damon_get_dir() - the directory the handle works in: the dbgfs context
  * directory or the sysfs context directory (kdamonds/N/contexts/0).
  * @d: the handle
+ *
+ * Return: the path, owned by the handle.
  */
 DAMOS_API const char *damon_get_dir(const struct damon_ctx *d);
 
@@ -1051,19 +1274,20 @@ DAMOS_API int damon_context_check(struct damon_ctx *d);
  * damos_lock_dir() - the directory whose flock() guards the handle's
  * interface (the table above).
  * @d: the handle
+ *
+ * Return: the path, owned by the handle.
  */
 DAMOS_API const char *damos_lock_dir(const struct damon_ctx *d);
 
 /**
  * damon_iface_dir() - the directory of interface @i (not AUTO) below
  * @root (NULL for "/"), whether or not it exists: the lock's of the table
- * above.  damon_module_dir() - the parameters directory of module @name
- * ("lru_sort" or "damon_lru_sort", ...), the same way.
+ * above.
  * @root: the root directory ("" or NULL: /)
  * @i: the interface
  *
  * Return: the path (free() it), or NULL with errno EINVAL (no such
- * interface) or ENOENT (no such module) and a message, or ENOMEM.
+ * interface) and a message, or ENOMEM.
  */
 DAMOS_API char *damon_iface_dir(const char *root, enum damon_iface i);
 /**
@@ -1071,7 +1295,11 @@ DAMOS_API char *damon_iface_dir(const char *root, enum damon_iface i);
  * @root: the root directory ("" or NULL: /)
  * @name: the name
  *
- * See damon_iface_dir().
+ * The parameters directory of module @name ("lru_sort" or
+ * "damon_lru_sort", ...), whether or not it exists, as damon_iface_dir().
+ *
+ * Return: the path (free() it), or NULL with errno ENOENT (no such
+ * module) and a message, or ENOMEM.
  */
 DAMOS_API char *damon_module_dir(const char *root, const char *name);
 
@@ -1097,34 +1325,53 @@ DAMOS_API int damos_lock_take(const char *dir, bool exclusive,
  */
 DAMOS_API void damos_lock_release(int fd);
 
-/*
- * Features: what the kernel behind a handle offers, probed once per handle
- * (sysfs: the files of an existing scheme directory, else the kernel
- * release in <root>/proc/sys/kernel/osrelease, else Linux 6.1's layout;
- * dbgfs: its files, and the lru_prio probe described at the top).  An
- * operation that needs a missing feature fails with -EOPNOTSUPP and a
- * message naming the feature and the kernel.  Append-only values.
+/**
+ * enum damos_feature - what the kernel behind a handle offers
+ * @DAMOS_FEAT_LRU_ACTIONS: lru_prio, lru_deprio
+ * @DAMOS_FEAT_MIGRATE: migrate_hot/cold, target_nid (6.11)
+ * @DAMOS_FEAT_APPLY_INTERVAL: apply_interval_us (6.7)
+ * @DAMOS_FEAT_FILTERS: filters/: anon, memcg (6.3)
+ * @DAMOS_FEAT_FILTER_ADDR: addr and target filters (6.6)
+ * @DAMOS_FEAT_FILTER_YOUNG: young filter (6.10)
+ * @DAMOS_FEAT_QUOTA_GOALS: quotas/goals/ (6.8)
+ * @DAMOS_FEAT_GOAL_METRIC: goals' target_metric (6.9)
+ * @DAMOS_FEAT_EFFECTIVE_BYTES: quotas/effective_bytes (6.9)
+ * @DAMOS_FEAT_TRIED_REGIONS: tried_regions/ (6.2)
+ * @DAMOS_FEAT_TRIED_BYTES: tried_regions/total_bytes (6.6)
+ * @DAMOS_FEAT_MONITOR_ON_DEPRECATED: dbgfs monitor_on_DEPRECATED (6.9)
+ * @DAMOS_FEAT_COMMIT: changes reach a running context (sysfs)
+ * @DAMOS_NR_FEATURES: the number of features of this version; grows
+ *
+ * Probed once per handle (sysfs: the files of an existing scheme
+ * directory, else the kernel release in <root>/proc/sys/kernel/osrelease,
+ * else Linux 6.1's layout; dbgfs: its files, and the lru_prio probe
+ * described at the top).  An operation that needs a missing feature fails
+ * with -EOPNOTSUPP and a message naming the feature and the kernel.
+ * Append-only values.
  */
 enum damos_feature {
-	DAMOS_FEAT_LRU_ACTIONS = 0,	/* lru_prio, lru_deprio */
-	DAMOS_FEAT_MIGRATE = 1,		/* migrate_hot/cold, target_nid (6.11) */
-	DAMOS_FEAT_APPLY_INTERVAL = 2,	/* apply_interval_us (6.7) */
-	DAMOS_FEAT_FILTERS = 3,		/* filters/: anon, memcg (6.3) */
-	DAMOS_FEAT_FILTER_ADDR = 4,	/* addr and target filters (6.6) */
-	DAMOS_FEAT_FILTER_YOUNG = 5,	/* young filter (6.10) */
-	DAMOS_FEAT_QUOTA_GOALS = 6,	/* quotas/goals/ (6.8) */
-	DAMOS_FEAT_GOAL_METRIC = 7,	/* goals' target_metric (6.9) */
-	DAMOS_FEAT_EFFECTIVE_BYTES = 8,	/* quotas/effective_bytes (6.9) */
-	DAMOS_FEAT_TRIED_REGIONS = 9,	/* tried_regions/ (6.2) */
-	DAMOS_FEAT_TRIED_BYTES = 10,	/* tried_regions/total_bytes (6.6) */
-	DAMOS_FEAT_MONITOR_ON_DEPRECATED = 11,	/* dbgfs monitor_on_DEPRECATED (6.9) */
-	DAMOS_FEAT_COMMIT = 12,		/* changes reach a running context (sysfs) */
-	DAMOS_NR_FEATURES		/* of this version; grows */
+	DAMOS_FEAT_LRU_ACTIONS = 0,
+	DAMOS_FEAT_MIGRATE = 1,
+	DAMOS_FEAT_APPLY_INTERVAL = 2,
+	DAMOS_FEAT_FILTERS = 3,
+	DAMOS_FEAT_FILTER_ADDR = 4,
+	DAMOS_FEAT_FILTER_YOUNG = 5,
+	DAMOS_FEAT_QUOTA_GOALS = 6,
+	DAMOS_FEAT_GOAL_METRIC = 7,
+	DAMOS_FEAT_EFFECTIVE_BYTES = 8,
+	DAMOS_FEAT_TRIED_REGIONS = 9,
+	DAMOS_FEAT_TRIED_BYTES = 10,
+	DAMOS_FEAT_MONITOR_ON_DEPRECATED = 11,
+	DAMOS_FEAT_COMMIT = 12,
+	DAMOS_NR_FEATURES
 };
 
 /**
- * damos_feature_name() - "lru_actions", "migrate", ...; NULL (EINVAL).
+ * damos_feature_name() - the name of a feature.
  * @f: the feature
+ *
+ * Return: "lru_actions", "migrate", ...; NULL (errno EINVAL) if @f is not a
+ * feature.
  */
 DAMOS_API const char *damos_feature_name(enum damos_feature f);
 
@@ -1140,8 +1387,11 @@ DAMOS_API int damos_has(struct damon_ctx *d, enum damos_feature f);
 
 /**
  * damos_kernel_desc() - how the handle's kernel was identified, for
- * messages ("sysfs, Linux 6.12 layout", "dbgfs"); owned by the handle.
+ * messages.
  * @d: the handle
+ *
+ * Return: the description ("sysfs, Linux 6.12 layout", "dbgfs"), owned by
+ * the handle.
  */
 DAMOS_API const char *damos_kernel_desc(struct damon_ctx *d);
 
@@ -1192,6 +1442,8 @@ DAMOS_API int damon_targets_check(struct damon_ctx *d,
  * @d: the handle
  * @shown: the targets read back
  * @want: the targets written
+ *
+ * Return: true if @shown shows @want.
  */
 DAMOS_API bool damon_targets_same(struct damon_ctx *d,
 				  const struct damon_targets *shown,
@@ -1268,16 +1520,23 @@ DAMOS_API int damos_scheme_remove(struct damon_ctx *d, size_t idx);
  */
 struct damos_tried_regions;
 
-/*
- * struct damos_tried_region - one region.  .sz as for damos_filter_info:
- * set it before damos_tried_regions_get(); fields are only appended.
+/**
+ * struct damos_tried_region - one tried region
+ * @sz: as for struct damos_filter_info: set it before
+ *	damos_tried_regions_get()
+ * @start: the region [start, end)
+ * @end: its end
+ * @nr_accesses: samples per aggregation interval
+ * @age: aggregation intervals
+ *
+ * Fields are only appended.
  */
 struct damos_tried_region {
 	size_t sz;
-	uint64_t start;		/* [start, end) */
+	uint64_t start;
 	uint64_t end;
-	uint64_t nr_accesses;	/* samples per aggregation interval */
-	uint64_t age;		/* aggregation intervals */
+	uint64_t nr_accesses;
+	uint64_t age;
 };
 
 /**
@@ -1301,12 +1560,9 @@ DAMOS_API int damos_tried_regions_read(struct damon_ctx *d, size_t idx,
  * damos_tried_regions_nr() - the number of tried regions
  * @r: the tried regions
  *
- * damos_tried_regions_nr() / damos_tried_regions_get(): the regions in
- * the kernel's order; _get() fills @out (its .sz must be set).
- * damos_tried_regions_total_bytes() - the kernel's total_bytes (6.6+),
- * else the sum of the regions' sizes.
+ * The regions are in the kernel's order (damos_tried_regions_get()).
  *
- * Return (_get): 0, or -EINVAL (no region @i, or .sz not set).
+ * Return: the number of regions.
  */
 DAMOS_API size_t damos_tried_regions_nr(const struct damos_tried_regions *r);
 /**
@@ -1315,7 +1571,9 @@ DAMOS_API size_t damos_tried_regions_nr(const struct damos_tried_regions *r);
  * @i: the index
  * @out: the region
  *
- * See damos_tried_regions_nr().
+ * Fills @out (its .sz must be set) with region @i, in the kernel's order.
+ *
+ * Return: 0, or -EINVAL (no region @i, or .sz not set).
  */
 DAMOS_API int damos_tried_regions_get(const struct damos_tried_regions *r,
 				      size_t i, struct damos_tried_region *out);
@@ -1323,7 +1581,9 @@ DAMOS_API int damos_tried_regions_get(const struct damos_tried_regions *r,
  * damos_tried_regions_total_bytes() - the tried bytes the kernel summed
  * @r: the tried regions
  *
- * See damos_tried_regions_nr().
+ * The kernel's total_bytes (6.6+), else the sum of the regions' sizes.
+ *
+ * Return: the number of bytes.
  */
 DAMOS_API uint64_t
 damos_tried_regions_total_bytes(const struct damos_tried_regions *r);
@@ -1334,27 +1594,34 @@ damos_tried_regions_total_bytes(const struct damos_tried_regions *r);
  */
 DAMOS_API void damos_tried_regions_free(struct damos_tried_regions *r);
 
-/*
+/**
+ * enum damon_snapshot_source - where an access snapshot comes from
+ * @DAMON_SNAPSHOT_AUTO: tried regions where the kernel has them, else the
+ *	tracepoint
+ * @DAMON_SNAPSHOT_TRIED_REGIONS: the tried regions of a stat scheme
+ *	(sysfs, Linux 6.2+)
+ * @DAMON_SNAPSHOT_TRACE: the damon:damon_aggregated tracepoint (any
+ *	interface)
+ *
  * Access snapshots: the regions a running context monitors, with their
  * access counts and ages, as one aggregation interval left them.  The
  * result is a struct damos_tried_regions (read it with the functions
- * above).  Sources:
+ * above).
  *
- * - DAMON_SNAPSHOT_TRIED_REGIONS (sysfs, Linux 6.2+): the tried regions of
- *   a stat scheme that every region passes (no filters, quotas or
- *   watermarks).  The context's own such scheme if it has one; else one is
- *   appended for the snapshot and the schemes are written back as they
- *   were afterwards (a running kdamond gets both changes by "commit").
- * - DAMON_SNAPSHOT_TRACE (any interface): the damon:damon_aggregated
- *   tracepoint, in a tracefs instance of its own (<tracefs>/instances/
- *   damos-<pid>, removed afterwards) so that the user's trace buffer is
- *   left alone; lines of other kdamonds are skipped by pid.  It records
- *   for .trace_us (0: two aggregation intervals), then for up to 20 more
- *   aggregation intervals until each target has a complete aggregation.
- *   On a fake tree the "trace" file below <root>/sys/kernel/tracing (or
- *   <root>/sys/kernel/debug/tracing) is read as it is, without waiting.
- * - DAMON_SNAPSHOT_AUTO: tried regions where the kernel has them, else the
- *   tracepoint.
+ * DAMON_SNAPSHOT_TRIED_REGIONS reads the tried regions of a stat scheme
+ * that every region passes (no filters, quotas or watermarks): the
+ * context's own such scheme if it has one; else one is appended for the
+ * snapshot and the schemes are written back as they were afterwards (a
+ * running kdamond gets both changes by "commit").
+ *
+ * DAMON_SNAPSHOT_TRACE reads the tracepoint in a tracefs instance of its
+ * own (<tracefs>/instances/damos-<pid>, removed afterwards) so that the
+ * user's trace buffer is left alone; lines of other kdamonds are skipped
+ * by pid.  It records for .trace_us (0: two aggregation intervals), then
+ * for up to 20 more aggregation intervals until each target has a
+ * complete aggregation.  On a fake tree the "trace" file below
+ * <root>/sys/kernel/tracing (or <root>/sys/kernel/debug/tracing) is read
+ * as it is, without waiting.
  */
 enum damon_snapshot_source {
 	DAMON_SNAPSHOT_AUTO = 0,
@@ -1362,14 +1629,16 @@ enum damon_snapshot_source {
 	DAMON_SNAPSHOT_TRACE = 2,
 };
 
-/*
- * struct damon_snapshot_opts - .sz = sizeof(struct damon_snapshot_opts);
- * fields are only appended.
+/**
+ * struct damon_snapshot_opts - how to take an access snapshot
+ * @sz: sizeof(struct damon_snapshot_opts); fields are only appended
+ * @source: where the snapshot comes from
+ * @trace_us: DAMON_SNAPSHOT_TRACE: record this long
  */
 struct damon_snapshot_opts {
 	size_t sz;
 	enum damon_snapshot_source source;
-	uint64_t trace_us;	/* DAMON_SNAPSHOT_TRACE: record this long */
+	uint64_t trace_us;
 };
 
 /**
@@ -1392,6 +1661,8 @@ DAMOS_API int damon_access_snapshot(struct damon_ctx *d,
 /**
  * damos_schemes_clear() - remove every scheme.
  * @d: the handle
+ *
+ * Return: 0 or a negative errno with a message.
  */
 DAMOS_API int damos_schemes_clear(struct damon_ctx *d);
 
@@ -1400,6 +1671,8 @@ DAMOS_API int damos_schemes_clear(struct damon_ctx *d);
  * has no attributes file (a minimal fake tree), the kernel's defaults.
  * @d: the handle
  * @a: the monitoring attributes
+ *
+ * Return: 0 with *@a filled, or a negative errno with a message.
  */
 DAMOS_API int damon_attrs_read(struct damon_ctx *d, struct damon_attrs *a);
 
@@ -1408,6 +1681,9 @@ DAMOS_API int damon_attrs_read(struct damon_ctx *d, struct damon_attrs *a);
  * first; dbgfs refuses while monitoring is on; sysfs commits if on).
  * @d: the handle
  * @a: the monitoring attributes
+ *
+ * Return: 0, -EINVAL (invalid, named in the message), -EBUSY (dbgfs while
+ * monitoring is on) or another negative errno with a message.
  */
 DAMOS_API int damon_attrs_write(struct damon_ctx *d, const struct damon_attrs *a);
 
@@ -1419,6 +1695,8 @@ DAMOS_API int damon_attrs_write(struct damon_ctx *d, const struct damon_attrs *a
  * read only while monitoring is off (else targets have no regions).
  * @d: the handle
  * @t: the targets
+ *
+ * Return: 0 or a negative errno with a message.
  */
 DAMOS_API int damon_targets_read(struct damon_ctx *d, struct damon_targets *t);
 
@@ -1429,6 +1707,8 @@ DAMOS_API int damon_targets_read(struct damon_ctx *d, struct damon_targets *t);
  * the first write (-EACCES or the like, nothing written).
  * @d: the handle
  * @t: the targets
+ *
+ * Return: 0 or a negative errno with a message.
  */
 DAMOS_API int damon_targets_write(struct damon_ctx *d,
 				  const struct damon_targets *t);
@@ -1439,6 +1719,8 @@ DAMOS_API int damon_targets_write(struct damon_ctx *d,
  * @d: the handle
  * @on: where whether it runs goes
  * @pid: where the kdamond's pid goes
+ *
+ * Return: 0 or a negative errno with a message.
  */
 DAMOS_API int damon_monitor_status(struct damon_ctx *d, bool *on, int *pid);
 
@@ -1449,8 +1731,13 @@ DAMOS_API int damon_monitor_status(struct damon_ctx *d, bool *on, int *pid);
  * damon_monitor_start() / damon_monitor_stop(): turn monitoring on or off.
  * dbgfs: monitor_on (monitor_on_DEPRECATED on 6.9+ kernels) for all
  * contexts; sysfs: the kdamond's state.  Starting needs at least a target.
- * Monitoring already in that state is left alone and 0 returned (the
- * kernel would refuse the write: EBUSY, EINVAL or EPERM).
+ * Monitoring already in that state is left alone (the kernel would refuse
+ * the write: EBUSY, EINVAL or EPERM).
+ *
+ * Return: 0 (also when monitoring was on already); -EINVAL (hint
+ * DAMOS_HINT_SET_TARGET) without a target; -EBUSY when another DAMON user
+ * keeps it off (damon_monitor_check_start()); or another negative errno,
+ * with a message.
  */
 DAMOS_API int damon_monitor_start(struct damon_ctx *d);
 /**
@@ -1458,13 +1745,19 @@ DAMOS_API int damon_monitor_start(struct damon_ctx *d);
  * another DAMON user keeps monitoring off (-EBUSY with a message naming
  * it), for a caller that prepares more before it starts.
  * @d: the handle
+ *
+ * Return: 0, -EBUSY with a message naming the other user, or another
+ * negative errno.
  */
 DAMOS_API int damon_monitor_check_start(struct damon_ctx *d);
 /**
  * damon_monitor_stop() - turn monitoring off
  * @d: the handle
  *
- * See damon_monitor_check_start().
+ * See damon_monitor_start().
+ *
+ * Return: 0 (also when monitoring was off already), or a negative errno
+ * with a message.
  */
 DAMOS_API int damon_monitor_stop(struct damon_ctx *d);
 
@@ -1499,7 +1792,11 @@ DAMOS_API int damos_txn_begin(struct damon_ctx *d);
  * @d: the handle
  * @err: the errno
  *
- * See damos_txn_begin().
+ * See damos_txn_begin(), whose comment describes both.
+ *
+ * Return: 0; @err when the files are as before the transaction;
+ * -ENOTRECOVERABLE when they could not be put back (damos_errmsg() names
+ * the files left otherwise, after the first error's message).
  */
 DAMOS_API int damos_txn_end(struct damon_ctx *d, int err);
 
@@ -1536,6 +1833,8 @@ DAMOS_API int damon_dbgfs_context_make(struct damon_ctx *d, const char *name);
  * @name: the name
  *
  * See damon_dbgfs_context_make().
+ *
+ * Return: as damon_dbgfs_context_make().
  */
 DAMOS_API int damon_dbgfs_context_remove(struct damon_ctx *d, const char *name);
 
@@ -1592,6 +1891,9 @@ DAMOS_API int damon_targets_parse(struct damon_targets *t, int argc,
  * kernel accepts the others and silently does nothing.
  * @o: the operations set
  * @a: the action
+ *
+ * Return: true if @o applies @a; false otherwise and for values that are not
+ * an operations set or an action.
  */
 DAMOS_API bool damon_ops_supports(enum damon_ops o, enum damos_action a);
 
@@ -1617,22 +1919,43 @@ DAMOS_API int damos_iomem_biggest_ram(const char *root, uint64_t *start,
  * The enum follows the parameters of mm/damon/lru_sort.c (Linux 6.1);
  * values are in the kernel's units (the comments say which).
  */
+/**
+ * enum damon_lru_param - the parameters of damon_lru_sort, in the
+ * kernel's units
+ * @DAMON_LRU_HOT_THRES_ACCESS_FREQ: hot_thres_access_freq, per mille of
+ *	the samples
+ * @DAMON_LRU_COLD_MIN_AGE: cold_min_age, us
+ * @DAMON_LRU_QUOTA_MS: quota_ms, ms, halved for each scheme
+ * @DAMON_LRU_QUOTA_RESET_INTERVAL_MS: quota_reset_interval_ms, ms
+ * @DAMON_LRU_WMARKS_INTERVAL: wmarks_interval, us
+ * @DAMON_LRU_WMARKS_HIGH: wmarks_high, per mille of free memory
+ * @DAMON_LRU_WMARKS_MID: wmarks_mid, per mille of free memory
+ * @DAMON_LRU_WMARKS_LOW: wmarks_low, per mille of free memory
+ * @DAMON_LRU_SAMPLE_INTERVAL: sample_interval, us
+ * @DAMON_LRU_AGGR_INTERVAL: aggr_interval, us
+ * @DAMON_LRU_MIN_NR_REGIONS: min_nr_regions
+ * @DAMON_LRU_MAX_NR_REGIONS: max_nr_regions
+ * @DAMON_LRU_MONITOR_REGION_START: monitor_region_start, a physical
+ *	address; 0 0: the biggest System RAM range
+ * @DAMON_LRU_MONITOR_REGION_END: monitor_region_end, its end
+ * @DAMON_LRU_NR_PARAMS: the number of parameters of this version; grows
+ */
 enum damon_lru_param {
-	DAMON_LRU_HOT_THRES_ACCESS_FREQ = 0,	/* per mille of the samples */
-	DAMON_LRU_COLD_MIN_AGE = 1,		/* us */
-	DAMON_LRU_QUOTA_MS = 2,			/* ms, halved for each scheme */
-	DAMON_LRU_QUOTA_RESET_INTERVAL_MS = 3,	/* ms */
-	DAMON_LRU_WMARKS_INTERVAL = 4,		/* us */
-	DAMON_LRU_WMARKS_HIGH = 5,		/* per mille of free memory */
+	DAMON_LRU_HOT_THRES_ACCESS_FREQ = 0,
+	DAMON_LRU_COLD_MIN_AGE = 1,
+	DAMON_LRU_QUOTA_MS = 2,
+	DAMON_LRU_QUOTA_RESET_INTERVAL_MS = 3,
+	DAMON_LRU_WMARKS_INTERVAL = 4,
+	DAMON_LRU_WMARKS_HIGH = 5,
 	DAMON_LRU_WMARKS_MID = 6,
 	DAMON_LRU_WMARKS_LOW = 7,
-	DAMON_LRU_SAMPLE_INTERVAL = 8,		/* us */
-	DAMON_LRU_AGGR_INTERVAL = 9,		/* us */
+	DAMON_LRU_SAMPLE_INTERVAL = 8,
+	DAMON_LRU_AGGR_INTERVAL = 9,
 	DAMON_LRU_MIN_NR_REGIONS = 10,
 	DAMON_LRU_MAX_NR_REGIONS = 11,
-	DAMON_LRU_MONITOR_REGION_START = 12,	/* physical address; */
-	DAMON_LRU_MONITOR_REGION_END = 13,	/* 0 0: the biggest System RAM */
-	DAMON_LRU_NR_PARAMS			/* of this version; grows */
+	DAMON_LRU_MONITOR_REGION_START = 12,
+	DAMON_LRU_MONITOR_REGION_END = 13,
+	DAMON_LRU_NR_PARAMS
 };
 
 struct damon_lru_sort;
@@ -1663,10 +1986,11 @@ DAMOS_API struct damon_lru_sort *damon_lru_sort_new(void);
 DAMOS_API void damon_lru_sort_free(struct damon_lru_sort *l);
 
 /**
- * damon_lru_sort_get() - parameter @p in the kernel's unit; 0 if @p is not
- * a parameter.
+ * damon_lru_sort_get() - parameter @p in the kernel's unit.
  * @l: damon_lru_sort's parameters
  * @p: the parameter
+ *
+ * Return: the value; 0 if @p is not a parameter.
  */
 DAMOS_API uint64_t damon_lru_sort_get(const struct damon_lru_sort *l,
 				      enum damon_lru_param p);
@@ -1718,6 +2042,8 @@ DAMOS_API int damon_lru_sort_parse(struct damon_lru_sort *l, int argc,
 /**
  * damon_lru_sort_keywords() - the keywords of damon_lru_sort_parse(),
  * NULL-terminated, for help and completion.
+ *
+ * Return: a static NULL-terminated array.
  */
 DAMOS_API const char *const *damon_lru_sort_keywords(void);
 
@@ -1751,16 +2077,19 @@ DAMOS_API int damon_lru_sort_format(const struct damon_lru_sort *l,
  * damon_lru_sort_enabled() - whether damon_lru_sort runs
  * @l: damon_lru_sort's parameters
  *
- * damon_lru_sort_enabled() / damon_lru_sort_kdamond_pid(): the state read
- * by damon_lru_sort_read(): whether the module runs, its kdamond's pid
- * (-1 when off).
+ * The state damon_lru_sort_read() read (damon_lru_sort_kdamond_pid()
+ * too).
+ *
+ * Return: true if the module runs.
  */
 DAMOS_API bool damon_lru_sort_enabled(const struct damon_lru_sort *l);
 /**
  * damon_lru_sort_kdamond_pid() - the pid of damon_lru_sort's kdamond
  * @l: damon_lru_sort's parameters
  *
- * See damon_lru_sort_enabled().
+ * As damon_lru_sort_read() read it.
+ *
+ * Return: the pid, -1 when the module is off.
  */
 DAMOS_API int damon_lru_sort_kdamond_pid(const struct damon_lru_sort *l);
 
@@ -1827,7 +2156,9 @@ DAMOS_API int damon_lru_sort_write(const struct damon_opts *opts,
 struct damon_module;
 
 /**
- * damon_module_names() - "lru_sort", "reclaim", then NULL.
+ * damon_module_names() - the names of the modules the library knows.
+ *
+ * Return: a static array: "lru_sort", "reclaim", then NULL.
  */
 DAMOS_API const char *const *damon_module_names(void);
 
@@ -1848,15 +2179,19 @@ DAMOS_API struct damon_module *damon_module_new(const char *name);
  */
 DAMOS_API void damon_module_free(struct damon_module *m);
 /**
- * damon_module_name() - "reclaim"; damon_module_kernel_name() "damon_reclaim"
+ * damon_module_name() - the module's name in the library ("reclaim")
  * @m: the module
+ *
+ * Return: the name, static.
  */
 DAMOS_API const char *damon_module_name(const struct damon_module *m);
 /**
  * damon_module_kernel_name() - the module's kernel name ("damon_reclaim")
  * @m: the module
  *
- * See damon_module_name().
+ * The name of the kernel's module, as under /sys/module.
+ *
+ * Return: the name, static.
  */
 DAMOS_API const char *damon_module_kernel_name(const struct damon_module *m);
 
@@ -1864,10 +2199,10 @@ DAMOS_API const char *damon_module_kernel_name(const struct damon_module *m);
  * damon_module_nr_params() - the number of the module's parameters
  * @m: the module
  *
- * damon_module_nr_params() / damon_module_param_name(): the parameters,
- * by their file names; damon_module_param_index() the number of one
- * (-ENOENT with a message).  damon_module_param_present(): false for a
- * parameter of a later kernel that damon_module_read() did not find.
+ * The parameters are numbered 0 .. this - 1 in the module's table order
+ * (damon_module_param_name(), damon_module_param_index()).
+ *
+ * Return: the number of parameters.
  */
 DAMOS_API size_t damon_module_nr_params(const struct damon_module *m);
 /**
@@ -1875,7 +2210,9 @@ DAMOS_API size_t damon_module_nr_params(const struct damon_module *m);
  * @m: the module
  * @p: the parameter's number
  *
- * See damon_module_nr_params().
+ * The parameter's file name below the module's parameters directory.
+ *
+ * Return: the name, static; NULL (errno EINVAL) if there is no parameter @p.
  */
 DAMOS_API const char *damon_module_param_name(const struct damon_module *m,
 					      size_t p);
@@ -1884,7 +2221,9 @@ DAMOS_API const char *damon_module_param_name(const struct damon_module *m,
  * @m: the module
  * @file: the parameter's file name
  *
- * See damon_module_nr_params().
+ * The number of a parameter by its file name.
+ *
+ * Return: the number, or -ENOENT with a message.
  */
 DAMOS_API int damon_module_param_index(const struct damon_module *m,
 				       const char *file);
@@ -1893,7 +2232,11 @@ DAMOS_API int damon_module_param_index(const struct damon_module *m,
  * @m: the module
  * @p: the parameter's number
  *
- * See damon_module_nr_params().
+ * A parameter of a later kernel that damon_module_read() did not find is
+ * not.
+ *
+ * Return: true if the parameter is there (or was not read); false if
+ * damon_module_read() did not find it or there is no parameter @p.
  */
 DAMOS_API bool damon_module_param_present(const struct damon_module *m,
 					  size_t p);
@@ -1902,14 +2245,19 @@ DAMOS_API bool damon_module_param_present(const struct damon_module *m,
  * @m: the module
  * @p: the parameter's number
  *
- * See damon_module_nr_params().
+ * As damon_module_read() read it or damon_module_set() set it.
+ *
+ * Return: the value; 0 if there is no parameter @p.
  */
 DAMOS_API uint64_t damon_module_get(const struct damon_module *m, size_t p);
 /**
- * damon_module_set() - set @p (kernel unit) and mark it given; -ERANGE
+ * damon_module_set() - set @p (kernel unit) and mark it given
  * @m: the module
  * @p: the parameter's number
  * @v: the value, in the kernel's unit
+ *
+ * Return: 0, -EINVAL (no parameter @p) or -ERANGE (not a value of its
+ * type), with a message.
  */
 DAMOS_API int damon_module_set(struct damon_module *m, size_t p, uint64_t v);
 /**
@@ -1923,25 +2271,37 @@ DAMOS_API void damon_module_overlay(struct damon_module *dst,
 /**
  * damon_module_parse() - the module's keyword grammar (damoctl lru-sort
  * set, damoctl reclaim set) over @m: each value in the units of schemes,
- * the parameters it sets marked given.  Return: 0, or -EINVAL / -ERANGE
- * with a message naming the keyword and the value.
+ * the parameters it sets marked given.
  * @m: the module
  * @argc: the number of words
  * @argv: the words
+ *
+ * Return: 0, or -EINVAL / -ERANGE with a message naming the keyword and
+ * the value.
  */
 DAMOS_API int damon_module_parse(struct damon_module *m, int argc,
 				 const char *const *argv);
 /**
- * damon_module_keywords() - its keywords, NULL-terminated, static
+ * damon_module_keywords() - the keywords of the module's grammar
  * @m: the module
+ *
+ * Return: a static NULL-terminated array.
  */
 DAMOS_API const char *const *damon_module_keywords(const struct damon_module *m);
 
-/*
- * struct damon_module_kw - keyword @i of the grammar (damon_module_keyword(),
- * .sz set by the caller): @nr_values values for the parameters from
- * @first on, or (@nr_values 0) sub-keywords, each with one value for its
- * parameter.
+/**
+ * struct damon_module_kw - keyword i of a module's grammar
+ * (damon_module_keyword())
+ * @sz: sizeof(struct damon_module_kw), set by the caller
+ * @kw: the keyword
+ * @nr_values: how many values follow it, for the parameters from @first
+ *	on; 0: sub-keywords
+ * @first: the number of its first parameter
+ * @nr_subs: the number of @subs
+ * @subs: the sub-keywords, each with one value for its parameter
+ * @sub_params: the parameter of each sub-keyword
+ * @args: the words after it as a synopsis shows them
+ * @help: one line of help
  */
 struct damon_module_kw {
 	size_t sz;
@@ -1958,18 +2318,21 @@ struct damon_module_kw {
  * @m: the module
  * @i: the index
  * @out: the keyword, .sz set by the caller
+ *
+ * Return: 0, or -EINVAL past the last keyword or for a short @out->sz.
  */
 DAMOS_API int damon_module_keyword(const struct damon_module *m, size_t i,
 				   struct damon_module_kw *out);
 /**
  * damon_module_keyword_format() - keyword @i's values in the grammar's
  * units ("time 10ms reset 1s"); "" for one this kernel does not have.
- * damon_module_format() - every keyword with its values.  Both return the
- * length (snprintf-like) or a negative errno.
  * @m: the module
  * @i: the index
  * @buf: the buffer
  * @sz: the buffer's size
+ *
+ * Return: the length of the text (as snprintf(): it did not fit if
+ * >= @sz), or a negative errno.
  */
 DAMOS_API int damon_module_keyword_format(const struct damon_module *m,
 					  size_t i, char *buf, size_t sz);
@@ -1979,24 +2342,33 @@ DAMOS_API int damon_module_keyword_format(const struct damon_module *m,
  * @buf: the buffer
  * @sz: the buffer's size
  *
- * See damon_module_keyword_format().
+ * The keywords as damon_module_keyword_format() prints each.
+ *
+ * Return: the length of the text (as snprintf(): it did not fit if
+ * >= @sz), or a negative errno.
  */
 DAMOS_API int damon_module_format(const struct damon_module *m, char *buf,
 				  size_t sz);
 /**
  * damon_module_validate() - as damon_lru_sort_validate(), for any module
  * @m: the module
+ *
+ * Return: 0 or -EINVAL with a message naming the values.
  */
 DAMOS_API int damon_module_validate(const struct damon_module *m);
 
 /**
  * damon_module_enabled() - whether the module runs, as damon_module_read() read
  * @m: the module
+ *
+ * Return: true if the module runs.
  */
 DAMOS_API bool damon_module_enabled(const struct damon_module *m);
 /**
- * damon_module_kdamond_pid() - the pid of the module's kdamond (-1 when off)
+ * damon_module_kdamond_pid() - the pid of the module's kdamond
  * @m: the module
+ *
+ * Return: the pid, -1 when the module is off.
  */
 DAMOS_API int damon_module_kdamond_pid(const struct damon_module *m);
 
@@ -2004,10 +2376,10 @@ DAMOS_API int damon_module_kdamond_pid(const struct damon_module *m);
  * damon_module_nr_schemes() - the number of schemes the module builds
  * @m: the module
  *
- * damon_module_nr_schemes() / damon_module_scheme(): the schemes the
- * module builds from its parameters (reclaim: one pageout; lru_sort: hot
- * lru_prio, cold lru_deprio), with the statistics damon_module_read()
- * read; damon_module_scheme_label() "hot", "cold".
+ * The schemes the module builds from its parameters (reclaim: one
+ * pageout; lru_sort: hot lru_prio, cold lru_deprio): damon_module_scheme().
+ *
+ * Return: the number of schemes.
  */
 DAMOS_API size_t damon_module_nr_schemes(const struct damon_module *m);
 /**
@@ -2016,6 +2388,8 @@ DAMOS_API size_t damon_module_nr_schemes(const struct damon_module *m);
  * @i: the index
  *
  * See damon_module_nr_schemes().
+ *
+ * Return: the label, static; NULL if there is no scheme @i.
  */
 DAMOS_API const char *damon_module_scheme_label(const struct damon_module *m,
 						size_t i);
@@ -2024,7 +2398,11 @@ DAMOS_API const char *damon_module_scheme_label(const struct damon_module *m,
  * @m: the module
  * @i: the index
  *
- * See damon_module_nr_schemes().
+ * Built from the module's parameters, with the statistics
+ * damon_module_read() read.
+ *
+ * Return: the scheme (free with damos_scheme_free()), or NULL with errno
+ * EINVAL (no scheme @i, or a zero interval) or ENOMEM and a message.
  */
 DAMOS_API struct damos_scheme *damon_module_scheme(const struct damon_module *m,
 						   size_t i);
@@ -2051,6 +2429,10 @@ DAMOS_API int damon_module_read(const struct damon_opts *opts,
  * @m: the module
  * @enable: 1 on, 0 off, -1 as it is
  * @script: where the dry run's script goes (may be NULL)
+ *
+ * Return: 0, -EOPNOTSUPP (a parameter this kernel lacks), -ENOTRECOVERABLE
+ * (the files could not be put back) or another negative errno, with a
+ * message.
  */
 DAMOS_API int damon_module_write(const struct damon_opts *opts,
 				 const struct damon_module *m, int enable,
@@ -2090,13 +2472,15 @@ DAMOS_API int damos_scheme_update(struct damon_ctx *d, size_t idx,
  * damos_goal_current_write() - set the current value of quota goal @goal
  * of scheme @idx, a user_input goal, to @v: the file alone, and on a
  * running kdamond "commit_schemes_quota_goals", so the kernel tunes the
- * effective quota with it.  One transaction.  -EOPNOTSUPP naming the
- * kernel without quota goals (dbgfs, sysfs before Linux 6.8); -EINVAL for
- * a goal of another metric; -ENOENT for no such scheme or goal.
+ * effective quota with it.  One transaction.
  * @d: the handle
  * @idx: the index of the scheme
  * @goal: the index of the goal
  * @v: the value, in the kernel's unit
+ *
+ * Return: 0; -EOPNOTSUPP naming the kernel without quota goals (dbgfs,
+ * sysfs before Linux 6.8); -EINVAL for a goal of another metric;
+ * -ENOENT for no such scheme or goal; or another negative errno.
  */
 DAMOS_API int damos_goal_current_write(struct damon_ctx *d, size_t idx,
 				       size_t goal, uint64_t v);

@@ -27,6 +27,39 @@ man_synopsis() {
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/help")" -ge 14 ]
 }
 
+# The global options of damoctl's table (cli_options[] in cli/dispatch.c,
+# which the option parser, --help and the completion all read), as --help
+# lists them: "-r, --root DIR", "--force".
+help_options() {
+	"$DAMOCTL" --help | sed -n '/^Options:$/,/^$/p' |
+		awk 'NR > 1 && NF { sub(/^ +/, ""); sub(/  .*/, ""); print }'
+}
+
+# The .TP headings of OPTIONS in damoctl(8) (or PAGE), as plain text.
+man_options() {	# [PAGE]
+	sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "${1:-$SRC/man/damoctl.8}" |
+		awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }' |
+		sed -e 's/\\f[BIR]//g' -e 's/\\-/-/g'
+}
+
+@test "every global option of damoctl's table is in OPTIONS of damoctl(8), with its letter and value, and back" {
+	help_options > "$BATS_TEST_TMPDIR/table"
+	man_options > "$BATS_TEST_TMPDIR/man"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/table")" -ge 11 ]
+	grep -qx -- '-r, --root DIR' "$BATS_TEST_TMPDIR/table"
+	grep -qx -- '--force' "$BATS_TEST_TMPDIR/table"
+	run diff -u "$BATS_TEST_TMPDIR/table" "$BATS_TEST_TMPDIR/man"
+	assert_success
+	# an option's entry lost from the page is found
+	sed '/^\.TP$/{N;/\\-\\-wait\\fR/d}' "$SRC/man/damoctl.8" > "$BATS_TEST_TMPDIR/damoctl.8"
+	man_options "$BATS_TEST_TMPDIR/damoctl.8" > "$BATS_TEST_TMPDIR/man"
+	run diff -u "$BATS_TEST_TMPDIR/table" "$BATS_TEST_TMPDIR/man"
+	assert_failure
+	assert_output --partial '
+--w, --wait SECONDS
+ -f, --file FILE|-'
+}
+
 @test "every scheme keyword of the library's table has its paragraph in damoctl(8), and back" {
 	# the table, as scheme add --help lists it (one row a keyword)
 	"$DAMOCTL" help scheme add | sed -n 's/^  \([a-z_][a-z_]*\) .*/\1/p' |
@@ -76,18 +109,30 @@ header_api() {
 	fi
 }
 
-@test "every function of lib/damos.h has kernel-doc of its own, every parameter described, and libdamos(3) names it" {
+@test "every function of lib/damos.h has kernel-doc of its own, every parameter and the return value described, every struct and enum its members, and libdamos(3) names the functions" {
 	run "$SRC/tests/host/kerneldoc.py" "$SRC/lib/damos.h" "$SRC/man/libdamos.3"
 	assert_success
 	assert_output ""
-	# a parameter line lost and a title naming another function are found
+	# a parameter line lost, a title naming another function, a Return:
+	# section lost, a struct's member and an enum's value undescribed and
+	# a struct's comment that is not kernel-doc are found
 	sed -e '/^ \* damon_open() - /,/^ \*\//{/^ \* @opts: /d}' \
 		-e 's/^ \* damos_scheme_free() - / * damos_scheme_gone() - /' \
-		"$SRC/lib/damos.h" > "$BATS_TEST_TMPDIR/damos.h"
+		-e '/^ \* damon_attrs_encode() - /,/^ \*\//{/^ \* Return: /d}' \
+		-e '/^ \* struct damon_attrs - /,/^ \*\//{/^ \* @max_nr_regions: /d}' \
+		-e '/^ \* enum damos_hint - /,/^ \*\//{/^ \* @DAMOS_HINT_STOP_DBGFS: /d}' \
+		"$SRC/lib/damos.h" |
+		sed '/^\/\*\*$/{N;s/^\/\*\*\n\( \* struct damon_opts - \)/\/*\n\1/}' \
+		> "$BATS_TEST_TMPDIR/damos.h"
 	run "$SRC/tests/host/kerneldoc.py" "$BATS_TEST_TMPDIR/damos.h" "$SRC/man/libdamos.3"
 	assert_failure
 	assert_line "damon_open: parameter @opts not described"
 	assert_line --partial "damos_scheme_free: its comment is titled"
+	assert_line 'damon_attrs_encode: returns int, no "Return:" section'
+	assert_line "struct damon_attrs: member @max_nr_regions not described"
+	assert_line "enum damos_hint: member @DAMOS_HINT_STOP_DBGFS not described"
+	assert_line "struct damon_opts: its comment is not kernel-doc (/**)"
+	[ "${#lines[@]}" = 6 ] || fail "expected 6 faults: $output"
 }
 
 # A page as the reader sees it at 80 columns: mandoc, and man(1) if there.
