@@ -771,6 +771,19 @@ int damon_monitor_stop(struct damon_ctx *d)
 	return DAMOS_TXN(d, d->ops->turn(d, false));
 }
 
+int damos_targets_add(struct damon_targets *t, int pid)
+{
+	struct damon_target *arr = realloc(t->targets,
+					   (t->nr + 1) * sizeof(*arr));
+
+	if (!arr)
+		return damos_err(-ENOMEM, "out of memory");
+	t->targets = arr;
+	memset(&arr[t->nr], 0, sizeof(arr[0]));
+	arr[t->nr++].pid = pid;
+	return 0;
+}
+
 void damon_targets_free(struct damon_targets *t)
 {
 	size_t sz;

@@ -183,19 +183,6 @@ static int dbgfs_attrs_write(struct damon_ctx *d, const struct damon_attrs *a)
 	return err;
 }
 
-static int add_target(struct damon_targets *t, int pid)
-{
-	struct damon_target *arr = realloc(t->targets,
-					   (t->nr + 1) * sizeof(*arr));
-
-	if (!arr)
-		return damos_err(-ENOMEM, "out of memory");
-	t->targets = arr;
-	memset(&arr[t->nr], 0, sizeof(arr[0]));
-	arr[t->nr++].pid = pid;
-	return 0;
-}
-
 static int add_region(struct damon_target *t, uint64_t start, uint64_t end)
 {
 	struct damon_region *r = realloc(t->regions,
@@ -260,7 +247,7 @@ static int dbgfs_targets_read(struct damon_ctx *d, struct damon_targets *t)
 					tok);
 			break;
 		}
-		err = add_target(t, t->ops == DAMON_OPS_PADDR ? 0 : (int)v);
+		err = damos_targets_add(t, t->ops == DAMON_OPS_PADDR ? 0 : (int)v);
 	}
 	free(text);
 	if (!err)

@@ -51,18 +51,6 @@ int damon_attrs_parse(struct damon_attrs *a, int argc, const char *const *argv)
 	return damon_attrs_validate(a);
 }
 
-static int add_target(struct damon_targets *t, int pid)
-{
-	struct damon_target *n = realloc(t->targets, (t->nr + 1) * sizeof(*n));
-
-	if (!n)
-		return damos_err(-ENOMEM, "out of memory");
-	t->targets = n;
-	memset(&n[t->nr], 0, sizeof(*n));
-	n[t->nr++].pid = pid;
-	return 0;
-}
-
 /* The grammar of "damoctl target set" (cli/target.c). */
 int damon_targets_parse(struct damon_targets *t, int argc,
 			const char *const *argv)
@@ -80,7 +68,7 @@ int damon_targets_parse(struct damon_targets *t, int argc,
 		return damos_err(-EINVAL,
 				 "unknown operations '%s' (expected paddr vaddr fvaddr)",
 				 argv[0]);
-	if (t->ops != DAMON_OPS_VADDR && (err = add_target(t, 0)))
+	if (t->ops != DAMON_OPS_VADDR && (err = damos_targets_add(t, 0)))
 		return err;
 	while (i < argc) {
 		if (!strcmp(argv[i], "pid") && t->ops == DAMON_OPS_VADDR) {
@@ -95,7 +83,7 @@ int damon_targets_parse(struct damon_targets *t, int argc,
 			    pid > INT32_MAX)
 				return damos_err(-EINVAL, "pid: '%s' is not a pid",
 						 argv[i + 1]);
-			err = add_target(t, (int)pid);
+			err = damos_targets_add(t, (int)pid);
 			if (err)
 				return err;
 			i += 2;
