@@ -39,6 +39,13 @@ kernel-info)
 	exit 0 ;;
 kernel)
 	ev start
+	# the scheduling policy the build runs under (chrt -p: "...: SCHED_IDLE")
+	echo "policy $(chrt -p $$ | sed -n 's/.*policy: //p' | head -n 1)" >> "$FAKE_EVENTS"
+	# a make -C below this one, as kernel/build.sh runs it
+	if [ -n "${FAKE_BUILD_CHILD:-}" ]; then
+		bash -c 'exec -a "$1" sleep 60' _ "$FAKE_BUILD_CHILD" &
+		wait
+	fi
 	sleep "${FAKE_BUILD_S:-0.3}"
 	# the builder must not say it is done while a build is under way
 	[ "$kimage" = patched ] && [ -f "$FAKE_OUT/builds-done" ] && ev early
@@ -154,4 +161,34 @@ end 6.1-patched"
 	# and it was not there while a kernel was being built
 	run grep -c '^early ' "$FAKE_EVENTS"
 	assert_output 0
+}
+
+@test "matrix: the background builder runs at SCHED_IDLE, the suites at normal priority" {
+	run "$MATRIX_SH" "$T/out" 6.12:patched 6.1:patched
+	assert_success
+	run grep -c '^policy SCHED_IDLE$' "$FAKE_EVENTS"
+	assert_output 2
+	run chrt -p $$
+	refute_output --partial SCHED_IDLE
+}
+
+@test "matrix: interrupted, it leaves nothing of a build running (a TERM to the top make alone left the make -C under it)" {
+	marker=damos-fake-make-C-$$-$RANDOM
+	FAKE_BUILD_CHILD=$marker FAKE_SUITE_S=30 "$MATRIX_SH" "$T/out" 6.12:patched 6.12:debian > "$T/log" 2>&1 &
+	m=$!
+	for ((i = 0; i < 100; i++)); do
+		pgrep -f "^$marker" >/dev/null && break
+		sleep 0.1
+	done
+	run pgrep -f "^$marker"
+	assert_success
+	kill -TERM $m
+	wait $m || true
+	for ((i = 0; i < 50; i++)); do
+		pgrep -f "^$marker" >/dev/null || break
+		sleep 0.1
+	done
+	run pgrep -af "^$marker"
+	assert_failure
+	assert_output ""
 }
