@@ -63,11 +63,11 @@ check-host: $(CHECK_HOST_TARGETS)
 # Everything: the in-guest suites on every kernel of the matrix (patched
 # 6.1 and 6.12, Debian's own 6.12 and 6.1: check-matrix in
 # guest-image/guest.mk; check-guest runs one kernel) and the host tests
-# (check-host).  On 2 cores the work is about 100 core-minutes: two kernel
+# (check-host).  On 2 cores the work is about 95 core-minutes: two kernel
 # builds, four guests of about one core each, the host tests of about one;
 # the guests run one after the other.  So the matrix starts first (the
 # guest root, then Debian's kernels, which need no build, while the
-# patched kernels build beside them), and the host tests start when the
+# patched kernels build beside them at SCHED_IDLE), and the host tests start when the
 # builder is done ($(BUILD)/guest/matrix/builds-done), beside the last
 # suites, where the second core was idle (the programs both use are made
 # first, once); their lines are prefixed
