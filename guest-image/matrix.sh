@@ -54,8 +54,9 @@ done
 
 # The background builder: the patched kernels, one after the other (Debian's
 # images and their source subset are made in the foreground, without the
-# kernel lock).  It leaves OUT/ready-<tag> (its status) for each.  At low priority:
-# a TCG guest beside a build at normal priority slows down more than its share.
+# kernel lock).  It leaves OUT/ready-<tag> (its status) for each.  At low
+# priority: a TCG guest beside a build at normal priority slows down more
+# than its share.
 # When it is done with all of them it leaves OUT/builds-done: from then on
 # only the kernels' suites use the machine (make check starts the host
 # tests then).

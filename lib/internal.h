@@ -172,9 +172,9 @@ const uint64_t *damon_attrs_field(const struct damon_attrs *a, size_t i);
 /* scheme.c, damos.c: a caller's struct's .sz; -EINVAL with a message */
 int damon_attrs_check(const struct damon_attrs *a);
 int damon_targets_check_sz(const struct damon_targets *t);
-/* error.c: .sz of a caller's struct; -EINVAL with a message */
-/* append a target of @pid, no regions, to @t (the grammar, dbgfs' reader) */
+/* damos.c: append a target of @pid, no regions, to @t (grammar, dbgfs) */
 int damos_targets_add(struct damon_targets *t, int pid);
+/* error.c: .sz of a caller's struct; -EINVAL with a message */
 int damos_sz_check(const void *p, size_t sz, size_t known, size_t min,
 		   const char *name);
 

@@ -47,14 +47,20 @@ static int write_u64_at(struct damon_ctx *d, char *path, uint64_t v)
 	return err;
 }
 
-/* A "state" command that updates what the kernel shows, nothing else. */
+/*
+ * A "state" command (@cmd, without its newline) that updates what the kernel
+ * shows, nothing else; an error names the command.
+ */
 static int update_cmd(struct damon_ctx *d, const char *cmd)
 {
 	char *p = damos_path("%s/state", d->kdamond);
-	int err = p ? damos_write_update(d, p, cmd) : -ENOMEM;
+	char line[64];
+	int err;
 
+	snprintf(line, sizeof(line), "%s\n", cmd);
+	err = p ? damos_write_update(d, p, line) : -ENOMEM;
 	free(p);
-	return err;
+	return err ? damos_err_prefix(err, "%s: ", cmd) : 0;
 }
 
 static int sysfs_status(struct damon_ctx *d, bool *on, int *pid)
@@ -315,16 +321,6 @@ static int read_scheme(struct damon_ctx *d, size_t i, struct damos_scheme *s)
  * been applied again, up to its apply interval (seconds on a real setup), so
  * only the commands that show statistics ask for it, never a schemes read.
  */
-static int stats_cmd(struct damon_ctx *d, const char *cmd)
-{
-	char line[64];
-	int err;
-
-	snprintf(line, sizeof(line), "%s\n", cmd);
-	err = update_cmd(d, line);
-	return err ? damos_err_prefix(err, "%s: ", cmd) : 0;
-}
-
 static int sysfs_stats_update(struct damon_ctx *d)
 {
 	bool on = false;
@@ -335,11 +331,11 @@ static int sysfs_stats_update(struct damon_ctx *d)
 	err = sysfs_status(d, &on, NULL);
 	if (err || !on)
 		return err;
-	err = stats_cmd(d, "update_schemes_stats");
+	err = update_cmd(d, "update_schemes_stats");
 	if (!err && damos_has(d, DAMOS_FEAT_EFFECTIVE_BYTES) == 1)
-		err = stats_cmd(d, "update_schemes_effective_quotas");
+		err = update_cmd(d, "update_schemes_effective_quotas");
 	if (!err && damos_has(d, DAMOS_FEAT_TRIED_BYTES) == 1)
-		err = stats_cmd(d, "update_schemes_tried_bytes");
+		err = update_cmd(d, "update_schemes_tried_bytes");
 	return err;
 }
 
@@ -851,7 +847,7 @@ static int sysfs_tried_regions(struct damon_ctx *d, size_t idx,
 		free(p);
 	}
 	if (!err && !sysfs_status(d, &on, NULL) && on)
-		err = update_cmd(d, "update_schemes_tried_regions\n");
+		err = update_cmd(d, "update_schemes_tried_regions");
 	p = dir ? damos_path("%s/total_bytes", dir) : NULL;
 	if (!err && p && damos_exists(p)) {
 		err = damos_read_u64(d, p, &r->total_bytes);
