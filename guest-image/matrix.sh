@@ -29,6 +29,25 @@ JOBS=${MATRIX_JOBS:-1}
 case $JOBS in [1-9]) ;; *) echo "matrix: MATRIX_JOBS='$JOBS' is not 1..9" >&2; exit 2 ;; esac
 
 el() { local s=$((SECONDS - ${1:-$T0})); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+mmss() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+# cpu VAR: the CPU time (user + system, seconds) of this shell's children
+# reaped so far (bash's times: a kernel build's compilers, a guest's QEMU),
+# into VAR.  The difference around a stage is that stage's CPU; on a
+# machine of 2 cores the stages' sum is what no order of them can beat.
+cpu() {
+	local f=$out/.times-$BASHPID u s
+	times >"$f"
+	read -r u s < <(sed -n 2p "$f")
+	rm -f "$f"
+	printf -v "$1" '%d' $(( ($(ms "$u") + $(ms "$s")) / 1000 ))
+}
+# ms XmY.ZZZs: bash's times' notation, in milliseconds
+ms() {
+	local m=${1%%m*} sec=${1#*m}
+	sec=${sec%s}
+	echo $((m * 60000 + 10#${sec%.*} * 1000 + 10#${sec#*.}))
+}
 say() { printf 'matrix: [%s] %s\n' "$(el)" "$*"; }
 m() { $MAKE --no-print-directory "$@"; }
 
@@ -60,7 +79,8 @@ done
 # When it is done with all of them it leaves OUT/builds-done: from then on
 # only the kernels' suites use the machine (make check starts the host
 # tests then).
-rm -f "$out"/ready-* "$out"/builds-done "$out"/*.log "$out/summary" "$out"/summary-* "$out"/counts-*
+rm -f "$out"/ready-* "$out"/builds-done "$out"/*.log "$out/summary" "$out"/summary-* "$out"/counts-* \
+	"$out"/cpu-*
 (
 	# SCHED_IDLE: the build gets a core only when no guest wants it.  The
 	# kernel's own timing-sensitive selftests (6.12's
@@ -71,10 +91,15 @@ rm -f "$out"/ready-* "$out"/builds-done "$out"/*.log "$out/summary" "$out"/summa
 	# 10 where chrt is missing.  Set here, by the builder on itself: from
 	# outside, the first build could start before it.
 	chrt --idle -p 0 $BASHPID >/dev/null 2>&1 || renice -n 10 -p $BASHPID >/dev/null 2>&1
+	c0=0 c1=0
 	for k in "${order[@]}"; do
 		[[ $k == *:patched ]] || continue
+		cpu c0
 		m kernel KVER="${k%%:*}" KIMAGE=patched >"$out/build-$(tag "$k").log" 2>&1
-		echo $? >"$out/ready-$(tag "$k")"
+		rc=$?
+		cpu c1
+		echo $((c1 - c0)) >"$out/cpu-build-$(tag "$k")"
+		echo $rc >"$out/ready-$(tag "$k")"
 	done
 	: >"$out/builds-done"
 ) &
@@ -162,7 +187,7 @@ failures() {
 # leaves OUT/counts-TAG ("passed failed skipped") and OUT/summary-TAG (its
 # lines of the closing summary).  Run in the background, JOBS at a time.
 run_kernel() {
-	local k=$1 v=${1%%:*} i=${1#*:} n t t0 ts log rc rel sum p f s
+	local k=$1 v=${1%%:*} i=${1#*:} n t t0 ts log rc rel sum p f s c0=0 c1=0
 	n=$(name "$k") t=$(tag "$k")
 	t0=$SECONDS
 	log=$out/check-$t.log
@@ -186,11 +211,14 @@ run_kernel() {
 	rel=$(m kernel-info KVER="$v" KIMAGE="$i" | sed -n 's/^KERNEL_RELEASE_FILE=//p')
 	say "$n: suites (make check-guest KVER=$v KIMAGE=$i)"
 	ts=$SECONDS
+	cpu c0
 	# its own payload tree: two kernels' suites may run at once
 	m check-guest KVER="$v" KIMAGE="$i" GUEST_OUT="$(dirname "$out")/out-$t" \
 		GUEST_STAGE="$(dirname "$out")/stage-$t" 2>&1 |
 		sed -u "s/^/[$t] /" | tee -a "$log"
 	rc=${PIPESTATUS[0]}
+	cpu c1
+	echo $((c1 - c0)) >"$out/cpu-suite-$t"
 	sum=$(grep -E '^\[[^]]*\] check-guest: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 | sed 's/^\[[^]]*\] //')
 	rel=$(cat "$rel" 2>/dev/null || echo '?')
 	if [ -z "$sum" ]; then
@@ -202,9 +230,9 @@ run_kernel() {
 	read -r p f s < <(sed -E 's/^check-guest: ([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*/\1 \2 \4/' <<<"$sum")
 	s=${s:-0}
 	if [ "$rc" = 0 ] && [ "$f" = 0 ]; then
-		say "$n ($rel): $p passed, $f failed, $s skipped (suite $(el "$ts"))"
+		say "$n ($rel): $p passed, $f failed, $s skipped (suite $(el "$ts"), CPU $(mmss $((c1 - c0))))"
 		{
-			echo "matrix: $n ($rel): $p passed, $f failed, $s skipped (suite $(el "$ts"), kernel and suite $(el "$t0"))"
+			echo "matrix: $n ($rel): $p passed, $f failed, $s skipped (suite $(el "$ts"), CPU $(mmss $((c1 - c0))); kernel and suite $(el "$t0"))"
 			skips "$log"
 			notrun "$log"
 		} >"$out/summary-$t"
@@ -243,6 +271,25 @@ for k in "${order[@]}"; do
 done
 [ ${#pids[@]} = 0 ] || wait "${pids[@]}"
 
+# cpu_line: the closing line of CPU time, each build's and each suite's,
+# and the sum (the guest root and the payload's programs not counted)
+cpu_line() {
+	local k t c c0 parts=() sum=0
+	for k in "${order[@]}"; do
+		t=$(tag "$k")
+		for c in build suite; do
+			[ -f "$out/cpu-$c-$t" ] || continue
+			read -r c0 <"$out/cpu-$c-$t"
+			parts+=("$(name "$k") $c $(mmss "$c0")")
+			sum=$((sum + c0))
+		done
+	done
+	[ ${#parts[@]} = 0 ] && return
+	local IFS=,
+	echo "matrix: CPU: ${parts[*]}" | sed 's/,/, /g'
+	echo "matrix: CPU of the builds and suites: $(mmss $sum) ($((sum / 60)) core-minutes)"
+}
+
 total_p=0 total_f=0 total_s=0 bad=()
 for k in "${order[@]}"; do
 	t=$(tag "$k")
@@ -256,6 +303,7 @@ trap - EXIT INT TERM
 
 echo "matrix: ---- $(el) ----"
 cat "$out/summary" 2>/dev/null
+cpu_line
 [ ${#bad[@]} = 0 ] || echo "matrix: failed: ${bad[*]}"
 echo "check-matrix: ${#kernels[@]} kernels: $total_p passed, $total_f failed, $total_s skipped"
 [ ${#bad[@]} = 0 ] && [ $total_f = 0 ]

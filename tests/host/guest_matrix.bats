@@ -31,6 +31,13 @@ for a in "$@"; do
 	esac
 done
 ev() { echo "$1 $target $kver-$kimage $stage $(date +%s.%N)" >> "$FAKE_EVENTS"; }
+# FAKE_BURN=S: a child that uses S seconds of CPU, whatever the load, as a
+# compiler under the kernel's make or QEMU under check-guest would
+burn() {
+	[ -n "${FAKE_BURN:-}" ] || return 0
+	python3 -c "import time
+while time.process_time() < $FAKE_BURN: pass"
+}
 case $target in
 image | all | guest-payload) exit 0 ;;
 kernel-info)
@@ -47,6 +54,7 @@ kernel)
 		wait
 	fi
 	sleep "${FAKE_BUILD_S:-0.3}"
+	burn
 	# the builder must not say it is done while a build is under way
 	[ "$kimage" = patched ] && [ -f "$FAKE_OUT/builds-done" ] && ev early
 	ev end
@@ -57,6 +65,7 @@ check-guest)
 	# whether the builder had said it was done when this suite started
 	[ -f "$FAKE_OUT/builds-done" ] && ev built || ev building
 	sleep "${FAKE_SUITE_S:-0.6}"
+	burn
 	ev end
 	if [ "$kver-$kimage" = "${FAKE_FAIL:-}" ]; then
 		echo "not ok 3 a test that fails"
@@ -191,4 +200,17 @@ end 6.1-patched"
 	run pgrep -af "^$marker"
 	assert_failure
 	assert_output ""
+}
+
+@test "matrix: the summary gives each build's and each suite's CPU time, its processes' children's included" {
+	FAKE_BURN=1.2 run "$MATRIX_SH" "$T/out" 6.12:patched 6.12:debian
+	assert_success
+	assert_line --regexp '^matrix: 6\.12 patched \(6\.12-patched-release\): 5 passed, 0 failed, 2 skipped \(suite [0-9]+m[0-9]{2}s, CPU 0m0[12]s; kernel and suite [0-9]+m[0-9]{2}s\)$'
+	# Debian's kernel is installed, not built: its suite only
+	assert_line --regexp '^matrix: CPU: 6\.12 debian suite 0m0[12]s, 6\.12 patched build 0m0[12]s, 6\.12 patched suite 0m0[12]s$'
+	assert_line --regexp '^matrix: CPU of the builds and suites: 0m0[3-6]s \(0 core-minutes\)$'
+	# without the burning children, next to nothing
+	FAKE_BURN= run "$MATRIX_SH" "$T/out" 6.12:patched
+	assert_success
+	assert_line --regexp '^matrix: CPU: 6\.12 patched build 0m00s, 6\.12 patched suite 0m00s$'
 }
