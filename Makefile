@@ -63,8 +63,9 @@ check-host: $(CHECK_HOST_TARGETS)
 # Everything: the in-guest suites on every kernel of the matrix (patched
 # 6.1 and 6.12, Debian's own 6.12 and 6.1: check-matrix in
 # guest-image/guest.mk; check-guest runs one kernel) and the host tests
-# (check-host).  On 2 cores the work is about 95 core-minutes: two kernel
-# builds, four guests of about one core each, the host tests of about one;
+# (check-host).  The work is about 96 core-minutes (fresh clone, printed
+# by the run's "CPU" lines): two kernel builds (35), four guests of about
+# one core each (44), the host tests (12), the guest root and the rest (4);
 # the guests run one after the other.  So the matrix starts first (the
 # guest root, then Debian's kernels, which need no build, while the
 # patched kernels build beside them at SCHED_IDLE), and the host tests start when the
