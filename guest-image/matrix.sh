@@ -272,7 +272,8 @@ done
 [ ${#pids[@]} = 0 ] || wait "${pids[@]}"
 
 # cpu_line: the closing line of CPU time, each build's and each suite's,
-# and the sum (the guest root and the payload's programs not counted)
+# and the sum (the guest root, the installs of Debian's kernels and the
+# payload's programs not counted: a few minutes on a fresh clone)
 cpu_line() {
 	local k t c c0 parts=() sum=0
 	for k in "${order[@]}"; do
