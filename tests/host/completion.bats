@@ -78,6 +78,13 @@ setup() {
 	assert_output "auto
 sysfs
 dbgfs"
+	# the words are libdamos' own interface names, as its refusal lists them
+	run "$DAMOCTL" --interface bogus monitor status
+	assert_failure 2
+	names=$(sed -n "s/.*unknown interface 'bogus' (interfaces: \(.*\))$/\1/p" <<<"$output")
+	[ -n "$names" ] || fail "no list of interfaces in: $output"
+	run complete_words --interface ""
+	assert_output "$(tr ' ' '\n' <<<"$names")"
 	run complete_words scheme add ""
 	assert_output "$(for a in willneed cold pageout hugepage nohugepage lru_prio lru_deprio stat migrate_hot migrate_cold; do echo $a; done)"
 	touch my.conf
