@@ -784,6 +784,20 @@ int damos_targets_add(struct damon_targets *t, int pid)
 	return 0;
 }
 
+int damos_target_region_add(struct damon_target *t, uint64_t start,
+			    uint64_t end)
+{
+	struct damon_region *r = realloc(t->regions,
+					 (t->nr_regions + 1) * sizeof(*r));
+
+	if (!r)
+		return damos_err(-ENOMEM, "out of memory");
+	t->regions = r;
+	r[t->nr_regions].start = start;
+	r[t->nr_regions++].end = end;
+	return 0;
+}
+
 void damon_targets_free(struct damon_targets *t)
 {
 	size_t sz;

@@ -183,19 +183,6 @@ static int dbgfs_attrs_write(struct damon_ctx *d, const struct damon_attrs *a)
 	return err;
 }
 
-static int add_region(struct damon_target *t, uint64_t start, uint64_t end)
-{
-	struct damon_region *r = realloc(t->regions,
-					 (t->nr_regions + 1) * sizeof(*r));
-
-	if (!r)
-		return damos_err(-ENOMEM, "out of memory");
-	t->regions = r;
-	r[t->nr_regions].start = start;
-	r[t->nr_regions++].end = end;
-	return 0;
-}
-
 static int read_init_regions(struct damon_ctx *d, struct damon_targets *t)
 {
 	char *p = ctx_file(d, "init_regions"), *text = NULL, *line, *save;
@@ -216,7 +203,8 @@ static int read_init_regions(struct damon_ctx *d, struct damon_targets *t)
 			err = damos_err(-EINVAL, "init_regions: bad line '%s'",
 					line);
 		else
-			err = add_region(&t->targets[idx], start, end);
+			err = damos_target_region_add(&t->targets[idx],
+						      start, end);
 	}
 	free(text);
 	return err;

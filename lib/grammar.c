@@ -88,8 +88,6 @@ int damon_targets_parse(struct damon_targets *t, int argc,
 				return err;
 			i += 2;
 		} else if (!strcmp(argv[i], "region")) {
-			struct damon_target *tg;
-			struct damon_region *r;
 			uint64_t start, end;
 
 			if (!t->nr)
@@ -101,13 +99,10 @@ int damon_targets_parse(struct damon_targets *t, int argc,
 				err = damos_parse_addr(argv[i + 2], &end);
 			if (err)
 				return damos_err_prefix(err, "region: ");
-			tg = &t->targets[t->nr - 1];
-			r = realloc(tg->regions, (tg->nr_regions + 1) * sizeof(*r));
-			if (!r)
-				return damos_err(-ENOMEM, "out of memory");
-			tg->regions = r;
-			r[tg->nr_regions].start = start;
-			r[tg->nr_regions++].end = end;
+			err = damos_target_region_add(&t->targets[t->nr - 1],
+						      start, end);
+			if (err)
+				return err;
 			i += 3;
 		} else {
 			return damos_err(-EINVAL,

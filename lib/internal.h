@@ -174,6 +174,9 @@ int damon_attrs_check(const struct damon_attrs *a);
 int damon_targets_check_sz(const struct damon_targets *t);
 /* damos.c: append a target of @pid, no regions, to @t (grammar, dbgfs) */
 int damos_targets_add(struct damon_targets *t, int pid);
+/* damos.c: append the region [@start, @end) to @t (grammar, dbgfs) */
+int damos_target_region_add(struct damon_target *t, uint64_t start,
+			    uint64_t end);
 /* error.c: .sz of a caller's struct; -EINVAL with a message */
 int damos_sz_check(const void *p, size_t sz, size_t known, size_t min,
 		   const char *name);
