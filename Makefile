@@ -87,13 +87,12 @@ check:
 	$(MAKE) --no-print-directory all guest-payload >/dev/null || exit; \
 	mx=$(BUILD)/guest/matrix; mkdir -p $$mx; \
 	rm -f $$mx/builds-done $(BUILD)/check-matrix.end $(BUILD)/check-host.rc \
-		$(BUILD)/check-host.start $(BUILD)/check-host.end $(BUILD)/check-host.times; \
+		$(BUILD)/check-host.start $(BUILD)/check-host.end $(BUILD)/check-host.cpu; \
 	setsid bash -c 'while [ ! -f $$0/builds-done ] && [ ! -f $(BUILD)/check-matrix.end ]; do sleep 5; done; \
 		echo $$(date +%s) > $(BUILD)/check-host.start; \
-		set -o pipefail; $(MAKE) --no-print-directory check-host 2>&1 | \
-		sed -u "s/^/[host] /" | tee $(BUILD)/check-host.log; \
-		echo $$? > $(BUILD)/check-host.rc; echo $$(date +%s) > $(BUILD)/check-host.end; \
-		times > $(BUILD)/check-host.times' $$mx & host=$$!; \
+		set -o pipefail; TIMEFORMAT="%3U %3S"; { time $(MAKE) --no-print-directory check-host 2>&1 | \
+		sed -u "s/^/[host] /" | tee $(BUILD)/check-host.log; } 2> $(BUILD)/check-host.cpu; \
+		echo $$? > $(BUILD)/check-host.rc; echo $$(date +%s) > $(BUILD)/check-host.end' $$mx & host=$$!; \
 	trap 'kill -- -$$host 2>/dev/null' EXIT; \
 	$(MAKE) --no-print-directory check-matrix; mrc=$$?; \
 	m=$$((SECONDS - t)); : > $(BUILD)/check-matrix.end; \
@@ -105,9 +104,8 @@ check:
 	grep -E '^\[host\] (check-version|check-bats|abi|fuzz: [0-9]+ targets)' $(BUILD)/check-host.log | sed 's/^\[host\] /check: host: /'; \
 	[ "$$hrc" = 0 ] && echo "check: host: passed" || echo "check: host: FAILED (exit $$hrc; log: $(BUILD)/check-host.log)"; \
 	tot=$$((SECONDS - t + d)); \
-	hc=$$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($$i, a, "m"); sub("s", "", a[2]); n += a[1] * 60 + a[2] } } END { printf "%d", n }' \
-		$(BUILD)/check-host.times 2>/dev/null); \
-	mc=$$(cat $$mx/cpu-* 2>/dev/null | awk '{ n += $$1 } END { printf "%d", n }'); \
+	cpu() { awk '{ gsub(",", "."); n += $$1 + $$2 } END { printf "%d", n }' "$$@" 2>/dev/null; }; \
+	hc=$$(cpu $(BUILD)/check-host.cpu); mc=$$(cpu $$mx/cpu-*); \
 	echo "check: stages: deps $$(mmss $$d), matrix $$(mmss $$m)," \
 		"host $$(mmss $$h) from $$(mmss $$hs) on (beside the last suites); total $$(mmss $$tot)"; \
 	echo "check: CPU: builds and suites $$(mmss $${mc:-0}), host tests $$(mmss $${hc:-0});" \

@@ -28,26 +28,17 @@ T0=$SECONDS
 JOBS=${MATRIX_JOBS:-1}
 case $JOBS in [1-9]) ;; *) echo "matrix: MATRIX_JOBS='$JOBS' is not 1..9" >&2; exit 2 ;; esac
 
-el() { local s=$((SECONDS - ${1:-$T0})); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 mmss() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+el() { mmss $((SECONDS - ${1:-$T0})); }
 
-# cpu VAR: the CPU time (user + system, seconds) of this shell's children
-# reaped so far (bash's times: a kernel build's compilers, a guest's QEMU),
-# into VAR.  The difference around a stage is that stage's CPU; on a
-# machine of 2 cores the stages' sum is what no order of them can beat.
-cpu() {
-	local f=$out/.times-$BASHPID u s
-	times >"$f"
-	read -r u s < <(sed -n 2p "$f")
-	rm -f "$f"
-	printf -v "$1" '%d' $(( ($(ms "$u") + $(ms "$s")) / 1000 ))
-}
-# ms XmY.ZZZs: bash's times' notation, in milliseconds
-ms() {
-	local m=${1%%m*} sec=${1#*m}
-	sec=${sec%s}
-	echo $((m * 60000 + 10#${sec%.*} * 1000 + 10#${sec#*.}))
-}
+# The CPU time of a stage: bash's `time` of it into OUT/cpu-<stage>-<tag>,
+# user and system seconds of everything it ran and waited for (a kernel
+# build's compilers, a guest's QEMU).  On a machine of 2 cores the stages'
+# sum is what no order of them can beat.
+TIMEFORMAT='%3U %3S'
+# cpu_s FILE...: the seconds (user + system) of time's lines in FILEs,
+# whatever decimal point the locale gave them
+cpu_s() { awk '{ gsub(",", "."); n += $1 + $2 } END { printf "%d", n }' "$@" 2>/dev/null; }
 say() { printf 'matrix: [%s] %s\n' "$(el)" "$*"; }
 m() { $MAKE --no-print-directory "$@"; }
 
@@ -91,15 +82,11 @@ rm -f "$out"/ready-* "$out"/builds-done "$out"/*.log "$out/summary" "$out"/summa
 	# 10 where chrt is missing.  Set here, by the builder on itself: from
 	# outside, the first build could start before it.
 	chrt --idle -p 0 $BASHPID >/dev/null 2>&1 || renice -n 10 -p $BASHPID >/dev/null 2>&1
-	c0=0 c1=0
 	for k in "${order[@]}"; do
 		[[ $k == *:patched ]] || continue
-		cpu c0
-		m kernel KVER="${k%%:*}" KIMAGE=patched >"$out/build-$(tag "$k").log" 2>&1
-		rc=$?
-		cpu c1
-		echo $((c1 - c0)) >"$out/cpu-build-$(tag "$k")"
-		echo $rc >"$out/ready-$(tag "$k")"
+		{ time m kernel KVER="${k%%:*}" KIMAGE=patched >"$out/build-$(tag "$k").log" 2>&1; } \
+			2>"$out/cpu-build-$(tag "$k")"
+		echo $? >"$out/ready-$(tag "$k")"
 	done
 	: >"$out/builds-done"
 ) &
@@ -187,7 +174,7 @@ failures() {
 # leaves OUT/counts-TAG ("passed failed skipped") and OUT/summary-TAG (its
 # lines of the closing summary).  Run in the background, JOBS at a time.
 run_kernel() {
-	local k=$1 v=${1%%:*} i=${1#*:} n t t0 ts log rc rel sum p f s c0=0 c1=0
+	local k=$1 v=${1%%:*} i=${1#*:} n t t0 ts log rc rel sum p f s c
 	n=$(name "$k") t=$(tag "$k")
 	t0=$SECONDS
 	log=$out/check-$t.log
@@ -211,14 +198,12 @@ run_kernel() {
 	rel=$(m kernel-info KVER="$v" KIMAGE="$i" | sed -n 's/^KERNEL_RELEASE_FILE=//p')
 	say "$n: suites (make check-guest KVER=$v KIMAGE=$i)"
 	ts=$SECONDS
-	cpu c0
 	# its own payload tree: two kernels' suites may run at once
-	m check-guest KVER="$v" KIMAGE="$i" GUEST_OUT="$(dirname "$out")/out-$t" \
+	{ time m check-guest KVER="$v" KIMAGE="$i" GUEST_OUT="$(dirname "$out")/out-$t" \
 		GUEST_STAGE="$(dirname "$out")/stage-$t" 2>&1 |
-		sed -u "s/^/[$t] /" | tee -a "$log"
+		sed -u "s/^/[$t] /" | tee -a "$log"; } 2>"$out/cpu-suite-$t"
 	rc=${PIPESTATUS[0]}
-	cpu c1
-	echo $((c1 - c0)) >"$out/cpu-suite-$t"
+	c=$(cpu_s "$out/cpu-suite-$t")
 	sum=$(grep -E '^\[[^]]*\] check-guest: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 | sed 's/^\[[^]]*\] //')
 	rel=$(cat "$rel" 2>/dev/null || echo '?')
 	if [ -z "$sum" ]; then
@@ -230,9 +215,9 @@ run_kernel() {
 	read -r p f s < <(sed -E 's/^check-guest: ([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*/\1 \2 \4/' <<<"$sum")
 	s=${s:-0}
 	if [ "$rc" = 0 ] && [ "$f" = 0 ]; then
-		say "$n ($rel): $p passed, $f failed, $s skipped (suite $(el "$ts"), CPU $(mmss $((c1 - c0))))"
+		say "$n ($rel): $p passed, $f failed, $s skipped (suite $(el "$ts"), CPU $(mmss "$c"))"
 		{
-			echo "matrix: $n ($rel): $p passed, $f failed, $s skipped (suite $(el "$ts"), CPU $(mmss $((c1 - c0))); kernel and suite $(el "$t0"))"
+			echo "matrix: $n ($rel): $p passed, $f failed, $s skipped (suite $(el "$ts"), CPU $(mmss "$c"); kernel and suite $(el "$t0"))"
 			skips "$log"
 			notrun "$log"
 		} >"$out/summary-$t"
@@ -275,20 +260,18 @@ done
 # and the sum (the guest root, the installs of Debian's kernels and the
 # payload's programs not counted: a few minutes on a fresh clone)
 cpu_line() {
-	local k t c c0 parts=() sum=0
+	local k t c n parts=()
 	for k in "${order[@]}"; do
 		t=$(tag "$k")
 		for c in build suite; do
-			[ -f "$out/cpu-$c-$t" ] || continue
-			read -r c0 <"$out/cpu-$c-$t"
-			parts+=("$(name "$k") $c $(mmss "$c0")")
-			sum=$((sum + c0))
+			n=$(cpu_s "$out/cpu-$c-$t") && parts+=("$(name "$k") $c $(mmss "$n")")
 		done
 	done
 	[ ${#parts[@]} = 0 ] && return
 	local IFS=,
 	echo "matrix: CPU: ${parts[*]}" | sed 's/,/, /g'
-	echo "matrix: CPU of the builds and suites: $(mmss $sum) ($((sum / 60)) core-minutes)"
+	n=$(cpu_s "$out"/cpu-*)
+	echo "matrix: CPU of the builds and suites: $(mmss "$n") ($((n / 60)) core-minutes)"
 }
 
 total_p=0 total_f=0 total_s=0 bad=()
