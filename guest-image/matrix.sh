@@ -260,16 +260,15 @@ done
 # and the sum (the guest root, the installs of Debian's kernels and the
 # payload's programs not counted: a few minutes on a fresh clone)
 cpu_line() {
-	local k t c n parts=()
+	local k c n line=
 	for k in "${order[@]}"; do
-		t=$(tag "$k")
 		for c in build suite; do
-			n=$(cpu_s "$out/cpu-$c-$t") && parts+=("$(name "$k") $c $(mmss "$n")")
+			n=$(cpu_s "$out/cpu-$c-$(tag "$k")") &&
+				line+="${line:+, }$(name "$k") $c $(mmss "$n")"
 		done
 	done
-	[ ${#parts[@]} = 0 ] && return
-	local IFS=,
-	echo "matrix: CPU: ${parts[*]}" | sed 's/,/, /g'
+	[ -n "$line" ] || return 0
+	echo "matrix: CPU: $line"
 	n=$(cpu_s "$out"/cpu-*)
 	echo "matrix: CPU of the builds and suites: $(mmss "$n") ($((n / 60)) core-minutes)"
 }
