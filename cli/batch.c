@@ -134,7 +134,9 @@ static int line_error(struct cli *c, struct batch *b, unsigned long line,
  * Without --force the batch is one transaction (damos_txn_begin()): the
  * first failure stops it and puts the files back as they were before its
  * first line; with it, every command is its own, every failure is
- * reported and the status is that of the first one.
+ * reported and the status is that of the first one.  Either way the lock
+ * is held from the first line to the end (cli_lock()): no other writer's
+ * change comes between two lines, or is undone by the batch's rollback.
  */
 int cli_batch(struct cli *c, const char *file)
 {
@@ -144,8 +146,8 @@ int cli_batch(struct cli *c, const char *file)
 	char *line = NULL, *cmd = NULL;
 	size_t cap = 0, cmd_len = 0;
 	unsigned long nr = 0, first = 0;
-	bool go = true, quit = false, txn;
-	int read_err, err;
+	bool go = true, quit = false, txn, locked = false;
+	int read_err, err, st;
 	ssize_t n;
 
 	if (!f)
@@ -204,6 +206,12 @@ int cli_batch(struct cli *c, const char *file)
 	}
 	if (b.status && !c->force)
 		go = false;
+	/* one lock from the first line to the end: no writer in between */
+	locked = go && !(st = cli_lock(c, true, true));
+	if (go && !locked) {
+		b.status = st;
+		go = false;
+	}
 	txn = go && !c->force;
 	if (txn && (err = damos_txn_begin(NULL))) {
 		txn = go = false;
@@ -230,6 +238,8 @@ int cli_batch(struct cli *c, const char *file)
 	if (c->force && b.nr_failed)
 		cli_error(c, b.status, "%s: %lu of %lu commands failed", b.name,
 			  b.nr_failed, b.nr_cmds);
+	if (locked)
+		b.status = cli_unlock(c, b.status);
 	cmds_free(&v);
 	free(line);
 	free(cmd);

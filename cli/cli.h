@@ -17,6 +17,7 @@
 #ifndef DAMOCTL_CLI_H
 #define DAMOCTL_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -40,6 +41,12 @@ struct cli {
 	int kdamond;
 	const char *dbgfs_ctx;
 	uint64_t wait_us;		/* --wait: for the lock (cli/lock.c) */
+	/* the lock (cli/lock.c): held by a command, or a batch for all */
+	int lock_fd;			/* -1: not held */
+	bool hold_signals;		/* the command's: hold them while writing */
+	bool holding;			/* SIGINT, SIGTERM, SIGHUP blocked */
+	sigset_t sigmask;		/* the mask before */
+	int signalled;			/* a held signal came: stop, exit 128 + it */
 	/* per command */
 	const char *object;
 	const char *command;
@@ -102,6 +109,11 @@ struct cli_cmd {
 #define CLI_WRITE	0x2
 /* The command takes no lock (it reads nothing of DAMON's). */
 #define CLI_NOLOCK	0x4
+/*
+ * It runs for a duration and stops on Ctrl-C itself: signals are not held
+ * while it writes (its short changes are journaled all the same).
+ */
+#define CLI_NOHOLD	0x10
 /* Its argument is a scheme index: the completion offers those there are. */
 #define CLI_INDEX	0x8
 
@@ -187,6 +199,14 @@ int cli_watch(struct cli *c, const struct cli_cmd *k, int argc, char **argv,
 
 /* cli/lock.c: run a command under the lock of its object */
 int cli_call(struct cli *c, const struct cli_cmd *k, int argc, char **argv);
+/*
+ * cli/lock.c: take the lock (a no-op while a batch holds it), roll back a
+ * dead process's journal, and with @hold hold the signals of a writer;
+ * cli_unlock() releases it and returns @status, or 128 + a held signal
+ * that came, with a message.
+ */
+int cli_lock(struct cli *c, bool exclusive, bool hold);
+int cli_unlock(struct cli *c, int status);
 int cli_call_run(struct cli *c, int (*fn)(struct cli *, int, char **),
 		 bool exclusive, int argc, char **argv);
 /* cli/target.c: paddr without a region gets the biggest System RAM range */

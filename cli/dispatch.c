@@ -34,6 +34,7 @@ void cli_init(struct cli *c)
 	c->out = stdout;
 	c->err = stderr;
 	c->wait_us = CLI_WAIT_DEFAULT_US;
+	c->lock_fd = -1;
 }
 
 void cli_fini(struct cli *c)
@@ -759,6 +760,7 @@ static int run(struct cli *c, int argc, char **argv)
 		     n < (int)sizeof(c->line); i++)
 			n += snprintf(c->line + n, sizeof(c->line) - n, " %s",
 				      argv[i]);
+		c->hold_signals = true;
 		status = cli_call_run(c, o->run,
 				      !(argc > 1 && !strcmp(argv[1], "check")),
 				      argc - 1, argv + 1);

@@ -1,105 +1,116 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Every command runs under the lock of libdamos(3) "Locking": flock(2) on
- * the directory of the interface it works on (LOCK_EX to write, LOCK_SH to
- * read or in a dry run), held from before its first read to after its
- * last write, waiting at most --wait SECONDS.
+ * <root>/run/damoctl (LOCK_EX to write, LOCK_SH to read or in a dry run),
+ * held from before its first read to after its last write, waiting at
+ * most --wait SECONDS; a batch holds it from its first line to its end, so
+ * no other writer runs between its lines.  Whoever takes it first puts
+ * back what a dead damoctl left half-written (its journal).  While a
+ * writer holds it, SIGINT, SIGTERM and SIGHUP are held: the command ends
+ * as before or as after, then damoctl says so and exits 128 + the signal.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 
-#define NR_LOCKS 4
-
-static bool is_dir(const char *p)
+static void held_set(sigset_t *s)
 {
-	return p && !access(p, F_OK);
+	sigemptyset(s);
+	sigaddset(s, SIGINT);
+	sigaddset(s, SIGTERM);
+	sigaddset(s, SIGHUP);
 }
 
-/*
- * The directories of the command's object, in the lock order of
- * libdamos(3): the interface's (the one damon_open() picks), the module's.
- * apply may touch everything: all that exist.
- */
-static int lock_dirs(struct cli *c, char *dirs[NR_LOCKS])
+int cli_lock(struct cli *c, bool exclusive, bool hold)
 {
-	const char *const *mod = damon_module_names();
-	int n = 0;
+	struct damon_opts o;
+	char w[32];
+	int fd, r;
 
-	if (c->object && !strcmp(c->object, "lru-sort")) {
-		dirs[n++] = damon_module_dir(c->root, "lru_sort");
-	} else if (c->object && !strcmp(c->object, "reclaim")) {
-		dirs[n++] = damon_module_dir(c->root, "reclaim");
-	} else if (c->object && !strcmp(c->object, "apply")) {
-		dirs[n++] = damon_iface_dir(c->root, DAMON_IFACE_SYSFS);
-		dirs[n++] = damon_iface_dir(c->root, DAMON_IFACE_DBGFS);
-		for (; *mod && n < NR_LOCKS; mod++)
-			dirs[n++] = damon_module_dir(c->root, *mod);
-	} else {
-		struct damon_ctx *d = cli_open_quiet(c);
-
-		/* no handle: the command says why itself */
-		if (d)
-			dirs[n++] = strdup(damos_lock_dir(d));
-		damon_close(d);
+	if (c->lock_fd >= 0)
+		return EXIT_OK;		/* a batch's, for all its lines */
+	exclusive = exclusive && !c->dry_run;
+	fd = damos_lock_take(c->root, exclusive, c->wait_us);
+	if (fd == -ETIMEDOUT)
+		return cli_error(c, EXIT_FAIL, "%s: waited %s (--wait SECONDS to wait longer)",
+				 cli_errmsg(),
+				 damos_format_time_us(c->wait_us, w, sizeof(w)));
+	/*
+	 * A reader that cannot make or open the lock (not root, a read-only
+	 * root) reads unlocked; what it reads says whether it may.
+	 */
+	if (fd < 0 && !exclusive && (fd == -EACCES || fd == -EROFS || fd == -ENOENT))
+		return EXIT_OK;
+	if (fd < 0)
+		return cli_lib_error(c, fd);
+	c->lock_fd = fd;
+	if (!c->dry_run) {
+		cli_opts(c, &o);
+		r = damos_journal_recover(fd, &o, c->wait_us);
+		if (r == 1) {
+			fprintf(c->err, "damoctl: %s\n", cli_errmsg());
+		} else if (r < 0) {
+			r = cli_lib_error(c, r);
+			cli_unlock(c, r);
+			return r;
+		}
 	}
-	return n;
+	if (exclusive && hold) {
+		sigset_t s;
+
+		held_set(&s);
+		sigprocmask(SIG_BLOCK, &s, &c->sigmask);
+		c->holding = true;
+	}
+	return EXIT_OK;
 }
 
-/* Take the locks; EXIT_OK with @fds set, or an error printed. */
-static int lock(struct cli *c, bool exclusive, int fds[NR_LOCKS])
+int cli_unlock(struct cli *c, int status)
 {
-	char *dirs[NR_LOCKS] = { NULL };
-	int n = lock_dirs(c, dirs), status = EXIT_OK;
+	struct timespec zero = { 0, 0 };
+	sigset_t s;
+	int sig;
 
-	for (int i = 0; i < n; i++) {
-		char w[32];
-		int fd;
-
-		fds[i] = -1;
-		if (status || !is_dir(dirs[i]))
-			continue;
-		fd = damos_lock_take(dirs[i], exclusive && !c->dry_run,
-				     c->wait_us);
-		if (fd == -ETIMEDOUT)
-			status = cli_error(c, EXIT_FAIL,
-					   "%s: waited %s (--wait SECONDS to wait longer)",
-					   cli_errmsg(),
-					   damos_format_time_us(c->wait_us, w,
-								sizeof(w)));
-		/* a directory that cannot be opened: the command says why */
-		else if (fd >= 0)
-			fds[i] = fd;
-	}
-	for (int i = 0; i < n; i++)
-		free(dirs[i]);
-	if (status)
-		for (int i = 0; i < n; i++)
-			damos_lock_release(fds[i]);
-	return status;
+	damos_lock_release(c->lock_fd);
+	c->lock_fd = -1;
+	if (!c->holding)
+		return status;
+	c->holding = false;
+	held_set(&s);
+	sig = sigtimedwait(&s, NULL, &zero);
+	sigprocmask(SIG_SETMASK, &c->sigmask, NULL);
+	if (sig <= 0)
+		return status;
+	c->signalled = sig;
+	fflush(c->out);
+	fprintf(c->err, "damoctl: %s%sSIG%s came while writing: held until %s; stopping\n",
+		c->where ? c->where : "", c->where ? ": " : "",
+		sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
+		status == EXIT_OK ? "the change was made" :
+		status == EXIT_RESTORE ? "the restore ended (see above)" :
+		"the files were as before");
+	return 128 + sig;
 }
 
 int cli_call_run(struct cli *c, int (*fn)(struct cli *, int, char **),
 		 bool exclusive, int argc, char **argv)
 {
-	int fds[NR_LOCKS];
+	bool mine = c->lock_fd < 0;
 	FILE *saved;
 	char *buf;
 	size_t len;
 	int status;
 
-	/* every slot: one left 0 would close stdin (it did, with a 4th lock) */
-	for (int i = 0; i < NR_LOCKS; i++)
-		fds[i] = -1;
 	json_begin(c, &saved, &buf, &len);
-	status = lock(c, exclusive, fds);
+	status = cli_lock(c, exclusive, c->hold_signals);
 	if (!status) {
 		status = fn(c, argc, argv);
-		for (int i = 0; i < NR_LOCKS; i++)
-			damos_lock_release(fds[i]);
+		if (mine)
+			status = cli_unlock(c, status);
 	}
 	json_end(c, saved, &buf, &len, status);
 	return status;
@@ -113,6 +124,7 @@ int cli_call(struct cli *c, const struct cli_cmd *k, int argc, char **argv)
 	int status;
 
 	c->writing = k->flags & CLI_WRITE;
+	c->hold_signals = !(k->flags & CLI_NOHOLD);
 	if (!(k->flags & CLI_NOLOCK))
 		return cli_call_run(c, k->fn, k->flags & CLI_WRITE, argc, argv);
 	json_begin(c, &saved, &buf, &len);

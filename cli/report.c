@@ -369,12 +369,12 @@ static const struct cli_grammar heatmap_grammar = {
 const struct cli_cmd report_cmds[] = {
 	{ "access", do_access, REPORT_ACCESS_ARGS,
 	  "the monitored regions of a running kdamond: size, access rate and age, and totals",
-	  &access_grammar, CLI_WRITE },
+	  &access_grammar, CLI_WRITE | CLI_NOHOLD },
 	{ "wss", do_wss, "[duration TIME] [source auto|tried|trace]",
 	  "the working set size (bytes of the regions accessed) over a time: its percentiles",
-	  &wss_grammar, CLI_WRITE },
+	  &wss_grammar, CLI_WRITE | CLI_NOHOLD },
 	{ "heatmap", report_heatmap, REPORT_HEATMAP_ARGS,
 	  "access over address and time for a duration: in the terminal, as a PNG or SVG drawn by gnuplot, or --json",
-	  &heatmap_grammar, CLI_WRITE },
+	  &heatmap_grammar, CLI_WRITE | CLI_NOHOLD },
 	{ NULL },
 };

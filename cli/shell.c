@@ -210,11 +210,16 @@ int cli_shell(struct cli *c)
 		fflush(c->out);
 		fflush(c->err);
 		free(line);
+		/* a Ctrl-C held while writing ends the command, not the shell */
+		if (c->signalled == SIGINT)
+			c->signalled = 0;
+		if (c->signalled)
+			break;
 	}
 	sigaction(SIGINT, &old, NULL);
 	/* a history that cannot be kept is not an error */
 	if (hist)
 		history_truncate_file(hist, HISTORY_MAX);
 	free(hist);
-	return EXIT_OK;
+	return c->signalled ? 128 + c->signalled : EXIT_OK;
 }

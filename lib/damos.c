@@ -226,6 +226,43 @@ fail:
 	return d;
 }
 
+struct damon_ctx *damos_open_dir(const struct damon_opts *opts, const char *kind,
+				 const char *top)
+{
+	const struct damos_backend *b = !strcmp(kind, "sysfs") ? &damos_sysfs_backend :
+					!strcmp(kind, "dbgfs") ? &damos_dbgfs_backend : NULL;
+	struct damon_opts o;
+	struct damon_ctx *d;
+	int err;
+
+	if (damon_opts_get(opts, &o)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return damos_err_null(-ENOMEM, "out of memory");
+	d->root = damos_root_norm(o.root);
+	d->note_write = damos_txn_note_write;
+	d->before_write = damos_txn_before_write;
+	d->dbgfs = d->root ? damos_path("%s/%s", d->root, damos_dbgfs_backend.top) : NULL;
+	d->admin = d->root ? damos_path("%s/%s", d->root, damos_sysfs_backend.top) : NULL;
+	d->top = strdup(top);
+	if (b) {
+		d->iface = b->iface;
+		d->ops = b;
+	}
+	err = d->dbgfs && d->admin && d->top ? 0 : damos_err(-ENOMEM, "out of memory");
+	if (!err)
+		err = damos_io_open(d, &o, b ? b->fs_magic : 0);
+	if (err) {
+		damon_close(d);
+		errno = -err;
+		return NULL;
+	}
+	return d;
+}
+
 char *damon_iface_dir(const char *root, enum damon_iface i)
 {
 	const struct damos_backend *b = backend_of(i);

@@ -1258,31 +1258,71 @@ DAMOS_API int damon_context_check(struct damon_ctx *d);
  * reading the schemes and writing them all back), so two programs writing
  * at once lose each other's changes, and sysfs answers EBUSY or ENODEV to
  * the slower one.  The library does not lock by itself; damoctl takes, for
- * the whole of every command, flock(2) on the directory of what it works
- * on, and any other program (flock(1) in a script) can take the same lock:
+ * the whole of every command (of every batch, from its first line to its
+ * end), flock(2) on one directory, and any other program can take the same
+ * lock (flock(1) in a script, as root):
  *
- *   sysfs           <root>/sys/kernel/mm/damon/admin
- *   dbgfs           <root>/sys/kernel/debug/damon   (all its contexts)
- *   damon_lru_sort  <root>/sys/module/damon_lru_sort/parameters
+ *   <root>/run/damoctl      made 0700 if missing, refused unless it is the
+ *                           caller's own and closed to other users
  *
- * LOCK_EX to write, LOCK_SH to read.  One who needs several takes them in
- * the order above ("damoctl apply" does).  Nothing is created: the lock
- * works on fake trees and on read-only roots alike.
+ * LOCK_EX to write, LOCK_SH to read.  DAMON's own directories are
+ * world-readable: a lock on them could be held by any user.
+ *
+ * The journal.  A transaction (damos_txn_begin()) of a process that holds
+ * the lock of its root puts, before its first write, the files it may
+ * change in <root>/run/damoctl/journal (fsync()ed), and removes it at its
+ * end.  A journal found there by the next holder of the lock is a dead
+ * process's, mid-change: damos_journal_recover() puts its files back.
  */
 
 /**
- * damos_lock_dir() - the directory whose flock() guards the handle's
- * interface (the table above).
- * @d: the handle
+ * damos_lock_take() - flock() the lock directory of @root (above),
+ * LOCK_EX if @exclusive else LOCK_SH, trying until @wait_us microseconds
+ * have passed (0: once).
+ * @root: the root directory ("" or NULL: /)
+ * @exclusive: an exclusive lock, else a shared one
+ * @wait_us: how long to wait for it
  *
- * Return: the path, owned by the handle.
+ * Return: the descriptor that holds the lock (release it with
+ * damos_lock_release()), -ETIMEDOUT with a message naming the holder when
+ * /proc/locks shows it ("... is locked by pid 123 (damoctl scheme add
+ * stat)"), -EPERM if the directory is another user's or open to others,
+ * -ELOOP if it or its parent is a symlink, or the errno of mkdir(), open()
+ * or flock().
  */
-DAMOS_API const char *damos_lock_dir(const struct damon_ctx *d);
+DAMOS_API int damos_lock_take(const char *root, bool exclusive,
+			      uint64_t wait_us);
+
+/**
+ * damos_lock_release() - release what damos_lock_take() returned; a
+ * negative @fd is a no-op.
+ * @fd: the descriptor damos_lock_take() returned
+ */
+DAMOS_API void damos_lock_release(int fd);
+
+/**
+ * damos_journal_recover() - put back the files of a transaction whose
+ * process died in it
+ * @lockfd: the lock of @opts' root, held (damos_lock_take()); made
+ *          exclusive (waiting up to @wait_us) if there is a journal to
+ *          roll back, and left so
+ * @opts: the root and the layers of the handles that write the files back
+ * @wait_us: how long to wait for the exclusive lock
+ *
+ * Call it after taking the lock, before reading anything.  After a sysfs
+ * restore, every running kdamond takes the files ("commit").
+ *
+ * Return: 0 if there was no journal to roll back; 1 when it rolled one
+ * back, with damos_errmsg() saying whose and what; -ENOTRECOVERABLE with
+ * the files left otherwise named; another negative errno with a message
+ * (an unreadable journal is left as it is).
+ */
+DAMOS_API int damos_journal_recover(int lockfd, const struct damon_opts *opts,
+				    uint64_t wait_us);
 
 /**
  * damon_iface_dir() - the directory of interface @i (not AUTO) below
- * @root (NULL for "/"), whether or not it exists: the lock's of the table
- * above.
+ * @root (NULL for "/"), whether or not it exists.
  * @root: the root directory ("" or NULL: /)
  * @i: the interface
  *
@@ -1303,27 +1343,6 @@ DAMOS_API char *damon_iface_dir(const char *root, enum damon_iface i);
  */
 DAMOS_API char *damon_module_dir(const char *root, const char *name);
 
-/**
- * damos_lock_take() - flock() directory @dir, LOCK_EX if @exclusive else
- * LOCK_SH, trying until @wait_us microseconds have passed (0: once).
- * @dir: the directory
- * @exclusive: an exclusive lock, else a shared one
- * @wait_us: how long to wait for it
- *
- * Return: the descriptor that holds the lock (release it with
- * damos_lock_release()), -ETIMEDOUT with a message naming the holder when
- * /proc/locks shows it ("... is locked by pid 123 (damoctl scheme add
- * stat)"), or the errno of open() or flock().
- */
-DAMOS_API int damos_lock_take(const char *dir, bool exclusive,
-			      uint64_t wait_us);
-
-/**
- * damos_lock_release() - release what damos_lock_take() returned; a
- * negative @fd is a no-op.
- * @fd: the descriptor damos_lock_take() returned
- */
-DAMOS_API void damos_lock_release(int fd);
 
 /**
  * enum damos_feature - what the kernel behind a handle offers

@@ -483,4 +483,38 @@ bool damos_sysfs_commit_stopped(struct damon_ctx *d, const char *state_path);
 	   _e ? _e : damos_txn_end((d), (call)); })
 
 
+/*
+ * lock.c: <root>/run/damoctl, the lock's directory and the journal's;
+ * flock(@fd, @op) for up to @wait_us (0, -ETIMEDOUT naming the holders).
+ */
+char *damos_lock_path(const char *root);
+/* whether this process holds the lock of @root (its transactions journal) */
+bool damos_lock_held(const char *root);
+int damos_lock_wait(int fd, int op, uint64_t wait_us, const char *dir);
+
+/* journal.c: the durable journal of a transaction (see the file). */
+struct damos_journal_dir {
+	const char *kind;		/* "sysfs", "dbgfs" or "module" */
+	const char *dir;
+	const struct damos_snap *snap;
+};
+int damos_journal_save(const char *root, const struct damos_journal_dir *dirs,
+		       size_t n);
+void damos_journal_remove(const char *root);
+struct damos_journal {
+	int pid;
+	char *cmd;
+	size_t n;
+	struct {
+		char *kind, *dir;
+		struct damos_snap snap;
+	} *d;
+};
+/* 0, -ENOENT if there is none, or an error with a message */
+int damos_journal_read(const char *root, struct damos_journal *j);
+void damos_journal_free(struct damos_journal *j);
+/* damos.c: a handle on directory @top of kind @kind, for a restore */
+struct damon_ctx *damos_open_dir(const struct damon_opts *o, const char *kind,
+				 const char *top);
+
 #endif /* DAMOS_INTERNAL_H */

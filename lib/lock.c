@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * The lock that serializes read-modify-writes of DAMON's files across
- * processes: flock(2) on the directory of what is written (see damos.h,
- * "Locking").  Any tool can take the same lock, with flock(1) in a script.
+ * processes (see damos.h, "Locking"): flock(2) on <root>/run/damoctl, a
+ * directory only its owner can open.  DAMON's own directories are
+ * world-readable, so anyone could hold a flock on them and make root's
+ * writers wait; nobody but root can open this one.  The transactions'
+ * journal lives in it (txn.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,11 +18,6 @@
 #include <unistd.h>
 
 #include "internal.h"
-
-const char *damos_lock_dir(const struct damon_ctx *d)
-{
-	return d->top;
-}
 
 static uint64_t now_us(void)
 {
@@ -91,27 +89,94 @@ static void holders(const struct stat *st, struct damos_buf *b)
 	fclose(f);
 }
 
-int damos_lock_take(const char *dir, bool exclusive, uint64_t wait_us)
+char *damos_lock_path(const char *root)
+{
+	char *r = damos_root_norm(root), *p = r ? damos_path("%s/run/damoctl", r) : NULL;
+
+	free(r);
+	return p;
+}
+
+/* openat() of directory @name in @at, made with @mode if missing and @make */
+static int dir_at(int at, const char *name, mode_t mode, bool make)
+{
+	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT && make &&
+	    (!mkdirat(at, name, mode) || errno == EEXIST))
+		fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			    O_NONBLOCK | O_CLOEXEC);
+	return fd;
+}
+
+/*
+ * <root>/run/damoctl, opened without following a symlink at any step and
+ * made (0700) if missing; it must be the caller's own and closed to
+ * everyone else.  Below a --root its "run" is made too (0755).
+ */
+static int lock_open(const char *root, const char *path)
+{
+	int rootfd, run, fd, e;
+	struct stat st;
+	char *r = damos_root_norm(root);
+
+	if (!r)
+		return damos_err(-ENOMEM, "out of memory");
+	rootfd = open(r[0] ? r : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	e = errno;
+	free(r);
+	if (rootfd < 0)
+		return damos_err(-e, "cannot open %s: %s", root && *root ? root : "/",
+				 strerror(e));
+	run = dir_at(rootfd, "run", 0755, root && *root && strcmp(root, "/"));
+	e = errno;
+	close(rootfd);
+	if (run < 0)
+		return damos_err(e == ENOTDIR ? -ELOOP : -e,
+				 "cannot open the lock's directory %s: %s", path,
+				 e == ENOTDIR || e == ELOOP ? "a symlink or not a directory (refused)" :
+				 strerror(e));
+	fd = dir_at(run, "damoctl", 0700, true);
+	e = errno;
+	close(run);
+	if (fd < 0)
+		return damos_err(e == ENOTDIR ? -ELOOP : -e, "cannot open the lock %s: %s%s",
+				 path, e == ENOTDIR || e == ELOOP ?
+				 "a symlink or not a directory (refused)" : strerror(e),
+				 e == EACCES || e == EPERM ? " (it is root's)" : "");
+	if (fstat(fd, &st)) {
+		e = errno;
+		close(fd);
+		return damos_err(-e, "cannot stat %s: %s", path, strerror(e));
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & 077)) {
+		close(fd);
+		return damos_err(-EPERM, "%s is %s: another user could hold the lock (refused: it must be uid %u's, mode 0700)",
+				 path, st.st_uid != geteuid() ? "not ours" : "open to other users",
+				 (unsigned int)geteuid());
+	}
+	return fd;
+}
+
+/*
+ * flock(@fd, @op) until @wait_us have passed: 0, or -ETIMEDOUT naming the
+ * holders, or flock()'s errno, with a message about @dir.
+ */
+int damos_lock_wait(int fd, int op, uint64_t wait_us, const char *dir)
 {
 	struct damos_buf who = { 0 };
 	uint64_t deadline = now_us() + wait_us, delay = 1000, t;
 	struct stat st;
-	int fd, err;
+	int err;
 
-	/* O_NONBLOCK: a FIFO in a fake tree must not hang the open */
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK |
-		  O_CLOEXEC);
-	if (fd < 0)
-		return damos_err(-errno, "cannot open %s to lock it: %s", dir,
-				 strerror(errno));
 	for (;;) {
-		if (!flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB))
-			return fd;
+		if (!flock(fd, op | LOCK_NB))
+			return 0;
 		if (errno == EINTR)
 			continue;
 		if (errno != EWOULDBLOCK) {
 			err = -errno;
-			close(fd);
 			return damos_err(err, "cannot lock %s: %s", dir,
 					 strerror(-err));
 		}
@@ -125,15 +190,60 @@ int damos_lock_take(const char *dir, bool exclusive, uint64_t wait_us)
 	}
 	if (!fstat(fd, &st))
 		holders(&st, &who);
-	close(fd);
 	err = damos_err(-ETIMEDOUT, "%s is locked%s", dir,
 			who.s && !who.err ? who.s : " by another process");
 	damos_buf_free(&who);
 	return err;
 }
 
+/* The lock this process holds (one root at a time): its journal is ours. */
+static struct {
+	int fd;
+	char *root;
+} held = { -1, NULL };
+
+bool damos_lock_held(const char *root)
+{
+	char *r = damos_root_norm(root);
+	bool yes = r && held.root && held.fd >= 0 && !strcmp(r, held.root);
+
+	free(r);
+	return yes;
+}
+
+int damos_lock_take(const char *root, bool exclusive, uint64_t wait_us)
+{
+	char *dir = damos_lock_path(root);
+	int fd, err;
+
+	if (!dir)
+		return damos_err(-ENOMEM, "out of memory");
+	fd = lock_open(root, dir);
+	if (fd >= 0) {
+		err = damos_lock_wait(fd, exclusive ? LOCK_EX : LOCK_SH, wait_us,
+				      dir);
+		if (err) {
+			close(fd);
+			fd = err;
+		}
+	}
+	free(dir);
+	if (fd >= 0 && held.fd < 0) {
+		free(held.root);
+		held.root = damos_root_norm(root);
+		held.fd = held.root ? fd : -1;
+	}
+	return fd;
+}
+
 void damos_lock_release(int fd)
 {
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0)
+		return;
+	if (fd == held.fd) {
+		held.fd = -1;
+		free(held.root);
+		held.root = NULL;
+	}
+	close(fd);
 }

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <sys/file.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +17,9 @@
 struct txn_dir {
 	struct damon_ctx *d;	/* held (d->refs) until the end */
 	char *dir;		/* d->top when it joined */
+	const char *kind;	/* the journal's: sysfs, dbgfs, module */
 	struct damos_snap snap;
+	size_t nr_restored;	/* files a restore wrote */
 };
 
 struct txn_write {
@@ -34,6 +37,8 @@ static __thread struct {
 	char **commit;
 	size_t nr_commit;
 	size_t stopped;			/* 1 + the commit that stopped its kdamond */
+	char *root;			/* the handles' root: the journal's */
+	bool journaled;
 } txn;
 
 /* damos_snap_free() of a snapshot not malloc()ed itself */
@@ -128,6 +133,34 @@ static bool same_in(struct damon_ctx *d, const char *rel, const char *a,
 							   same(rel, a, b);
 }
 
+/* The snapshots, durable before the first write they guard (journal.c). */
+static int journal_save(void)
+{
+	struct damos_journal_dir *jd = calloc(txn.nr_dirs + 1, sizeof(*jd));
+	int err;
+
+	if (!jd)
+		return damos_err(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < txn.nr_dirs; i++)
+		jd[i] = (struct damos_journal_dir){ txn.dirs[i].kind,
+						    txn.dirs[i].dir,
+						    &txn.dirs[i].snap };
+	err = damos_journal_save(txn.root, jd, txn.nr_dirs);
+	free(jd);
+	if (!err)
+		txn.journaled = true;
+	return err;
+}
+
+static const char *kind_of(const struct damon_ctx *d)
+{
+	if (d->admin && !strcmp(d->top, d->admin))
+		return "sysfs";
+	if (d->dbgfs && !strcmp(d->top, d->dbgfs))
+		return "dbgfs";
+	return "module";
+}
+
 static int join(struct damon_ctx *d)
 {
 	struct txn_dir *t;
@@ -159,8 +192,19 @@ static int join(struct damon_ctx *d)
 		return damos_err_prefix(err, "cannot read what to restore on a failure: ");
 	}
 	t->d = d;
-	d->refs++;
+	t->kind = kind_of(d);
+	if (!txn.root && !(txn.root = strdup(d->root)))
+		err = damos_err(-ENOMEM, "out of memory");
 	txn.nr_dirs++;
+	if (!err)
+		err = journal_save();
+	if (err) {
+		txn.nr_dirs--;
+		snap_clear(&t->snap);
+		free(t->dir);
+		return err;
+	}
+	d->refs++;
 	return 0;
 }
 
@@ -223,6 +267,7 @@ void damos_txn_before_write(struct damon_ctx *d, const char *path)
 		t->snap.f = f;
 		f[t->snap.n++] = (struct damos_snap_file){ rel, content, true };
 		t->snap.nr_busy--;
+		journal_save();
 		return;
 	}
 }
@@ -424,7 +469,8 @@ static int restore_dir(struct txn_dir *t, struct damos_buf *left)
 			}
 			free(cur);
 			if (damos_io_query(t->d, DAMOS_IO_Q_EXACT) == 1) {
-				damos_write(t->d, p, f->content);
+				if (!damos_write(t->d, p, f->content))
+					t->nr_restored++;
 				free(p);
 				continue;
 			}
@@ -434,8 +480,8 @@ static int restore_dir(struct txn_dir *t, struct damos_buf *left)
 				char *line = damos_path("%s%s", c,
 							!strcmp(base_of(f->rel), "memcg_path") ? "" : "\n");
 
-				if (line)
-					damos_write(t->d, p, line);
+				if (line && !damos_write(t->d, p, line))
+					t->nr_restored++;
 				free(line);
 			}
 			free(c);
@@ -514,6 +560,7 @@ static void txn_reset(void)
 	}
 	free(txn.commit);
 	free(txn.commit_d);
+	free(txn.root);
 	memset(&txn, 0, sizeof(txn));
 }
 
@@ -559,6 +606,89 @@ int damos_txn_end(struct damon_ctx *d, int err)
 		}
 		damos_buf_free(&left);
 	}
+	/* committed or put back (or said what is left how): done with it */
+	if (txn.journaled)
+		damos_journal_remove(txn.root);
 	txn_reset();
 	return changed(d, err);
+}
+
+/* A restored sysfs tree's running kdamonds take the files put back. */
+static void commit_running(struct damon_ctx *d, const char *admin,
+			   struct damos_buf *left)
+{
+	for (int k = 0; k < 4096; k++) {
+		char *state = damos_path("%s/kdamonds/%d/state", admin, k), word[16] = "";
+
+		if (!state || !damos_exists(state)) {
+			free(state);
+			return;
+		}
+		if (!damos_read_word(d, state, word, sizeof(word)) &&
+		    !strcmp(word, "on") && damos_write(d, state, "commit\n"))
+			damos_buf_printf(left, "; %s: commit: %s", state,
+					 damos_errmsg());
+		free(state);
+	}
+}
+
+int damos_journal_recover(int lockfd, const struct damon_opts *opts,
+			  uint64_t wait_us)
+{
+	struct damos_journal j;
+	struct damos_buf left = { 0 };
+	char *root, *lockdir = NULL;
+	int err, bad = 0;
+
+	if (txn.depth)
+		return 0;	/* ours, alive */
+	root = damos_root_norm(opts ? opts->root : NULL);
+	if (!root)
+		return damos_err(-ENOMEM, "out of memory");
+	err = damos_journal_read(root, &j);
+	if (err)
+		goto out;
+	lockdir = damos_lock_path(root);
+	err = lockdir ? damos_lock_wait(lockfd, LOCK_EX, wait_us, lockdir) :
+			damos_err(-ENOMEM, "out of memory");
+	if (err)
+		goto out;
+	/* another process may have put it back while this one waited */
+	damos_journal_free(&j);
+	err = damos_journal_read(root, &j);
+	if (err)
+		goto out;
+	txn.restoring = true;
+	for (size_t i = j.n; i-- > 0; ) {
+		struct txn_dir t = { .dir = j.d[i].dir, .kind = j.d[i].kind,
+				     .snap = j.d[i].snap };
+
+		t.d = damos_open_dir(opts, t.kind, t.dir);
+		if (!t.d) {
+			damos_buf_printf(&left, "; %s: %s", t.dir, damos_errmsg());
+			bad = -ENOTRECOVERABLE;
+			continue;
+		}
+		if (restore_dir(&t, &left))
+			bad = -ENOTRECOVERABLE;
+		else if (t.nr_restored && !strcmp(t.kind, "sysfs"))
+			commit_running(t.d, t.dir, &left);
+		damon_close(t.d);
+	}
+	txn.restoring = false;
+	if (bad)
+		err = damos_err(bad, "pid %d (%s) died in the middle of a change, and its journal %s/journal could not put the files back as they were%s",
+				j.pid, j.cmd, lockdir, left.s ? left.s : "");
+	else
+		err = damos_err(1, "pid %d (%s) died in the middle of a change: its files are put back as they were before it (from %s/journal)%s",
+				j.pid, j.cmd, lockdir, left.s ? left.s : "");
+	damos_journal_remove(root);
+out:
+	if (err == -ENOENT)
+		err = 0;
+	damos_journal_free(&j);
+	damos_buf_free(&left);
+	free(lockdir);
+	free(root);
+	return err;
 }

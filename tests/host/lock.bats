@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
-# Issue 19: damoctl serializes its read-modify-writes with flock(2) on the
-# interface's directory (LOCKING in damoctl(8)), waits at most --wait
-# SECONDS, names the holder, and after a write checks that what it meant
-# is there.  Fake trees, parallel processes.
+# Issue 19: damoctl serializes its read-modify-writes with flock(2)
+# (LOCKING in damoctl(8)), waits at most --wait SECONDS, names the holder,
+# and after a write checks that what it meant is there.  Issue 41: the
+# lock is ROOT/run/damoctl, a directory only its owner can open (DAMON's
+# own are world-readable: any user could hold a flock on them).  Fake
+# trees, parallel processes.
 
 load helper
 load lru_sort
@@ -17,6 +19,7 @@ race_build() {
 }
 
 DBGDIR() { echo "$ROOT/sys/kernel/debug/damon"; }
+LOCKDIR() { mkdir -p -m 0700 "$ROOT/run/damoctl"; echo "$ROOT/run/damoctl"; }
 ADMIN() { echo "$ROOT/sys/kernel/mm/damon/admin"; }
 
 # hold [-s] DIR SECONDS: flock(1) holds DIR's lock in the background
@@ -125,11 +128,11 @@ serial_outcome() {
 @test "a holder of the lock makes a write wait, then time out naming it; nothing changes" {
 	make_dbgfs
 	before=$(tree_sum)
-	hold "$(DBGDIR)" 5
+	hold "$(LOCKDIR)" 5
 	start=$SECONDS
 	run damoctl --wait 1 scheme add stat
 	assert_failure 1
-	assert_output --partial "$(DBGDIR) is locked by pid $holder (flock"
+	assert_output --partial "$(LOCKDIR) is locked by pid $holder (flock"
 	assert_output --partial "waited 1s (--wait SECONDS to wait longer)"
 	[ $((SECONDS - start)) -le 3 ]
 	[ "$(tree_sum)" = "$before" ]
@@ -138,7 +141,7 @@ serial_outcome() {
 
 @test "--wait: a write waits for the lock and goes on when it is free" {
 	make_sysfs off 0
-	hold "$(ADMIN)" 1
+	hold "$(LOCKDIR)" 1
 	run damoctl --wait 10 scheme add stat
 	assert_success
 	wait "$holder"
@@ -148,7 +151,7 @@ serial_outcome() {
 
 @test "--wait 0 tries once; --wait takes times; a bad one is a usage error" {
 	make_sysfs off 0
-	hold "$(ADMIN)" 3
+	hold "$(LOCKDIR)" 3
 	run damoctl --wait 0 attrs set sample 10ms
 	assert_failure 1
 	assert_output --partial "is locked by pid"
@@ -165,14 +168,14 @@ serial_outcome() {
 
 @test "reads share the lock with reads, and wait for a writer" {
 	make_sysfs off 1
-	hold -s "$(ADMIN)" 3
+	hold -s "$(LOCKDIR)" 3
 	run damoctl --wait 0 scheme list
 	assert_success
 	run damoctl --wait 0 scheme rm 0
 	assert_failure 1
 	assert_output --partial "reading"
 	wait "$holder"
-	hold "$(ADMIN)" 3
+	hold "$(LOCKDIR)" 3
 	run damoctl --wait 0 monitor status
 	assert_failure 1
 	wait "$holder"
@@ -180,32 +183,79 @@ serial_outcome() {
 
 @test "a dry run takes the lock shared: it waits for a writer, not for readers" {
 	make_dbgfs
-	hold -s "$(DBGDIR)" 3
+	hold -s "$(LOCKDIR)" 3
 	run damoctl --wait 0 --dry-run scheme add stat
 	assert_success
 	wait "$holder"
 }
 
-@test "lru-sort commands lock the module's parameters directory" {
+@test "lru-sort commands and apply take the same lock" {
+	make_dbgfs
 	make_lru_sort
-	hold "$(LRU)" 3
+	echo 'scheme stat' > "$BATS_TEST_TMPDIR/a.conf"
+	hold "$(LOCKDIR)" 3
 	run damoctl --wait 0 lru-sort set hot 60%
 	assert_failure 1
-	assert_output --partial "$(LRU) is locked by pid $holder"
+	assert_output --partial "$(LOCKDIR) is locked by pid $holder"
+	run damoctl --wait 0 apply "$BATS_TEST_TMPDIR/a.conf"
+	assert_failure 1
+	assert_output --partial "$(LOCKDIR) is locked"
 	wait "$holder"
 	run damoctl --wait 0 lru-sort set hot 60%
 	assert_success
 }
 
-@test "apply locks the interface and the module" {
+@test "a flock on DAMON's own directories (world-readable) makes no damoctl wait" {
 	make_dbgfs
 	make_lru_sort
-	echo 'scheme stat' > "$BATS_TEST_TMPDIR/a.conf"
-	hold "$(LRU)" 3
-	run damoctl --wait 0 apply "$BATS_TEST_TMPDIR/a.conf"
-	assert_failure 1
-	assert_output --partial "$(LRU) is locked"
+	hold "$(DBGDIR)" 3
+	run damoctl --wait 0 scheme add stat
+	assert_success
 	wait "$holder"
+	hold "$(LRU)" 3
+	run damoctl --wait 0 lru-sort set hot 60%
+	assert_success
+	wait "$holder"
+}
+
+@test "the lock's directory: made 0700; refused if open to others, another user's, or a symlink" {
+	make_dbgfs
+	run damoctl scheme add stat
+	assert_success
+	[ "$(stat -c %a "$ROOT/run/damoctl")" = 700 ]
+	chmod 0755 "$ROOT/run/damoctl"
+	run damoctl --wait 0 scheme add stat
+	assert_failure 1
+	assert_output --partial "$ROOT/run/damoctl is open to other users: another user could hold the lock (refused"
+	run damoctl scheme list
+	assert_failure 1
+	rm -rf "$ROOT/run/damoctl"
+	mkdir -m 0700 "$BATS_TEST_TMPDIR/elsewhere"
+	ln -s "$BATS_TEST_TMPDIR/elsewhere" "$ROOT/run/damoctl"
+	run damoctl --wait 0 scheme add stat
+	assert_failure 1
+	assert_output --partial "a symlink or not a directory (refused)"
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/elsewhere")" ]
+	rm "$ROOT/run/damoctl"
+	if [ "$(id -u)" = 0 ]; then
+		mkdir -m 0700 "$ROOT/run/damoctl"
+		chown 65534 "$ROOT/run/damoctl"
+		run damoctl --wait 0 scheme add stat
+		assert_failure 1
+		assert_output --partial "$ROOT/run/damoctl is not ours"
+	fi
+}
+
+@test "root's lock cannot be taken by an unprivileged user" {
+	[ "$(id -u)" = 0 ] || skip "needs root: the lock is root's, the other user not"
+	make_dbgfs
+	damoctl scheme add stat
+	chmod 755 "$ROOT" "$ROOT/run"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		flock -n -s "$ROOT/run/damoctl" true
+	assert_failure
+	run damoctl --wait 0 scheme add stat sz 8K max
+	assert_success
 }
 
 @test "a program without the lock changes the schemes meanwhile: add and rm fail, saying what is there" {

@@ -8,10 +8,13 @@
 
 TXN_CTX=sys/kernel/mm/damon/admin/kdamonds/0/contexts/0
 
-# A digest of every directory and file below $1 (names, contents, modes).
+# A digest of every directory and file below $1 (names, contents, modes),
+# but the lock's directory run/damoctl (made by the first damoctl), of
+# which only what is in it counts: a journal left there is a difference.
 txn_digest() {
-	tar -C "$1" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
-		-cf - . | md5sum | cut -d' ' -f1
+	{ tar -C "$1" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
+		--exclude=./run -cf - .; ls -A "$1/run/damoctl" 2>/dev/null; } |
+		md5sum | cut -d' ' -f1
 }
 
 # $1: root.  Linux 6.12's sysfs layout, kdamond 0 $2 (off/on), two
@@ -90,17 +93,39 @@ txn_make_dbgfs() {
 
 # Worker $1 of $2: the faulted runs of writes $1, $1 + $2, ... up to $3,
 # in a tree of its own, copied again only when a run left it changed.
-# Prints "ok" or what a run left, a line a run.
+# Prints "ok" or what a run left, a line a run.  TXN_SIG (TERM, INT, HUP,
+# KILL), if set, makes the fault that signal at the write instead of a
+# failure: a held one must end the command as before or as after with exit
+# 128 + the signal and a message; after a SIGKILL, the next damoctl (a
+# "scheme list") must leave the tree as before or as after.
 txn_worker() {
-	local k=$1 step=$2 nw=$3 w=$TXN_WORK/w.$1 n rc got
+	local k=$1 step=$2 nw=$3 w=$TXN_WORK/w.$1 n rc got st spec
+	local -A signo=([INT]=2 [HUP]=1 [TERM]=15 [KILL]=9)
 	shift 3
 	rm -rf "$w" && cp -a "$TXN_PRISTINE" "$w"
 	for ((n = k; n <= nw; n += step)); do
 		rc=0
-		DAMOS_FAULT=$n "$DAMOCTL_FAULT" --root "$w" "$@" > /dev/null 2>&1 \
-			< /dev/null || rc=$?
+		spec=$n${TXN_SIG:+:$TXN_SIG}
+		DAMOS_FAULT=$spec "$DAMOCTL_FAULT" --root "$w" "$@" > /dev/null \
+			2> "$w.err" < /dev/null || rc=$?
+		st=
+		if [ "${TXN_SIG:-KILL}" != KILL ]; then
+			[ $rc -eq $((128 + signo[$TXN_SIG])) ] ||
+				st="exit $rc, not $((128 + signo[$TXN_SIG]))"
+			grep -q "SIG$TXN_SIG came while writing: held until" "$w.err" ||
+				st="$st; no message: $(head -c 300 "$w.err")"
+		elif [ -n "${TXN_SIG:-}" ]; then
+			[ $rc -eq 137 ] || st="exit $rc, not 137"
+			"$DAMOCTL_FAULT" --root "$w" scheme list > /dev/null 2> "$w.err" ||
+				st="$st; the next scheme list failed: $(head -c 300 "$w.err")"
+		fi
 		got=$(txn_digest "$w")
-		if [ "$got" = "$TXN_BEFORE" ] && [ $rc -ne 0 ]; then
+		if [ -n "$st" ]; then
+			echo "write $n: $st"
+		elif [ -n "${TXN_SIG:-}" ] && { [ "$got" = "$TXN_BEFORE" ] || [ "$got" = "$TXN_AFTER" ]; }; then
+			echo ok
+			[ "$got" = "$TXN_BEFORE" ] && continue
+		elif [ "$got" = "$TXN_BEFORE" ] && [ $rc -ne 0 ]; then
 			echo ok
 			continue
 		elif [ "$got" = "$TXN_AFTER" ] && [ $rc -eq 0 ]; then
@@ -110,7 +135,7 @@ txn_worker() {
 		fi
 		rm -rf "$w" && cp -a "$TXN_PRISTINE" "$w"
 	done
-	rm -rf "$w"
+	rm -rf "$w" "$w.err"
 }
 
 # txn_sweep NAME PRISTINE_ROOT ARGS...: the unfaulted run, then one run a
@@ -118,7 +143,7 @@ txn_worker() {
 # TXN_RUNS and TXN_HALF, and each half-applied run to $TXN_WORK/half.
 txn_sweep() {
 	local name=$1 w nw out
-	export TXN_PRISTINE=$2 TXN_BEFORE TXN_AFTER
+	export TXN_PRISTINE=$2 TXN_BEFORE TXN_AFTER TXN_SIG
 	shift 2
 	w=$TXN_WORK/w.0
 	rm -rf "$w" && cp -a "$TXN_PRISTINE" "$w"

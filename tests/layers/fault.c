@@ -6,8 +6,16 @@
  * 1 over the whole process, "+" fails every write from the N-th on (a
  * restore that fails too), ERRNO a number (default EIO).
  * DAMOS_FAULT_LOG=FILE: each write's path is appended to FILE.
+ *
+ * DAMOS_FAULT="N:SIGNAME" (TERM, INT, HUP, KILL) sends this process that
+ * signal at the N-th write, before it, and lets the write go on: what an
+ * operator's Ctrl-C, systemd's stop or the OOM killer does at that moment.
+ * DAMOS_FAULT="N:run" runs DAMOS_FAULT_RUN (a shell command) there, and
+ * waits for it: another writer between two of ours.
  */
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,6 +53,26 @@ static int fault_of(struct damon_ctx *d, const char *path)
 		return 0;
 	if (nr < nth)
 		return 0;
+	if (end && *end == ':' && (!strcmp(end + 1, "run") || !atoi(end + 1))) {
+		static const struct { const char *name; int sig; } sigs[] = {
+			{ "TERM", SIGTERM }, { "INT", SIGINT }, { "HUP", SIGHUP },
+			{ "KILL", SIGKILL },
+		};
+		const char *cmd = getenv("DAMOS_FAULT_RUN");
+
+		if (!strcmp(end + 1, "run")) {
+			fflush(NULL);
+			if (cmd && system(cmd) == -1)
+				perror("DAMOS_FAULT_RUN");
+			return 0;
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+			if (!strcmp(end + 1, sigs[i].name)) {
+				fflush(NULL);
+				kill(getpid(), sigs[i].sig);
+			}
+		return 0;
+	}
 	if (end && *end == ':')
 		e = atoi(end + 1);
 	return -(e > 0 ? e : EIO);
