@@ -324,26 +324,24 @@ static int write_all(struct apply *a)
 		has_schemes = false;
 	writes = at || t || has_schemes;
 
+	/*
+	 * One transaction for everything the file changes (damos_txn_begin()):
+	 * the module's parameters, attrs, targets and schemes, and the
+	 * read-back of what the file says, before the commit point.  A failure
+	 * anywhere puts back every file as it was, the module's included.
+	 */
+	err = damos_txn_begin(NULL);
+	if (err)
+		return cli_lib_error(a->c, err);
+	status = EXIT_OK;
 	if (a->lru && a->lru_on && (lru_en == 0 || mon == 1)) {
 		status = lru_write(a, 0);
-		if (status)
-			return status;
 		lru_done = true;
 	}
-	if (a->d) {
-		/*
-		 * One transaction (damos_txn_begin()): a failed write puts back
-		 * what the file's earlier writes did, attrs, targets and
-		 * schemes alike.
-		 */
+	if (!status && a->d) {
 		err = damos_txn_begin(a->d);
-		if (err) {
-			status = cli_close(a->c, a->d, cli_lib_error(a->c, err));
-			a->d = NULL;
-			return status;
-		}
 		/* an interface without commit refuses changes while on */
-		if (a->mon_on && (mon == 0 || (writes &&
+		if (!err && a->mon_on && (mon == 0 || (writes &&
 		    damos_has(a->d, DAMOS_FEAT_COMMIT) != 1))) {
 			err = damon_monitor_stop(a->d);
 			restart = !err && mon != 0;
@@ -359,11 +357,8 @@ static int write_all(struct apply *a)
 		if (!err && (restart || (mon == 1 && !a->mon_on)))
 			err = damon_monitor_start(a->d);
 		err = damos_txn_end(a->d, err);
-		status = err ? cli_lib_error(a->c, err) : EXIT_OK;
-		/* the files are as before: monitoring goes on on them */
-		if (err && err != -ENOTRECOVERABLE && restart &&
-		    !damon_monitor_start(a->d))
-			cli_error(a->c, status, "monitoring restarted, nothing changed");
+		if (err)
+			status = cli_lib_error(a->c, err);
 		/* what the file says is there, unless another program interfered */
 		if (!status && want_at)
 			status = cli_verify_attrs(a->c, a->d, want_at);
@@ -372,14 +367,21 @@ static int write_all(struct apply *a)
 		if (!status && a->has_schemes)
 			status = cli_verify_schemes(a->c, a->d, a->schemes,
 						    a->nr_schemes);
+	}
+	if (!status && a->lru && !lru_done)
+		status = lru_write(a, lru_en);
+	err = damos_txn_end(NULL, status ? -ECANCELED : 0);
+	if (err && (!status || err == -ENOTRECOVERABLE))
+		status = cli_lib_error(a->c, err);
+	/* the files are as before: monitoring goes on on them */
+	if (status && err != -ENOTRECOVERABLE && restart &&
+	    !damon_monitor_start(a->d))
+		cli_error(a->c, status, "monitoring restarted, nothing changed");
+	if (a->d) {
 		status = cli_close(a->c, a->d, status);
 		a->d = NULL;
-		if (status)
-			return status;
 	}
-	if (a->lru && !lru_done)
-		return lru_write(a, lru_en);
-	return EXIT_OK;
+	return status;
 }
 
 int apply_run(struct cli *c, int argc, char **argv)

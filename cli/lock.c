@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Every command runs under the lock of libdamos(3) "Locking": flock(2) on
- * <root>/run/damoctl (LOCK_EX to write, LOCK_SH to read or in a dry run),
+ * <root>/run/damos (LOCK_EX to write, LOCK_SH to read or in a dry run),
  * held from before its first read to after its last write, waiting at
  * most --wait SECONDS; a batch holds it from its first line to its end, so
  * no other writer runs between its lines.  Whoever takes it first puts

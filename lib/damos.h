@@ -1262,7 +1262,7 @@ DAMOS_API int damon_context_check(struct damon_ctx *d);
  * end), flock(2) on one directory, and any other program can take the same
  * lock (flock(1) in a script, as root):
  *
- *   <root>/run/damoctl      made 0700 if missing, refused unless it is the
+ *   <root>/run/damos      made 0700 if missing, refused unless it is the
  *                           caller's own and closed to other users
  *
  * LOCK_EX to write, LOCK_SH to read.  DAMON's own directories are
@@ -1270,7 +1270,7 @@ DAMOS_API int damon_context_check(struct damon_ctx *d);
  *
  * The journal.  A transaction (damos_txn_begin()) of a process that holds
  * the lock of its root puts, before its first write, the files it may
- * change in <root>/run/damoctl/journal (fsync()ed), and removes it at its
+ * change in <root>/run/damos/journal (fsync()ed), and removes it at its
  * end.  A journal found there by the next holder of the lock is a dead
  * process's, mid-change: damos_journal_recover() puts its files back.
  */

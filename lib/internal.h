@@ -484,7 +484,7 @@ bool damos_sysfs_commit_stopped(struct damon_ctx *d, const char *state_path);
 
 
 /*
- * lock.c: <root>/run/damoctl, the lock's directory and the journal's;
+ * lock.c: <root>/run/damos, the lock's directory and the journal's;
  * flock(@fd, @op) for up to @wait_us (0, -ETIMEDOUT naming the holders).
  */
 char *damos_lock_path(const char *root);

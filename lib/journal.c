@@ -2,7 +2,7 @@
 /*
  * The transactions' journal (damos.h, "Locking"): before its first write, a
  * transaction puts the snapshot of every directory it writes to in
- * <root>/run/damoctl/journal, fsync()ed; the file goes at its end.  One
+ * <root>/run/damos/journal, fsync()ed; the file goes at its end.  One
  * that is still there under the lock belongs to a process that died
  * mid-transaction (SIGKILL, the OOM killer, a crash): the next holder of
  * the lock puts the files back from it (txn.c), as SQLite's next reader

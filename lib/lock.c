@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * The lock that serializes read-modify-writes of DAMON's files across
- * processes (see damos.h, "Locking"): flock(2) on <root>/run/damoctl, a
+ * processes (see damos.h, "Locking"): flock(2) on <root>/run/damos, a
  * directory only its owner can open.  DAMON's own directories are
  * world-readable, so anyone could hold a flock on them and make root's
  * writers wait; nobody but root can open this one.  The transactions'
@@ -91,7 +91,7 @@ static void holders(const struct stat *st, struct damos_buf *b)
 
 char *damos_lock_path(const char *root)
 {
-	char *r = damos_root_norm(root), *p = r ? damos_path("%s/run/damoctl", r) : NULL;
+	char *r = damos_root_norm(root), *p = r ? damos_path("%s/run/damos", r) : NULL;
 
 	free(r);
 	return p;
@@ -111,7 +111,7 @@ static int dir_at(int at, const char *name, mode_t mode, bool make)
 }
 
 /*
- * <root>/run/damoctl, opened without following a symlink at any step and
+ * <root>/run/damos, opened without following a symlink at any step and
  * made (0700) if missing; it must be the caller's own and closed to
  * everyone else.  Below a --root its "run" is made too (0755).
  */
@@ -137,7 +137,7 @@ static int lock_open(const char *root, const char *path)
 				 "cannot open the lock's directory %s: %s", path,
 				 e == ENOTDIR || e == ELOOP ? "a symlink or not a directory (refused)" :
 				 strerror(e));
-	fd = dir_at(run, "damoctl", 0700, true);
+	fd = dir_at(run, "damos", 0700, true);
 	e = errno;
 	close(run);
 	if (fd < 0)

@@ -12,6 +12,7 @@
 
 load helper
 load transactions
+load lru_sort
 
 teardown() {
 	[ -z "${TXN_WORK:-}" ] || rm -rf "$TXN_WORK"
@@ -77,13 +78,13 @@ sig_sweeps() {
 	before=$(txn_digest "$ROOT")
 	run env DAMOS_FAULT=20:KILL "$DAMOCTL_FAULT" --root "$ROOT" scheme add lru_prio
 	assert_failure 137
-	[ -f "$ROOT/run/damoctl/journal" ]
-	[ "$(stat -c %a "$ROOT/run/damoctl/journal")" = 600 ]
+	[ -f "$ROOT/run/damos/journal" ]
+	[ "$(stat -c %a "$ROOT/run/damos/journal")" = 600 ]
 	[ "$(txn_digest "$ROOT")" != "$before" ]
 	run damoctl scheme list
 	assert_success
-	assert_output --regexp "^damoctl: pid [0-9]+ \(.*damoctl-fault --root $ROOT scheme add lru_prio\) died in the middle of a change: its files are put back as they were before it \(from $ROOT/run/damoctl/journal\)"
-	[ ! -e "$ROOT/run/damoctl/journal" ]
+	assert_output --regexp "^damoctl: pid [0-9]+ \(.*damoctl-fault --root $ROOT scheme add lru_prio\) died in the middle of a change: its files are put back as they were before it \(from $ROOT/run/damos/journal\)"
+	[ ! -e "$ROOT/run/damos/journal" ]
 	[ "$(txn_digest "$ROOT")" = "$before" ]
 	# the running kdamond took the files put back
 	grep -qx commit "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state" ||
@@ -98,7 +99,7 @@ sig_sweeps() {
 	# its pid taken by a process that runs: the journal is still a dead one's
 	sleep 30 &
 	local alive=$!
-	sed -i "s/^pid .*/pid $alive/" "$ROOT/run/damoctl/journal"
+	sed -i "s/^pid .*/pid $alive/" "$ROOT/run/damos/journal"
 	echo "4096 8192 0 0 0 0 2 0 0 0 0 0 0 0 0 0 0 0" >> "$ROOT/sys/kernel/debug/damon/schemes"
 	run damoctl scheme list
 	assert_success
@@ -107,11 +108,11 @@ sig_sweeps() {
 	refute_output --partial "1: pageout"
 	kill $alive
 	wait $alive || true
-	printf 'damos-journal 1\npid 1\n' > "$ROOT/run/damoctl/journal"
+	printf 'damos-journal 1\npid 1\n' > "$ROOT/run/damos/journal"
 	run damoctl scheme list
 	assert_failure 1
 	assert_output --partial "is not one of this library's (cannot parse it): left as it is"
-	[ -f "$ROOT/run/damoctl/journal" ]
+	[ -f "$ROOT/run/damos/journal" ]
 }
 
 # other_writer_sweep NAME PRISTINE BATCH: the batch's last line fails, so
@@ -153,4 +154,21 @@ other_writer_sweep() {
 	echo "another writer: $OW_RUNS interleavings, $OW_KEPT kept their change, $(wc -l < "$TXN_WORK/half") lost or wrong" >&3
 	[ ! -s "$TXN_WORK/half" ] || fail "$(head -20 "$TXN_WORK/half")"
 	[ "$OW_KEPT" -eq "$OW_RUNS" ]
+}
+
+@test "apply with damon_lru_sort is one transaction: a failure or a SIGTERM at every write, the module's included" {
+	ROOT=$BATS_TEST_TMPDIR/sysfs-lru
+	mkdir -p "$ROOT"
+	txn_make_sysfs612 "$ROOT" off
+	make_lru_sort
+	printf '%s\n' "attrs sample 10ms aggr 200ms update 1s regions 10 1000" \
+		"scheme stat" "lru-sort on hot 30%" > "$BATS_TEST_TMPDIR/lru.conf"
+	txn_setup
+	txn_sweep "apply with lru-sort" "$ROOT" apply "$BATS_TEST_TMPDIR/lru.conf"
+	TXN_SIG=TERM txn_sweep "apply with lru-sort, SIGTERM" "$ROOT" apply "$BATS_TEST_TMPDIR/lru.conf"
+	echo "apply with lru-sort: $TXN_CMDS sweeps, $TXN_RUNS runs, $TXN_HALF half-applied or wrong" >&3
+	[ "$TXN_HALF" -eq 0 ] || fail "$(head -20 "$TXN_WORK/half")"
+	[ "$TXN_CMDS" -eq 2 ]
+	# the module's own write is among them, and fails the whole apply
+	grep -q "damon_lru_sort/parameters/enabled" "$TXN_WORK/log"
 }

@@ -2,7 +2,7 @@
 # Issue 19: damoctl serializes its read-modify-writes with flock(2)
 # (LOCKING in damoctl(8)), waits at most --wait SECONDS, names the holder,
 # and after a write checks that what it meant is there.  Issue 41: the
-# lock is ROOT/run/damoctl, a directory only its owner can open (DAMON's
+# lock is ROOT/run/damos, a directory only its owner can open (DAMON's
 # own are world-readable: any user could hold a flock on them).  Fake
 # trees, parallel processes.
 
@@ -19,7 +19,7 @@ race_build() {
 }
 
 DBGDIR() { echo "$ROOT/sys/kernel/debug/damon"; }
-LOCKDIR() { mkdir -p -m 0700 "$ROOT/run/damoctl"; echo "$ROOT/run/damoctl"; }
+LOCKDIR() { mkdir -p -m 0700 "$ROOT/run/damos"; echo "$ROOT/run/damos"; }
 ADMIN() { echo "$ROOT/sys/kernel/mm/damon/admin"; }
 
 # hold [-s] DIR SECONDS: flock(1) holds DIR's lock in the background
@@ -222,27 +222,27 @@ serial_outcome() {
 	make_dbgfs
 	run damoctl scheme add stat
 	assert_success
-	[ "$(stat -c %a "$ROOT/run/damoctl")" = 700 ]
-	chmod 0755 "$ROOT/run/damoctl"
+	[ "$(stat -c %a "$ROOT/run/damos")" = 700 ]
+	chmod 0755 "$ROOT/run/damos"
 	run damoctl --wait 0 scheme add stat
 	assert_failure 1
-	assert_output --partial "$ROOT/run/damoctl is open to other users: another user could hold the lock (refused"
+	assert_output --partial "$ROOT/run/damos is open to other users: another user could hold the lock (refused"
 	run damoctl scheme list
 	assert_failure 1
-	rm -rf "$ROOT/run/damoctl"
+	rm -rf "$ROOT/run/damos"
 	mkdir -m 0700 "$BATS_TEST_TMPDIR/elsewhere"
-	ln -s "$BATS_TEST_TMPDIR/elsewhere" "$ROOT/run/damoctl"
+	ln -s "$BATS_TEST_TMPDIR/elsewhere" "$ROOT/run/damos"
 	run damoctl --wait 0 scheme add stat
 	assert_failure 1
 	assert_output --partial "a symlink or not a directory (refused)"
 	[ -z "$(ls -A "$BATS_TEST_TMPDIR/elsewhere")" ]
-	rm "$ROOT/run/damoctl"
+	rm "$ROOT/run/damos"
 	if [ "$(id -u)" = 0 ]; then
-		mkdir -m 0700 "$ROOT/run/damoctl"
-		chown 65534 "$ROOT/run/damoctl"
+		mkdir -m 0700 "$ROOT/run/damos"
+		chown 65534 "$ROOT/run/damos"
 		run damoctl --wait 0 scheme add stat
 		assert_failure 1
-		assert_output --partial "$ROOT/run/damoctl is not ours"
+		assert_output --partial "$ROOT/run/damos is not ours"
 	fi
 }
 
@@ -252,7 +252,7 @@ serial_outcome() {
 	damoctl scheme add stat
 	chmod 755 "$ROOT" "$ROOT/run"
 	run setpriv --reuid=65534 --regid=65534 --clear-groups \
-		flock -n -s "$ROOT/run/damoctl" true
+		flock -n -s "$ROOT/run/damos" true
 	assert_failure
 	run damoctl --wait 0 scheme add stat sz 8K max
 	assert_success

@@ -9,11 +9,11 @@
 TXN_CTX=sys/kernel/mm/damon/admin/kdamonds/0/contexts/0
 
 # A digest of every directory and file below $1 (names, contents, modes),
-# but the lock's directory run/damoctl (made by the first damoctl), of
+# but the lock's directory run/damos (made by the first damoctl), of
 # which only what is in it counts: a journal left there is a difference.
 txn_digest() {
 	{ tar -C "$1" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
-		--exclude=./run -cf - .; ls -A "$1/run/damoctl" 2>/dev/null; } |
+		--exclude=./run -cf - .; ls -A "$1/run/damos" 2>/dev/null; } |
 		md5sum | cut -d' ' -f1
 }
 
