@@ -45,6 +45,9 @@ int cli_lock(struct cli *c, bool exclusive, bool hold)
 	 */
 	if (fd < 0 && !exclusive && (fd == -EACCES || fd == -EROFS || fd == -ENOENT))
 		return EXIT_OK;
+	if (fd == -EACCES && geteuid())
+		return cli_error(c, EXIT_FAIL, "%s (DAMON's files need root)",
+				 cli_errmsg());
 	if (fd < 0)
 		return cli_lib_error(c, fd);
 	c->lock_fd = fd;

@@ -149,26 +149,37 @@ count_ok() {	# count_ok N: how many of st.1..st.N are 0; failures on stderr
 	done
 }
 
-@test "a lock holder makes damoctl wait, then fail naming it" {
-	local iface dir
+@test "a lock holder makes damoctl wait, then fail naming it; a flock on DAMON's own directory makes none wait" {
+	local iface dir lock=/run/damos
+	mkdir -p -m 0700 "$lock"
 	for iface in $(interfaces); do
 		dir=$SYSFS
 		[ "$iface" = dbgfs ] && dir=$DBGFS
 		# the holder says when it has the lock (no guess of how long
 		# a fork takes under TCG), then keeps it 4 s
 		rm -f "$BATS_TEST_TMPDIR/held"
-		flock "$dir" sh -c ': > "$1"; sleep 4' sh "$BATS_TEST_TMPDIR/held" &
+		flock "$lock" sh -c ': > "$1"; sleep 4' sh "$BATS_TEST_TMPDIR/held" &
 		holder=$!
 		for _ in $(seq 100); do
 			[ -e "$BATS_TEST_TMPDIR/held" ] && break
 			sleep 0.1
 		done
-		[ -e "$BATS_TEST_TMPDIR/held" ] || fail "flock did not take $dir in 10 s"
+		[ -e "$BATS_TEST_TMPDIR/held" ] || fail "flock did not take $lock in 10 s"
 		run "$DAMOCTL" --interface "$iface" --wait 1 scheme add stat
 		assert_failure 1
-		assert_output --partial "$dir is locked by pid $holder (flock"
+		assert_output --partial "$lock is locked by pid $holder (flock"
 		wait "$holder"
 		run "$DAMOCTL" --interface "$iface" scheme list
 		assert_output ""
+		# DAMON's directory is world-readable: anyone's flock there
+		# (issue 41) must not make root's damoctl wait
+		flock -s "$dir" sleep 4 &
+		holder=$!
+		sleep 0.5
+		run "$DAMOCTL" --interface "$iface" --wait 0 scheme add stat
+		assert_success
+		run "$DAMOCTL" --interface "$iface" scheme clear
+		assert_success
+		wait "$holder"
 	done
 }

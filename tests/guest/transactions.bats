@@ -220,3 +220,42 @@ assert_kdamond_unchanged() {
 			fail "the scheme tried no more regions after the refused commit" ;;
 	esac
 }
+
+# Issue 41: what an operator and the OOM killer do, on the kernel's own
+# files.  strace delivers the signal at the write of the new scheme's
+# action (-P: only writes to that file), after nr_schemes made the
+# directory and before the commit: the middle of the rewrite.
+@test "signals: SIGTERM in the middle of a scheme add on a running kdamond is held: the add ends, exit 143 with a message, the kdamond runs on" {
+	foreign_running
+	run strace -f -qq -o /dev/null -P "$SCHEMES/1/action" \
+		-e trace=write -e inject=write:signal=TERM:when=1 \
+		"$DAMOCTL" --interface sysfs scheme add lru_prio
+	echo "$output"
+	assert_failure 143
+	assert_output --partial "SIGTERM came while writing: held until the change was made; stopping"
+	assert_equal "$(cat "$SYSFS_K/state")" on
+	assert_equal "$(cat "$SYSFS_K/pid")" "$PID"
+	assert_equal "$(cat "$SCHEMES/nr_schemes")" 2
+	assert_equal "$(cat "$SCHEMES/1/action")" lru_prio
+	[ ! -e /run/damos/journal ] || fail "the journal is left"
+}
+
+@test "signals: SIGKILL in the middle of a scheme add on a running kdamond; the next damoctl puts the files back from the journal, the kdamond runs on" {
+	foreign_running
+	local before
+	before=$(kdamond_files)
+	run strace -f -qq -o /dev/null -P "$SCHEMES/1/action" \
+		-e trace=write -e inject=write:signal=KILL:when=1 \
+		"$DAMOCTL" --interface sysfs scheme add lru_prio
+	assert_failure 137
+	[ -e /run/damos/journal ] || fail "no journal after the kill"
+	# killed half-way: two schemes staged, the second never filled in
+	assert_equal "$(cat "$SCHEMES/nr_schemes")" 2
+	run "$DAMOCTL" --interface sysfs scheme list
+	echo "$output"
+	assert_success
+	assert_output --regexp "^damoctl: pid [0-9]+ \\(.*damoctl --interface sysfs scheme add lru_prio\\) died in the middle of a change: its files are put back as they were before it"
+	[ ! -e /run/damos/journal ] || fail "the journal is left"
+	assert_equal "$(kdamond_files)" "$before"
+	assert_kdamond_unchanged
+}
