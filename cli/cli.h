@@ -153,6 +153,10 @@ extern const struct cli_cmd stats_cmds[];
 extern const struct cli_cmd lru_sort_cmds[];
 extern const struct cli_cmd reclaim_cmds[];
 extern const struct cli_cmd report_cmds[];
+/* cli/effect.c: report effect */
+int report_effect(struct cli *c, int argc, char **argv);
+extern const struct cli_grammar report_effect_grammar;
+#define REPORT_EFFECT_ARGS "[duration TIME] [--format text|openmetrics|prometheus [--output FILE]]"
 /* cli/heatmap.c: report heatmap */
 int report_heatmap(struct cli *c, int argc, char **argv);
 int apply_run(struct cli *c, int argc, char **argv);
@@ -251,6 +255,13 @@ int cli_metrics_args(struct cli *c, int *argc, char **argv,
 		     struct cli_metrics *m);
 /* @status: monitor status's state and attributes too, not only schemes' */
 int cli_metrics_print(struct cli *c, const struct cli_metrics *m, bool status);
+/* for other expositions: a family's HELP and TYPE, a label value escaped,
+ * the file replaced whole */
+void cli_metrics_family(FILE *f, const struct cli_metrics *m, const char *name,
+			const char *type, const char *help);
+void cli_metrics_label(FILE *f, const char *value);
+int cli_metrics_write(struct cli *c, const char *path, const char *text,
+		      size_t len);
 
 /* cli/rates.c: each scheme's rates since the last --watch frame */
 struct cli_rate {

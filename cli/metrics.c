@@ -297,3 +297,23 @@ int cli_metrics_print(struct cli *c, const struct cli_metrics *m, bool status)
 	free(text);
 	return cli_close(c, d, st);
 }
+
+/* for the other expositions (cli/effect.c): the same HELP/TYPE lines */
+void cli_metrics_family(FILE *f, const struct cli_metrics *m, const char *name,
+			const char *type, const char *help)
+{
+	const struct family fa = { name, type, help };
+
+	family(f, m, &fa);
+}
+
+void cli_metrics_label(FILE *f, const char *value)
+{
+	label_value(f, value);
+}
+
+int cli_metrics_write(struct cli *c, const char *path, const char *text,
+		      size_t len)
+{
+	return write_atomic(c, path, text, len);
+}

@@ -376,5 +376,8 @@ const struct cli_cmd report_cmds[] = {
 	{ "heatmap", report_heatmap, REPORT_HEATMAP_ARGS,
 	  "access over address and time for a duration: in the terminal, as a PNG or SVG drawn by gnuplot, or --json",
 	  &heatmap_grammar, CLI_WRITE },
+	{ "effect", report_effect, REPORT_EFFECT_ARGS,
+	  "over a window: each scheme's bytes tried and applied beside the kernel's counters of their effect (vmstat, meminfo, memory pressure)",
+	  &report_effect_grammar },
 	{ NULL },
 };
