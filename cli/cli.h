@@ -157,6 +157,29 @@ extern const struct cli_cmd report_cmds[];
 int report_effect(struct cli *c, int argc, char **argv);
 extern const struct cli_grammar report_effect_grammar;
 #define REPORT_EFFECT_ARGS "[duration TIME] [--format text|openmetrics|prometheus [--output FILE]]"
+/*
+ * cli/record.c: record FILE, and the records report --input reads (damo's
+ * json and json_compressed formats): one record a monitoring target, its
+ * intervals in @a, its snapshots in time order
+ */
+struct cli_record_snap {
+	uint64_t start_ns, end_ns;
+	struct damos_tried_region *r;
+	size_t nr;
+};
+struct cli_record {
+	struct damon_attrs a;
+	struct cli_record_snap *s;
+	size_t nr;
+};
+int record_run(struct cli *c, int argc, char **argv);
+extern const struct cli_grammar record_grammar;
+#define RECORD_ARGS "FILE [duration TIME] [format json|json_compressed] [source auto|tried|trace]"
+int cli_record_load(struct cli *c, const char *file, struct cli_record **out,
+		    size_t *nr);
+int cli_record_input(struct cli *c, const char *file, struct cli_record *rec);
+void cli_record_free(struct cli_record *rec);
+void cli_record_write(FILE *f, const struct cli_record *rec, int kdamond);
 /* cli/heatmap.c: report heatmap */
 int report_heatmap(struct cli *c, int argc, char **argv);
 int apply_run(struct cli *c, int argc, char **argv);
