@@ -278,6 +278,21 @@ int cli_metrics_args(struct cli *c, int *argc, char **argv,
 		     struct cli_metrics *m);
 /* @status: monitor status's state and attributes too, not only schemes' */
 int cli_metrics_print(struct cli *c, const struct cli_metrics *m, bool status);
+/*
+ * cli/telemetry.c: the access telemetry of monitor status' metrics, from
+ * the regions of a running kdamond read without a change to the setup;
+ * -errno with @why when there is none
+ */
+struct cli_access_telemetry {
+	bool available;
+	const char *source;		/* "tried" or "trace" */
+	const char *why;		/* not available: why */
+	size_t nr_regions;
+	uint64_t total_bytes, wss_bytes;
+	uint64_t age_us[3];		/* p50, p90, p99 of the bytes */
+};
+int cli_access_telemetry(struct cli *c, struct damon_ctx *d,
+			 struct cli_access_telemetry *t);
 /* for other expositions: a family's HELP and TYPE, a label value escaped,
  * the file replaced whole */
 void cli_metrics_family(FILE *f, const struct cli_metrics *m, const char *name,
