@@ -17,7 +17,7 @@ mkdir "$dir/root"	# --root of nothing: no kernel, no lock
 
 # measure NAME CMD...: "NAME wall cpu maxrss_kb" (stdout of CMD dropped)
 measure() {
-	local name=$1 t
+	local name=$1 e u s m
 	shift
 	if ! /usr/bin/time -f '%e %U %S %M' -o "$dir/time" "$@" > /dev/null 2> "$dir/err"; then
 		echo "$name failed: $(tail -n 3 "$dir/err")" >&2
@@ -28,7 +28,13 @@ measure() {
 	echo "$name $e $(echo "$u + $s" | bc) $m"
 }
 
-ratio() { [ "$1" = - ] || [ "$2" = - ] && echo - || echo "scale=1; $1 / ($2 + 0.0005)" | bc; }
+ratio() {
+	if [ "$1" = - ] || [ "$2" = - ]; then
+		echo -
+	else
+		echo "scale=1; $1 / ($2 + 0.0005)" | bc
+	fi
+}
 
 echo "record benchmark: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)${damo:+, damo $damo}"
 printf '%-8s %-8s %-8s %9s %9s %10s\n' regions report tool wall_s cpu_s maxrss_kb

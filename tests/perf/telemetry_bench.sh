@@ -15,6 +15,7 @@ ROOT=$(mktemp -d "${TMPDIR:-/tmp}/damos-tmbench.XXXXXX")
 trap 'rm -rf "$ROOT"' EXIT
 
 bats_load_library() { :; }
+# shellcheck disable=SC2034 # helper.bash reads it
 BATS_TEST_DIRNAME=$here/../host
 # shellcheck source=/dev/null
 . "$here/../host/helper.bash"
@@ -41,6 +42,7 @@ PY
 	"$damoctl" --root "$ROOT" monitor status --format prometheus --output "$ROOT/damon.prom"
 	grep -q "damon_access_regions{.*} $n\$" "$ROOT/damon.prom" ||
 		{ echo "telemetry_bench: the textfile lacks $n regions" >&2; exit 1; }
+	# shellcheck disable=SC2016 # the inner script's own arguments
 	/usr/bin/time -f '%e %U %S' -o "$ROOT/time" bash -c '
 		for ((i = 0; i < $1; i++)); do
 			"$2" --root "$3" monitor status --format prometheus --output "$3/damon.prom" || exit 1
