@@ -175,6 +175,8 @@ static void help_object(FILE *f, const struct cli_object *o)
 	fprintf(f, "damoctl %s: %s\n\n", o->name, o->help);
 	if (o->run)
 		fprintf(f, "  damoctl %s %s\n", o->name, o->run_args);
+	if (o->run == record_run)
+		help_grammar(f, &record_grammar);
 	for (const struct cli_cmd *k = o->cmds; k->name; k++) {
 		fprintf(f, "  ");
 		synopsis(f, o, k);
