@@ -303,7 +303,8 @@ static int regions(struct rd *r, struct reader *rr)
 		/* damo's filler snapshot of one empty region */
 		if (x.start == 0 && x.end == 0)
 			continue;
-		if (x.end < x.start || x.start < 0)
+		/* addresses as u64: a kernel's may be above 2^63 */
+		if ((uint64_t)x.end < (uint64_t)x.start)
 			return fail(r, "a region whose end is not below its start");
 		if (!x.has_samples && x.has_percent)
 			x.samples = x.percent * (long long)max / 100;

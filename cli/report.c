@@ -294,7 +294,8 @@ static int do_wss(struct cli *c, int argc, char **argv)
 					wss[i] += rec.s[i].r[j].end - rec.s[i].r[j].start;
 		n = rec.nr;
 		a = rec.a;
-		duration = (rec.s[n - 1].end_ns - rec.s[0].start_ns) / 1000;
+		duration = rec.s[n - 1].end_ns > rec.s[0].start_ns ?
+			   (rec.s[n - 1].end_ns - rec.s[0].start_ns) / 1000 : 0;
 		cli_record_free(&rec);
 		if (!wss)
 			return cli_error(c, EXIT_FAIL, "out of memory");

@@ -7,7 +7,8 @@
 
 load helper
 
-CTX() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0"; }
+CTX_REL=sys/kernel/mm/damon/admin/kdamonds/0/contexts/0
+CTX() { echo "$ROOT/$CTX_REL"; }
 
 # 6.12-like counters at the window's start; $1: no pgsteal_anon/file (6.1
 # has them too, so a kernel without is made up: the missing case)
@@ -38,21 +39,28 @@ full avg10=0.00 avg60=0.00 avg300=0.00 total=500"
 
 # what a pageout of 160000 kB of page cache does, 0.3 s into the window:
 # scheme 0 applied 160000 kB, Cached and nr_file_pages fell by as much,
-# MemFree rose, refaults and the pressure stall rose
+# MemFree rose, refaults and the pressure stall rose.  The files are made
+# beforehand and copied in by one cp, so that a loaded machine does not
+# stretch the change past the window's end.
 change_later() {
-	(
-		sleep 0.3
-		put "$(CTX)/schemes/0/stats/nr_tried" 40
-		put "$(CTX)/schemes/0/stats/sz_tried" 209715200
-		put "$(CTX)/schemes/0/stats/nr_applied" 30
-		put "$(CTX)/schemes/0/stats/sz_applied" 163840000
-		sed -i -e 's/^nr_file_pages .*/nr_file_pages 10000/' \
-			-e 's/^workingset_refault_file .*/workingset_refault_file 180/' \
-			"$ROOT/proc/vmstat"
-		sed -i -e 's/^Cached: .*/Cached:            40000 kB/' \
-			-e 's/^MemFree: .*/MemFree:          260000 kB/' "$ROOT/proc/meminfo"
-		sed -i 's/total=1000$/total=51000/' "$ROOT/proc/pressure/memory"
-	) &
+	local after=$BATS_TEST_TMPDIR/after s
+	rm -rf "$after"
+	mkdir -p "$after"
+	cp -a "$ROOT/proc" "$after/"
+	s="$after/${CTX_REL}/schemes/0/stats"
+	mkdir -p "$s"
+	printf '%s\n' 40 > "$s/nr_tried"
+	printf '%s\n' 209715200 > "$s/sz_tried"
+	printf '%s\n' 30 > "$s/nr_applied"
+	printf '%s\n' 163840000 > "$s/sz_applied"
+	printf '%s\n' 0 > "$s/qt_exceeds"
+	sed -i -e 's/^nr_file_pages .*/nr_file_pages 10000/' \
+		-e 's/^workingset_refault_file .*/workingset_refault_file 180/' \
+		"$after/proc/vmstat"
+	sed -i -e 's/^Cached: .*/Cached:            40000 kB/' \
+		-e 's/^MemFree: .*/MemFree:          260000 kB/' "$after/proc/meminfo"
+	sed -i 's/total=1000$/total=51000/' "$after/proc/pressure/memory"
+	( sleep 0.3; cp -a "$after/." "$ROOT/" ) &
 }
 
 fresh() {	# [no-pgsteal-anon-file]
@@ -63,10 +71,10 @@ fresh() {	# [no-pgsteal-anon-file]
 @test "report effect: the applied bytes beside the counters that rose and fell in the window" {
 	fresh
 	change_later
-	run damoctl report effect duration 1s
+	run damoctl report effect duration 2s
 	wait
 	assert_success
-	assert_line --index 0 --regexp '^report effect over 1\.[0-9]s$'
+	assert_line --index 0 --regexp '^report effect over 2\.[0-9]s$'
 	assert_line --regexp '^0 +pageout +200\.0M +156\.2M +[0-9.]+M +[0-9.]+M$'
 	assert_line --regexp '^1 +pageout +0B +0B +0B +0B$'
 	assert_line --regexp '^  Cached +195\.3M +39\.1M +-156\.2M$'
@@ -149,7 +157,7 @@ print("some_us", round(v[("damon_effect_pressure_stall_seconds", "some")] * 1e6)
 	local pages=$((-40000 * $(getconf PAGESIZE)))
 	fresh
 	change_later
-	run damoctl --json report effect duration 1s
+	run damoctl --json report effect duration 2s
 	wait
 	assert_success
 	run effect_json "$output"
@@ -164,7 +172,7 @@ rose MemFree,workingset_refault_file,pressure_some
 fell Cached,nr_file_pages"
 	fresh
 	change_later
-	run damoctl report effect duration 1s --format openmetrics --output "$BATS_TEST_TMPDIR/effect.prom"
+	run damoctl report effect duration 2s --format openmetrics --output "$BATS_TEST_TMPDIR/effect.prom"
 	wait
 	assert_success
 	run effect_metrics < "$BATS_TEST_TMPDIR/effect.prom"
@@ -191,7 +199,7 @@ print(len(list(text_string_to_metric_families(sys.stdin.read()))))' <<<"$output"
 	fresh
 	put "$(CTX)/schemes/1/stats/sz_applied" 4096
 	( sleep 0.2; put "$(CTX)/schemes/1/action" cold; ) &
-	run damoctl report effect duration 600ms
+	run damoctl report effect duration 2s
 	wait
 	assert_success
 	assert_line --regexp '^1 +cold +changed during the window'
