@@ -165,6 +165,33 @@ extern const struct cli_cmd stats_cmds[];
 extern const struct cli_cmd lru_sort_cmds[];
 extern const struct cli_cmd reclaim_cmds[];
 extern const struct cli_cmd report_cmds[];
+/* cli/effect.c: report effect */
+int report_effect(struct cli *c, int argc, char **argv);
+extern const struct cli_grammar report_effect_grammar;
+#define REPORT_EFFECT_ARGS "[duration TIME] [--format text|openmetrics|prometheus [--output FILE]]"
+/*
+ * cli/record.c: record FILE, and the records report --input reads (damo's
+ * json and json_compressed formats): one record a monitoring target, its
+ * intervals in @a, its snapshots in time order
+ */
+struct cli_record_snap {
+	uint64_t start_ns, end_ns;
+	struct damos_tried_region *r;
+	size_t nr;
+};
+struct cli_record {
+	struct damon_attrs a;
+	struct cli_record_snap *s;
+	size_t nr;
+};
+int record_run(struct cli *c, int argc, char **argv);
+extern const struct cli_grammar record_grammar;
+#define RECORD_ARGS "FILE [duration TIME] [format json|json_compressed] [source auto|tried|trace]"
+int cli_record_load(struct cli *c, const char *file, struct cli_record **out,
+		    size_t *nr);
+int cli_record_input(struct cli *c, const char *file, struct cli_record *rec);
+void cli_record_free(struct cli_record *rec);
+void cli_record_write(FILE *f, const struct cli_record *rec, int kdamond);
 /* cli/heatmap.c: report heatmap */
 int report_heatmap(struct cli *c, int argc, char **argv);
 int apply_run(struct cli *c, int argc, char **argv);
@@ -271,6 +298,28 @@ int cli_metrics_args(struct cli *c, int *argc, char **argv,
 		     struct cli_metrics *m);
 /* @status: monitor status's state and attributes too, not only schemes' */
 int cli_metrics_print(struct cli *c, const struct cli_metrics *m, bool status);
+/*
+ * cli/telemetry.c: the access telemetry of monitor status' metrics, from
+ * the regions of a running kdamond read without a change to the setup;
+ * -errno with @why when there is none
+ */
+struct cli_access_telemetry {
+	bool available;
+	const char *source;		/* "tried" or "trace" */
+	const char *why;		/* not available: why */
+	size_t nr_regions;
+	uint64_t total_bytes, wss_bytes;
+	uint64_t age_us[3];		/* p50, p90, p99 of the bytes */
+};
+int cli_access_telemetry(struct cli *c, struct damon_ctx *d,
+			 struct cli_access_telemetry *t);
+/* for other expositions: a family's HELP and TYPE, a label value escaped,
+ * the file replaced whole */
+void cli_metrics_family(FILE *f, const struct cli_metrics *m, const char *name,
+			const char *type, const char *help);
+void cli_metrics_label(FILE *f, const char *value);
+int cli_metrics_write(struct cli *c, const char *path, const char *text,
+		      size_t len);
 
 /* cli/rates.c: each scheme's rates since the last --watch frame */
 struct cli_rate {

@@ -21,6 +21,9 @@ CLI_LIBS := -lreadline
 # jansson (signed json_int_t), it writes and parses a u64 exactly.
 DEPS += libjson-c-dev
 CLI_LIBS += -ljson-c
+# zlib for damo's json_compressed records (cli/record.c)
+DEPS += zlib1g-dev
+CLI_LIBS += -lz
 
 # DAMOCTL_LINK=shared links libdamos.so instead (the Debian package does:
 # damoctl then depends on libdamos0, through the symbols file); such a

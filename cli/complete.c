@@ -229,10 +229,12 @@ int cli_complete_print(int argc, char **argv, FILE *f)
 	if (null)
 		fclose(null);
 	free(gargv);
-	/* apply FILE, and the value of --output FILE or --data FILE */
+	/* apply FILE, record FILE, and the value of --output, --data, --input */
 	if ((argc - i >= 1 && !strcmp(argv[i], "apply")) ||
+	    (argc - i == 1 && !strcmp(argv[i], "record")) ||
 	    (argc - i >= 3 && (!strcmp(argv[argc - 1], "--output") ||
-			       !strcmp(argv[argc - 1], "--data"))))
+			       !strcmp(argv[argc - 1], "--data") ||
+			       !strcmp(argv[argc - 1], "--input"))))
 		fprintf(f, "@files\n");
 	return EXIT_OK;
 }

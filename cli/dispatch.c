@@ -21,6 +21,8 @@ const struct cli_object cli_objects[] = {
 	{ "reclaim", reclaim_cmds, "status", "the damon_reclaim module" },
 	{ "report", report_cmds, "access", "what DAMON sees: the monitored regions" },
 	{ "export", export_cmds, NULL, "the setup in another tool's format (damo)" },
+	{ "record", help_cmds, NULL, "snapshots of the monitored regions to FILE, in damo's record format",
+	  record_run, RECORD_ARGS },
 	{ "apply", help_cmds, NULL, "make a damoctl.conf(5) file or a damo kdamonds spec the live setup, or check it",
 	  apply_run, APPLY_ARGS },
 	{ "help", help_cmds, NULL, "this help, help OBJECT or help OBJECT COMMAND" },
@@ -174,6 +176,8 @@ static void help_object(FILE *f, const struct cli_object *o)
 	fprintf(f, "damoctl %s: %s\n\n", o->name, o->help);
 	if (o->run)
 		fprintf(f, "  damoctl %s %s\n", o->name, o->run_args);
+	if (o->run == record_run)
+		help_grammar(f, &record_grammar);
 	for (const struct cli_cmd *k = o->cmds; k->name; k++) {
 		fprintf(f, "  ");
 		synopsis(f, o, k);
@@ -874,7 +878,9 @@ const char **cli_complete_words(struct cli *c, int argc, char **argv)
 		return out;
 	}
 	if (o->run) {
-		if (argc == 1)
+		if (o->run == record_run && argc >= 2)
+			cli_complete_grammar(&record_grammar, argc - 2, argv + 2, out, &n);
+		else if (argc == 1 && o->run == apply_run)
 			out[n++] = "check";
 		return out;
 	}

@@ -41,6 +41,7 @@ struct heatmap {
 	int color;
 	unsigned long width, height;	/* of the image, pixels */
 	const char *output, *data;
+	const char *input;		/* --input FILE: a record, not the kernel */
 	/* what was recorded */
 	struct damon_attrs a;
 	struct snap *s;
@@ -117,9 +118,10 @@ static int parse_args(struct cli *c, struct heatmap *h, int argc, char **argv)
 		if (strcmp(kw, "duration") && strcmp(kw, "resol") &&
 		    strcmp(kw, "address") && strcmp(kw, "source") &&
 		    strcmp(kw, "color") && strcmp(kw, "size") &&
-		    strcmp(kw, "output") && strcmp(kw, "data"))
+		    strcmp(kw, "output") && strcmp(kw, "data") &&
+		    strcmp(kw, "input"))
 			return cli_error(c, EXIT_USAGE,
-					 "unknown keyword '%s' (expected duration, resol, address, source, color, size, --output or --data)",
+					 "unknown keyword '%s' (expected duration, resol, address, source, color, size, --output, --data or --input)",
 					 argv[i]);
 		if (i + nr >= argc)
 			return cli_error(c, EXIT_USAGE, "%s: expected %s", argv[i],
@@ -175,6 +177,8 @@ static int parse_args(struct cli *c, struct heatmap *h, int argc, char **argv)
 				return cli_error(c, EXIT_USAGE,
 						 "--output: '%s' is not a .png or .svg file name", v);
 			h->output = v;
+		} else if (!strcmp(kw, "input")) {
+			h->input = v;
 		} else {
 			h->data = v;
 		}
@@ -289,6 +293,31 @@ static int record(struct cli *c, struct damon_ctx *d, struct heatmap *h)
 	if (progress && mono_us() - t0 >= 1000000)
 		fprintf(c->err, "\r\033[K");
 	return err;
+}
+
+/* --input FILE: the snapshots of a record (cli/record.c) instead */
+static int input(struct cli *c, struct heatmap *h)
+{
+	struct cli_record rec;
+	int status = cli_record_input(c, h->input, &rec);
+
+	if (status)
+		return status;
+	h->a = rec.a;
+	h->s = calloc(rec.nr, sizeof(*h->s));
+	if (!h->s) {
+		cli_record_free(&rec);
+		return cli_error(c, EXIT_FAIL, "out of memory");
+	}
+	for (size_t i = 0; i < rec.nr; i++)
+		h->s[i] = (struct snap){
+			.t_us = rec.s[i].end_ns >= rec.s[0].end_ns ?
+				(rec.s[i].end_ns - rec.s[0].end_ns) / 1000 : 0,
+			.r = rec.s[i].r, .nr = rec.s[i].nr,
+		};
+	h->nr = rec.nr;
+	free(rec.s);
+	return EXIT_OK;
 }
 
 struct span {
@@ -776,12 +805,21 @@ int report_heatmap(struct cli *c, int argc, char **argv)
 		if (!h.rows)
 			h.rows = 10000;
 	}
-	d = cli_open(c);
-	if (!d)
-		return EXIT_FAIL;
-	err = damon_attrs_read(d, &h.a);
-	if (!err)
-		err = record(c, d, &h);
+	if (h.input) {
+		/* a record: no kernel is asked anything */
+		status = input(c, &h);
+		if (status)
+			return status;
+		d = NULL;
+		err = 0;
+	} else {
+		d = cli_open(c);
+		if (!d)
+			return EXIT_FAIL;
+		err = damon_attrs_read(d, &h.a);
+		if (!err)
+			err = record(c, d, &h);
+	}
 	if (err) {
 		free_snaps(&h);
 		return cli_close(c, d, err == -ENOMEM ?
@@ -821,7 +859,7 @@ int report_heatmap(struct cli *c, int argc, char **argv)
 		free(tmpdata);
 	}
 	if (!status && c->json)
-		print_json(c, &h, h.o.source == DAMON_SNAPSHOT_TRACE ||
+		print_json(c, &h, h.input ? "record" : h.o.source == DAMON_SNAPSHOT_TRACE ||
 			   damos_has(d, DAMOS_FEAT_TRIED_REGIONS) != 1 ||
 			   damon_get_iface(d) != DAMON_IFACE_SYSFS ? "trace" : "tried");
 	else if (!status && term)

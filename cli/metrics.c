@@ -175,6 +175,57 @@ static const struct {
 	    "Times the scheme's quota was exceeded." }, DAMOS_F_QT_EXCEEDS },
 };
 
+static const struct family f_tm_available = {
+	"damon_access_telemetry_available", "gauge",
+	"Whether the access telemetry below could be read (1) or not (0: the kdamond is off, or no match-all stat scheme with tried regions and no damon_aggregated tracepoint).",
+};
+static const struct family f_tm[] = {
+	{ "damon_access_monitored_bytes", "gauge", "Bytes of the monitored regions." },
+	{ "damon_access_regions", "gauge", "Monitored regions." },
+	{ "damon_access_working_set_bytes", "gauge",
+	  "Bytes of the regions accessed in the last aggregation interval (nr_accesses >= 1)." },
+	{ "damon_access_age_seconds", "gauge",
+	  "The age (time its access rate did not change) that the given percentile of the monitored bytes is below." },
+};
+
+static void labels_start(FILE *f, const char *name, const struct labels *l)
+{
+	fprintf(f, "%s{kdamond=\"%s\",context=\"", name, l->kdamond);
+	label_value(f, l->context);
+	fputc('"', f);
+}
+
+static void telemetry(struct cli *c, struct damon_ctx *d, FILE *f,
+		      const struct cli_metrics *m, const struct labels *l)
+{
+	static const char *const pct[] = { "50", "90", "99" };
+	struct cli_access_telemetry t;
+
+	cli_access_telemetry(c, d, &t);
+	family(f, m, &f_tm_available);
+	labels_start(f, f_tm_available.name, l);
+	fprintf(f, ",source=\"%s\"} %d\n", t.available ? t.source : "none",
+		t.available);
+	if (!t.available)
+		return;
+	family(f, m, &f_tm[0]);
+	labels_start(f, f_tm[0].name, l);
+	fprintf(f, "} %llu\n", (unsigned long long)t.total_bytes);
+	family(f, m, &f_tm[1]);
+	labels_start(f, f_tm[1].name, l);
+	fprintf(f, "} %zu\n", t.nr_regions);
+	family(f, m, &f_tm[2]);
+	labels_start(f, f_tm[2].name, l);
+	fprintf(f, ",min_nr_accesses=\"1\"} %llu\n", (unsigned long long)t.wss_bytes);
+	family(f, m, &f_tm[3]);
+	for (size_t i = 0; i < ARRAY_SIZE(pct); i++) {
+		labels_start(f, f_tm[3].name, l);
+		fprintf(f, ",percentile=\"%s\"} %llu.%06llu\n", pct[i],
+			(unsigned long long)(t.age_us[i] / 1000000),
+			(unsigned long long)(t.age_us[i] % 1000000));
+	}
+}
+
 static void exposition(struct cli *c, struct damon_ctx *d, FILE *f,
 		       const struct cli_metrics *m, bool status)
 {
@@ -238,6 +289,8 @@ static void exposition(struct cli *c, struct damon_ctx *d, FILE *f,
 		}
 		damos_schemes_free(arr, n);
 	}
+	if (status)
+		telemetry(c, d, f, m, &l);
 	if (m->format == CLI_FORMAT_OPENMETRICS)
 		fputs("# EOF\n", f);
 }
@@ -296,4 +349,24 @@ int cli_metrics_print(struct cli *c, const struct cli_metrics *m, bool status)
 	st = write_atomic(c, m->output, text, len);
 	free(text);
 	return cli_close(c, d, st);
+}
+
+/* for the other expositions (cli/effect.c): the same HELP/TYPE lines */
+void cli_metrics_family(FILE *f, const struct cli_metrics *m, const char *name,
+			const char *type, const char *help)
+{
+	const struct family fa = { name, type, help };
+
+	family(f, m, &fa);
+}
+
+void cli_metrics_label(FILE *f, const char *value)
+{
+	label_value(f, value);
+}
+
+int cli_metrics_write(struct cli *c, const char *path, const char *text,
+		      size_t len)
+{
+	return write_atomic(c, path, text, len);
 }

@@ -128,6 +128,23 @@ static void print_regions(struct cli *c, const struct damos_tried_region *r,
 		damos_format_time_us(a->aggr_us, s3, sizeof(s3)));
 }
 
+/* --input FILE: the last snapshot of a record, as the kernel's last aggregation */
+static int access_input(struct cli *c, const char *file, int sort)
+{
+	struct cli_record rec;
+	struct cli_record_snap *s;
+	int status = cli_record_input(c, file, &rec);
+
+	if (status)
+		return status;
+	s = &rec.s[rec.nr - 1];
+	qsort(s->r, s->nr, sizeof(*s->r), sort == SORT_ACCESS ? by_access :
+					   sort == SORT_AGE ? by_age : by_address);
+	print_regions(c, s->r, s->nr, &rec.a, "record");
+	cli_record_free(&rec);
+	return EXIT_OK;
+}
+
 static int do_access(struct cli *c, int argc, char **argv)
 {
 	struct damon_snapshot_opts o = { .sz = sizeof(o) };
@@ -136,20 +153,26 @@ static int do_access(struct cli *c, int argc, char **argv)
 	struct damon_attrs a;
 	struct damon_ctx *d;
 	int sort = SORT_ADDRESS, err;
+	const char *input = NULL;
 	size_t n;
 
 	for (int i = 0; i < argc; i++) {
 		const char *kw = !strcmp(argv[i], "--sort") ? "sort" : argv[i];
 		int v;
 
-		if (strcmp(kw, "sort") && strcmp(kw, "source") && strcmp(kw, "duration"))
+		if (strcmp(kw, "sort") && strcmp(kw, "source") && strcmp(kw, "duration") &&
+		    strcmp(kw, "--input"))
 			return cli_error(c, EXIT_USAGE,
-					 "unknown keyword '%s' (expected sort, source or duration)",
+					 "unknown keyword '%s' (expected sort, source, duration or --input)",
 					 argv[i]);
 		if (i + 1 >= argc)
 			return cli_error(c, EXIT_USAGE, "%s: expected a value",
 					 kw);
 		i++;
+		if (!strcmp(kw, "--input")) {
+			input = argv[i];
+			continue;
+		}
 		if (!strcmp(kw, "duration")) {
 			if (damos_parse_time_us(argv[i], 1000000, &o.trace_us))
 				return cli_error(c, EXIT_USAGE,
@@ -167,6 +190,8 @@ static int do_access(struct cli *c, int argc, char **argv)
 		else
 			o.source = v;
 	}
+	if (input)
+		return access_input(c, input, sort);
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
@@ -225,17 +250,23 @@ static int do_wss(struct cli *c, int argc, char **argv)
 	bool progress = isatty(fileno(c->err)) && !c->json;
 	struct damon_attrs a;
 	struct damon_ctx *d;
+	const char *input = NULL;
 	size_t n = 0;
 	char s1[32];
 	int err = 0;
 
 	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "duration") && strcmp(argv[i], "source"))
+		if (strcmp(argv[i], "duration") && strcmp(argv[i], "source") &&
+		    strcmp(argv[i], "--input"))
 			return cli_error(c, EXIT_USAGE,
-					 "unknown keyword '%s' (expected duration or source)",
+					 "unknown keyword '%s' (expected duration, source or --input)",
 					 argv[i]);
 		if (i + 1 >= argc)
 			return cli_error(c, EXIT_USAGE, "%s: expected a value", argv[i]);
+		if (!strcmp(argv[i], "--input")) {
+			input = argv[++i];
+			continue;
+		}
 		if (!strcmp(argv[i++], "duration")) {
 			if (damos_parse_time_us(argv[i], 1000000, &duration))
 				return cli_error(c, EXIT_USAGE,
@@ -249,6 +280,27 @@ static int do_wss(struct cli *c, int argc, char **argv)
 					 argv[i]);
 		o.source = err;
 		err = 0;
+	}
+	if (input) {
+		struct cli_record rec;
+		int status = cli_record_input(c, input, &rec);
+
+		if (status)
+			return status;
+		wss = calloc(rec.nr, sizeof(*wss));
+		for (size_t i = 0; wss && i < rec.nr; i++)
+			for (size_t j = 0; j < rec.s[i].nr; j++)
+				if (rec.s[i].r[j].nr_accesses)
+					wss[i] += rec.s[i].r[j].end - rec.s[i].r[j].start;
+		n = rec.nr;
+		a = rec.a;
+		duration = rec.s[n - 1].end_ns > rec.s[0].start_ns ?
+			   (rec.s[n - 1].end_ns - rec.s[0].start_ns) / 1000 : 0;
+		cli_record_free(&rec);
+		if (!wss)
+			return cli_error(c, EXIT_FAIL, "out of memory");
+		d = NULL;
+		goto out;
 	}
 	d = cli_open(c);
 	if (!d)
@@ -287,6 +339,7 @@ static int do_wss(struct cli *c, int argc, char **argv)
 		free(wss);
 		return cli_close(c, d, cli_lib_error(c, err));
 	}
+out:
 	qsort(wss, n, sizeof(*wss), u64_cmp);
 	if (c->json)
 		fprintf(c->out, "{\"nr_snapshots\":%zu,\"aggr_us\":%llu,\"percentiles\":[",
@@ -313,7 +366,7 @@ static int do_wss(struct cli *c, int argc, char **argv)
 }
 
 #define REPORT_ACCESS_ARGS "[sort address|access|age] [source auto|tried|trace] " \
-	"[duration TIME]"
+	"[duration TIME] [--input FILE]"
 
 static const struct cli_grammar access_grammar = {
 	.kws = (const struct kw_spec[]){
@@ -323,6 +376,8 @@ static const struct cli_grammar access_grammar = {
 		  .help = "tried regions of a stat scheme (sysfs, 6.2+), or the damon_aggregated tracepoint; auto: tried regions where the kernel has them" },
 		{ "duration", 1, .args = "TIME",
 		  .help = "trace: record at least this long (bare: s; default two aggregation intervals)" },
+		{ "--input", 1, .args = "FILE",
+		  .help = "the last snapshot of a record (damoctl record, damo's json or json_compressed) instead of the kernel's" },
 		{ NULL },
 	},
 };
@@ -333,6 +388,8 @@ static const struct cli_grammar wss_grammar = {
 		  .help = "how long to take snapshots (bare: s; default 5s), one an aggregation interval at most" },
 		{ "source", 1, source_words, .args = "auto|tried|trace",
 		  .help = "as for report access" },
+		{ "--input", 1, .args = "FILE",
+		  .help = "every snapshot of a record instead of the kernel's" },
 		{ NULL },
 	},
 };
@@ -358,23 +415,28 @@ static const struct cli_grammar heatmap_grammar = {
 		  .help = "draw a PNG or SVG image (by the extension) with gnuplot" },
 		{ "--data", 1, .args = "FILE",
 		  .help = "write the matrix as gnuplot draws it: time (s), address, access rate (%)" },
+		{ "--input", 1, .args = "FILE",
+		  .help = "the snapshots of a record (damoctl record, damo's json or json_compressed) instead of the kernel's" },
 		{ NULL },
 	},
 };
 
 #define REPORT_HEATMAP_ARGS "[duration TIME] [resol ROWS COLUMNS] [address START END] " \
 	"[source auto|tried|trace] [color auto|always|never] [size WIDTH HEIGHT] " \
-	"[--output FILE] [--data FILE]"
+	"[--output FILE] [--data FILE] [--input FILE]"
 
 const struct cli_cmd report_cmds[] = {
 	{ "access", do_access, REPORT_ACCESS_ARGS,
 	  "the monitored regions of a running kdamond: size, access rate and age, and totals",
 	  &access_grammar, CLI_WRITE | CLI_NOHOLD },
-	{ "wss", do_wss, "[duration TIME] [source auto|tried|trace]",
+	{ "wss", do_wss, "[duration TIME] [source auto|tried|trace] [--input FILE]",
 	  "the working set size (bytes of the regions accessed) over a time: its percentiles",
 	  &wss_grammar, CLI_WRITE | CLI_NOHOLD },
 	{ "heatmap", report_heatmap, REPORT_HEATMAP_ARGS,
 	  "access over address and time for a duration: in the terminal, as a PNG or SVG drawn by gnuplot, or --json",
 	  &heatmap_grammar, CLI_WRITE | CLI_NOHOLD },
+	{ "effect", report_effect, REPORT_EFFECT_ARGS,
+	  "over a window: each scheme's bytes tried and applied beside the kernel's counters of their effect (vmstat, meminfo, memory pressure)",
+	  &report_effect_grammar },
 	{ NULL },
 };

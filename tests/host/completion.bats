@@ -32,6 +32,11 @@ completion_pairs() {
 	local o c
 	for o in $(complete_words ""); do
 		[ "$o" = help ] && continue
+		# an object whose first word is a file (record FILE)
+		if [ "$("$DAMOCTL_SHIPPED" --complete -- "$o" "")" = @files ]; then
+			echo "damoctl $o FILE"
+			continue
+		fi
 		for c in $(complete_words "$o" ""); do
 			case $c in -*) continue ;; esac
 			echo "damoctl $o $c"

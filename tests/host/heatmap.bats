@@ -305,7 +305,7 @@ for l in sys.stdin.read().split("\n")[:-1]:
 		assert_failure 2
 		assert_output "damoctl: report heatmap: $want"
 	}
-	bad "unknown keyword 'frob' (expected duration, resol, address, source, color, size, --output or --data)" frob 1
+	bad "unknown keyword 'frob' (expected duration, resol, address, source, color, size, --output, --data or --input)" frob 1
 	bad "duration: '5x' is not a time above 0 (units: us ms s m h; bare: s)" duration 5x
 	bad "duration: '0' is not a time above 0 (units: us ms s m h; bare: s)" duration 0
 	bad "resol: '0' is not a number of time rows (1 to 10000)" resol 0 80

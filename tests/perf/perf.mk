@@ -101,3 +101,19 @@ $(PERF_BUILD)/snapbench: $(PERF_DIR)/snapbench.c $(LIB_A) lib/damos.h
 
 bench-snapshot: $(PERF_BUILD)/snapbench $(DAMOCTL)
 	@$(PERF_DIR)/snapshot_bench.sh $(BUILD) $(BENCH_REGIONS) $(BENCH_RUNS)
+
+# What a refresh of the metrics textfile costs with the access telemetry
+# (monitor status --format prometheus --output), 1,000 and 10,000 regions
+# on a fake tree on the host (tests/perf/telemetry_bench.sh), by the test
+# build, whose fake kernel answers the state commands as the kernel does.
+.PHONY: bench-telemetry bench-record
+bench-telemetry: $(DAMOCTL_TEST)
+	@$(PERF_DIR)/telemetry_bench.sh $(abspath $(DAMOCTL_TEST))
+
+# report heatmap|wss --input on records of 1,000 and 10,000 regions x 100
+# snapshots, damoctl beside damo: DAMO=path of a damo script (its source,
+# e.g. v3.3.0's src and damo from git archive, outside the repository; not
+# needed by make check); without it, damoctl alone.
+DAMO ?=
+bench-record: $(DAMOCTL)
+	@$(PERF_DIR)/record_bench.sh $(abspath $(DAMOCTL)) $(if $(DAMO),$(abspath $(DAMO)))
