@@ -208,6 +208,7 @@ int cli_batch(struct cli *c, const char *file)
 		go = false;
 	/* one lock from the first line to the end: no writer in between */
 	locked = go && !(st = cli_lock(c, true, true));
+	c->batch_locked = locked;
 	if (go && !locked) {
 		b.status = st;
 		go = false;
@@ -240,6 +241,7 @@ int cli_batch(struct cli *c, const char *file)
 			  b.nr_failed, b.nr_cmds);
 	if (locked)
 		b.status = cli_unlock(c, b.status);
+	c->batch_locked = false;
 	cmds_free(&v);
 	free(line);
 	free(cmd);

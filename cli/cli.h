@@ -47,6 +47,8 @@ struct cli {
 	bool holding;			/* SIGINT, SIGTERM, SIGHUP blocked */
 	sigset_t sigmask;		/* the mask before */
 	int signalled;			/* a held signal came: stop, exit 128 + it */
+	bool batch_locked;		/* a batch holds it for all its lines */
+	bool lock_paused;		/* a reader let writers in (cli_lock_pause()) */
 	/* per command */
 	const char *object;
 	const char *command;
@@ -234,6 +236,13 @@ int cli_call(struct cli *c, const struct cli_cmd *k, int argc, char **argv);
  */
 int cli_lock(struct cli *c, bool exclusive, bool hold);
 int cli_unlock(struct cli *c, int status);
+/*
+ * A reader's long wait (a report's window) lets writers in: the lock of a
+ * command that took it itself (not a batch's) is released, then taken
+ * again (EXIT_OK, or the error printed).
+ */
+void cli_lock_pause(struct cli *c);
+int cli_lock_resume(struct cli *c);
 int cli_call_run(struct cli *c, int (*fn)(struct cli *, int, char **),
 		 bool exclusive, int argc, char **argv);
 /* cli/target.c: paddr without a region gets the biggest System RAM range */

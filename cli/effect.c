@@ -668,7 +668,13 @@ int report_effect(struct cli *c, int argc, char **argv)
 	damon_monitor_status(d, &e.running, NULL);
 	err = sample_take(c, d, &e.b);
 	if (!err) {
+		/* no writer waits for the window; each sample is read locked */
+		cli_lock_pause(c);
 		wait_window(e.b.us, duration);
+		if (cli_lock_resume(c)) {
+			damon_close(d);
+			return EXIT_FAIL;
+		}
 		err = sample_take(c, d, &e.a);
 	}
 	if (!err && !e.a.schemes_read)

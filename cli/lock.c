@@ -99,6 +99,23 @@ int cli_unlock(struct cli *c, int status)
 	return 128 + sig;
 }
 
+void cli_lock_pause(struct cli *c)
+{
+	if (c->lock_fd < 0 || c->batch_locked || c->holding)
+		return;
+	damos_lock_release(c->lock_fd);
+	c->lock_fd = -1;
+	c->lock_paused = true;
+}
+
+int cli_lock_resume(struct cli *c)
+{
+	if (!c->lock_paused)
+		return EXIT_OK;
+	c->lock_paused = false;
+	return cli_lock(c, false, false);
+}
+
 int cli_call_run(struct cli *c, int (*fn)(struct cli *, int, char **),
 		 bool exclusive, int argc, char **argv)
 {

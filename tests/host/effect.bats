@@ -229,3 +229,15 @@ print(len(list(text_string_to_metric_families(sys.stdin.read()))))' <<<"$output"
 	[ "$("$DAMOCTL" --complete -- report effect --format "" | tr '\n' ' ')" = "text openmetrics prometheus " ]
 	"$DAMOCTL" --complete -- report "" | grep -qx effect
 }
+
+@test "report effect: a writer does not wait for the window (the lock is let go while it waits)" {
+	fresh
+	( "$DAMOCTL" --root "$ROOT" report effect duration 3s > "$BATS_TEST_TMPDIR/effect.out" 2>&1
+	  echo $? > "$BATS_TEST_TMPDIR/effect.rc" ) &
+	local reader=$!
+	sleep 1
+	run damoctl --wait 0 scheme add stat
+	assert_success
+	wait "$reader"
+	[ "$(cat "$BATS_TEST_TMPDIR/effect.rc")" = 0 ] || fail "$(cat "$BATS_TEST_TMPDIR/effect.out")"
+}
