@@ -160,8 +160,10 @@ int apply_run(struct cli *c, int argc, char **argv);
 /* damo's kdamonds spec (cli/damo_spec.c) */
 extern const struct cli_cmd export_cmds[];
 bool damo_spec_detect(const char *buf, size_t len);
+/* *paths[line - 1]: the JSON path the conf's line came from, or NULL */
 int damo_spec_to_conf(struct cli *c, const char *name, const char *buf,
-		      size_t len, char **conf);
+		      size_t len, char **conf, char ***paths, size_t *nr_paths);
+void damo_spec_paths_free(char **paths, size_t nr);
 
 void cli_init(struct cli *c);
 void cli_fini(struct cli *c);
