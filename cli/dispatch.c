@@ -80,7 +80,7 @@ static void usage(FILE *f)
 			fprintf(f, "\n");
 		}
 	}
-	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage error.\n");
+	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage error, 3 a failed write not undone.\n");
 }
 
 /* In the shell: the commands without "damoctl", no command-line options. */
