@@ -103,12 +103,19 @@ static char *slurp(FILE *f, size_t *len)
 
 static int report(struct apply *a)
 {
-	size_t n = cli_conf_nr_errors(a->cfg), nr_lines = 0;
+	size_t n = cli_conf_nr_errors(a->cfg), nr_lines = 0, nr = 0;
 	unsigned int last = 0;
+	const char *last_msg = NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		unsigned int line;
 		const char *msg = cli_conf_error(a->cfg, i, &line);
+
+		/* the file's check and the kernel's may find the same */
+		if (i && line == last && !strcmp(msg, last_msg))
+			continue;
+		last_msg = msg;
+		nr++;
 
 		/* a spec's lines are damoctl's own: name the JSON they came from */
 		if (a->nr_paths)
@@ -122,7 +129,7 @@ static int report(struct apply *a)
 	}
 	if (a->nr_paths)
 		return cli_error(a->c, EXIT_USAGE, "%s: %zu error%s in the damo spec; nothing was changed",
-				 a->name, n, n == 1 ? "" : "s");
+				 a->name, nr, nr == 1 ? "" : "s");
 	return cli_error(a->c, EXIT_USAGE, "%s: %zu bad line%s; nothing was changed",
 			 a->name, nr_lines, nr_lines == 1 ? "" : "s");
 }

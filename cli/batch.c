@@ -223,7 +223,7 @@ int cli_batch(struct cli *c, const char *file)
 		err = damos_txn_end(NULL, -ECANCELED);
 		if (err == -ENOTRECOVERABLE)
 			b.status = cli_lib_error(c, err);
-		else if (b.nr_cmds > 1 && !c->json)
+		else if (b.nr_cmds > 1)
 			cli_error(c, b.status, "%s: nothing of it was applied: the files are as before line %lu",
 				  b.name, v.line[0]);
 	}

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -306,6 +307,14 @@ void cli_note(struct cli *c, const char *fmt, ...)
  * The library says what went wrong and hints at what helps; the words of
  * the advice, damoctl's options and commands, are damoctl's.
  */
+static bool dir_exists(const char *path)
+{
+	struct stat st;
+
+	errno = 0;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 static bool advice(const struct damos_hint_info *h, char *buf, size_t sz)
 {
 	switch (h->hint) {
@@ -564,6 +573,11 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 							 optarg, strerror(errno));
 				c->root = c->root_abs;
 			}
+			/* a mistyped DIR is not "this kernel has no DAMON" */
+			if (!dir_exists(c->root))
+				return cli_error(c, EXIT_FAIL, "--root %s: %s", optarg,
+						 errno == ENOTDIR || !errno ? "not a directory" :
+						 strerror(errno));
 			break;
 		case 'n':
 			c->dry_run = true;

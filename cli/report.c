@@ -139,7 +139,8 @@ static int do_access(struct cli *c, int argc, char **argv)
 	size_t n;
 
 	for (int i = 0; i < argc; i++) {
-		const char *kw = !strcmp(argv[i], "--sort") ? "sort" : argv[i];
+		/* each keyword is taken with "--" too, as damo spells them */
+		const char *kw = argv[i] + (strncmp(argv[i], "--", 2) ? 0 : 2);
 		int v;
 
 		if (strcmp(kw, "sort") && strcmp(kw, "source") && strcmp(kw, "duration"))
@@ -230,13 +231,17 @@ static int do_wss(struct cli *c, int argc, char **argv)
 	int err = 0;
 
 	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "duration") && strcmp(argv[i], "source"))
+		/* each keyword is taken with "--" too, as damo spells them */
+		const char *kw = argv[i] + (strncmp(argv[i], "--", 2) ? 0 : 2);
+
+		if (strcmp(kw, "duration") && strcmp(kw, "source"))
 			return cli_error(c, EXIT_USAGE,
 					 "unknown keyword '%s' (expected duration or source)",
 					 argv[i]);
 		if (i + 1 >= argc)
-			return cli_error(c, EXIT_USAGE, "%s: expected a value", argv[i]);
-		if (!strcmp(argv[i++], "duration")) {
+			return cli_error(c, EXIT_USAGE, "%s: expected a value", kw);
+		i++;
+		if (!strcmp(kw, "duration")) {
 			if (damos_parse_time_us(argv[i], 1000000, &duration))
 				return cli_error(c, EXIT_USAGE,
 						 "duration: '%s' is not a time (units: us ms s m h; bare: s)",

@@ -502,8 +502,10 @@ int damos_goal_current_write(struct damon_ctx *d, size_t idx, size_t goal,
 		err = damos_err(-ENOENT, "no scheme %zu (there %s %zu)", idx,
 				n == 1 ? "is" : "are", n);
 	else if (goal >= arr[idx]->nr_goals)
-		err = damos_err(-ENOENT, "scheme %zu has no goal %zu (it has %zu)",
-				idx, goal, arr[idx]->nr_goals);
+		err = arr[idx]->nr_goals ?
+		      damos_err(-ENOENT, "scheme %zu has no goal %zu: its goals are 0 to %zu",
+				idx, goal, arr[idx]->nr_goals - 1) :
+		      damos_err(-ENOENT, "scheme %zu has no goal %zu: it has no goal", idx, goal);
 	else if (arr[idx]->goals[goal].metric != DAMOS_GOAL_USER_INPUT)
 		err = damos_err(-EINVAL,
 				"%s is a %s goal: the kernel measures its current value; only a user_input goal takes one",

@@ -425,8 +425,9 @@ static int set_value(struct damon_module *m, int p, const char *kw,
 		break;
 	case M_COUNT:
 		if (damos_parse_u64(s, &v))
-			return damos_err(-EINVAL, "%s: '%s' is not a number",
-					 kw, s);
+			return damos_err(-EINVAL, "%s: '%s' is %s", kw, s,
+					 damos_parse_u64(s, &v) == -ERANGE ?
+					 "too large" : "not a number");
 		break;
 	case M_BOOL:
 		if (!strcmp(s, "on") || !strcmp(s, "Y") || !strcmp(s, "y") ||
