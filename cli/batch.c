@@ -178,10 +178,13 @@ int cli_batch(struct cli *c, const char *file)
 			continue;
 		cmd_len = 0;
 		quit = is_quit(cmd);
-		if (!quit && cmds_add(&v, cmd, first))
+		if (!quit && cmds_add(&v, cmd, first)) {
 			b.status = cli_error(c, EXIT_FAIL, "out of memory");
+			break;
+		}
 	}
-	read_err = ferror(f) ? (errno ? errno : EIO) : 0;
+	/* getline's ENOMEM sets no error flag: not the end of the file either */
+	read_err = ferror(f) || (n < 0 && !feof(f)) ? (errno ? errno : EIO) : 0;
 	if (!quit && cmd_len && cmds_add(&v, cmd, first))	/* a backslash on the last line */
 		b.status = cli_error(c, EXIT_FAIL, "out of memory");
 	/* a directory, an I/O error: not the end of the file */
