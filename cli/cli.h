@@ -155,6 +155,9 @@ extern const struct cli_cmd reclaim_cmds[];
 extern const struct cli_cmd report_cmds[];
 /* cli/heatmap.c: report heatmap */
 int report_heatmap(struct cli *c, int argc, char **argv);
+/* damon_access_snapshot() with SIGINT, SIGTERM, SIGHUP, SIGQUIT held */
+int cli_access_snapshot(struct damon_ctx *d, const struct damon_snapshot_opts *o,
+			struct damos_tried_regions **out);
 int apply_run(struct cli *c, int argc, char **argv);
 #define APPLY_ARGS "[check] FILE"
 /* damo's kdamonds spec (cli/damo_spec.c) */

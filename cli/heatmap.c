@@ -287,7 +287,7 @@ static int record(struct cli *c, struct damon_ctx *d, struct heatmap *h)
 		uint64_t t1 = mono_us();
 		struct snap *more, *s;
 
-		err = damon_access_snapshot(d, &h->o, &tr);
+		err = cli_access_snapshot(d, &h->o, &tr);
 		if (err)
 			break;
 		more = realloc(h->s, (h->nr + 1) * sizeof(*more));

@@ -1,11 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* report access: what DAMON sees, one aggregation interval of it. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+/*
+ * A snapshot makes things of its own in the kernel's files (a tracing
+ * instance with the tracepoint enabled, or a temporary stat scheme) and
+ * removes them at its end: Ctrl-C, kill and a closed terminal wait for
+ * that end (a few aggregation intervals), then act as they would.
+ */
+int cli_access_snapshot(struct damon_ctx *d, const struct damon_snapshot_opts *o,
+			struct damos_tried_regions **out)
+{
+	sigset_t hold, old;
+	int err;
+
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigaddset(&hold, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	err = damon_access_snapshot(d, o, out);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
 
 enum { SORT_ADDRESS, SORT_ACCESS, SORT_AGE };
 
@@ -173,7 +197,7 @@ static int do_access(struct cli *c, int argc, char **argv)
 		return EXIT_FAIL;
 	err = damon_attrs_read(d, &a);
 	if (!err)
-		err = damon_access_snapshot(d, &o, &tr);
+		err = cli_access_snapshot(d, &o, &tr);
 	if (err)
 		return cli_close(c, d, cli_lib_error(c, err));
 	n = damos_tried_regions_nr(tr);
@@ -265,7 +289,7 @@ static int do_wss(struct cli *c, int argc, char **argv)
 		struct damos_tried_region r = { .sz = sizeof(r) };
 		uint64_t t1 = mono_us(), sum = 0, *more;
 
-		err = damon_access_snapshot(d, &o, &tr);
+		err = cli_access_snapshot(d, &o, &tr);
 		for (size_t i = 0; !err && i < damos_tried_regions_nr(tr); i++)
 			if (!damos_tried_regions_get(tr, i, &r) && r.nr_accesses)
 				sum += r.end - r.start;
