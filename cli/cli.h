@@ -235,6 +235,8 @@ void cli_opts(struct cli *c, struct damon_opts *o);
  * test builds link tests/layers/cli_layers.c instead, which adds theirs.
  */
 const struct damos_layer *const *cli_layers(const struct cli *c);
+/* whether a --root tree acts as the kernel's: only in the test build */
+bool cli_fake_kernel(void);
 struct damon_ctx *cli_open(struct cli *c);
 struct damon_ctx *cli_open_quiet(struct cli *c);
 int cli_close(struct cli *c, struct damon_ctx *d, int status);

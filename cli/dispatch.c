@@ -375,6 +375,11 @@ int cli_lib_error(struct cli *c, int err)
 
 	if (!*msg)
 		msg = strerror(-err);
+	/* a file a kernel would have made: what FAKE TREES in damoctl(8) says */
+	if (err == -ENOENT && c->root && strcmp(c->root, "/") && !cli_fake_kernel())
+		return cli_error(c, EXIT_FAIL,
+				 "%s (under --root the tree is used as it is, and must be complete: see FAKE TREES in damoctl(8))",
+				 msg);
 	return cli_error(c, err == -ENOTRECOVERABLE ? EXIT_RESTORE : EXIT_FAIL,
 			 "%s", msg);
 }

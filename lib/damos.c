@@ -419,7 +419,7 @@ int damos_schemes_write(struct damon_ctx *d, struct damos_scheme *const *s,
 }
 
 /* A running dbgfs takes no schemes: say so, naming the kernel. */
-static int dbgfs_running(struct damon_ctx *d, const char *what)
+static int dbgfs_running(struct damon_ctx *d)
 {
 	bool on = false;
 
@@ -427,8 +427,8 @@ static int dbgfs_running(struct damon_ctx *d, const char *what)
 	    !on)
 		return 0;
 	return damos_err(-EBUSY,
-			 "%s: dbgfs takes schemes only while monitoring is off (%s): stop it first; sysfs changes a running kdamond's schemes in place",
-			 what, damos_kernel_desc(d));
+			 "dbgfs takes schemes only while monitoring is off (%s): stop it first; sysfs changes a running kdamond's schemes in place",
+			 damos_kernel_desc(d));
 }
 
 int damos_scheme_update(struct damon_ctx *d, size_t idx,
@@ -449,7 +449,7 @@ int damos_scheme_update(struct damon_ctx *d, size_t idx,
 		return damos_err(-ENOENT, "no scheme %zu (there %s %zu)", idx,
 				 n == 1 ? "is" : "are", n);
 	}
-	err = dbgfs_running(d, "scheme set");
+	err = dbgfs_running(d);
 	if (err) {
 		damos_schemes_free(arr, n);
 		return err;

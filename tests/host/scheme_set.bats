@@ -113,7 +113,7 @@ make_612() {
 	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
 	run damoctl scheme set 0 age 1s max
 	assert_failure 1
-	assert_output --regexp "^damoctl: scheme set: scheme set: dbgfs takes schemes only while monitoring is off \(dbgfs[^)]*\): stop it first"
+	assert_output --regexp "^damoctl: scheme set: dbgfs takes schemes only while monitoring is off \(dbgfs[^)]*\): stop it first"
 	echo off > "$ROOT/sys/kernel/debug/damon/monitor_on"
 	run damoctl scheme set 0 age 1s max
 	assert_success
