@@ -7,6 +7,7 @@
 
 load helper
 load report
+load reclaim
 
 REGIONS="4096 8192 20 3
 8192 1056768 0 50"
@@ -97,4 +98,32 @@ REGIONS="4096 8192 20 3
 	assert_failure 2
 	[ "$(grep -c 'region start 10 >= end 5' <<<"$output")" = 1 ] || fail "$output"
 	assert_line "damoctl: apply: $BATS_TEST_TMPDIR/r.conf: 1 bad line; nothing was changed"
+}
+
+@test "monitor status on a stock kernel's dbgfs says its features are none, not an empty list" {
+	make_dbgfs
+	echo 5 > "$ROOT/sys/kernel/debug/damon/.max_action"
+	run damoctl monitor status
+	assert_success
+	assert_line --regexp '^features +dbgfs[^:]*: none$'
+	run damoctl --json monitor status
+	assert_output --partial '"features":[]'
+}
+
+@test "reclaim status: every column starts where its heading does, skip_anon's row too" {
+	make_sysfs off 0
+	make_reclaim
+	run damoctl reclaim status
+	assert_success
+	head=$(grep '^KEYWORD' <<<"$output")
+	v=$(awk -v h="$head" 'BEGIN { print index(h, "VALUE") }')
+	p=$(awk -v h="$head" 'BEGIN { print index(h, "PARAMETERS") }')
+	rows=$(sed -n '/^KEYWORD/,/^$/p' <<<"$output" | sed '1d;/^$/d')
+	grep -q '^skip_anon ' <<<"$rows"
+	while IFS= read -r row; do
+		[ "${row:v-2:1}" = " " ] && [ "${row:v-1:1}" != " " ] ||
+			fail "VALUE at $v: '$row'"
+		[ "${row:p-2:1}" = " " ] && [ "${row:p-1:1}" != " " ] ||
+			fail "PARAMETERS at $p: '$row'"
+	done <<<"$rows"
 }
