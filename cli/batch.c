@@ -88,14 +88,19 @@ struct cmds {
 
 static int cmds_add(struct cmds *v, const char *cmd, unsigned long line)
 {
-	char **c = realloc(v->cmd, (v->n + 1) * sizeof(*c));
-	unsigned long *l;
+	/* doubling: a realloc that copies (ASan's does) stays linear */
+	size_t cap = v->n < 16 ? 16 : v->n * 2;
+	char **c = v->cmd;
+	unsigned long *l = v->line;
 
-	if (c)
-		v->cmd = c;
-	l = c ? realloc(v->line, (v->n + 1) * sizeof(*l)) : NULL;
-	if (l)
-		v->line = l;
+	if (!v->n || (v->n >= 16 && !(v->n & (v->n - 1)))) {
+		c = realloc(v->cmd, cap * sizeof(*c));
+		if (c)
+			v->cmd = c;
+		l = c ? realloc(v->line, cap * sizeof(*l)) : NULL;
+		if (l)
+			v->line = l;
+	}
 	if (!l || !(c[v->n] = strdup(cmd)))
 		return -ENOMEM;
 	l[v->n++] = line;
