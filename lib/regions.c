@@ -88,7 +88,8 @@ static int from_tried(struct damon_ctx *d, struct damos_tried_regions **out)
 		damos_schemes_free(arr, n);
 		return damos_err(-ENOMEM, "out of memory");
 	}
-	memcpy(more, arr, n * sizeof(*more));
+	if (n)		/* no schemes: arr may be NULL (UBSan) */
+		memcpy(more, arr, n * sizeof(*more));
 	more[n] = damos_scheme_new(DAMOS_ACTION_STAT);
 	err = more[n] ? damos_schemes_write(d, more, n + 1) : -ENOMEM;
 	if (!err)
