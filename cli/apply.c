@@ -24,6 +24,8 @@ struct apply {
 	bool schemes_first;		/* may be refused at once: see check_iface */
 	struct damon_targets targets;	/* to write: the file's, paddr filled */
 	bool has_targets;
+	char **paths;			/* a damo spec's: the JSON path of a line */
+	size_t nr_paths;
 };
 
 /* @t with paddr's region filled in (cli_paddr_fill) as a->targets. */
@@ -101,17 +103,33 @@ static char *slurp(FILE *f, size_t *len)
 
 static int report(struct apply *a)
 {
-	size_t n = cli_conf_nr_errors(a->cfg), nr_lines = 0;
+	size_t n = cli_conf_nr_errors(a->cfg), nr_lines = 0, nr = 0;
 	unsigned int last = 0;
+	const char *last_msg = NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		unsigned int line;
 		const char *msg = cli_conf_error(a->cfg, i, &line);
 
-		cli_error(a->c, EXIT_USAGE, "%s:%u: %s", a->name, line, msg);
+		/* the file's check and the kernel's may find the same */
+		if (i && line == last && !strcmp(msg, last_msg))
+			continue;
+		last_msg = msg;
+		nr++;
+
+		/* a spec's lines are damoctl's own: name the JSON they came from */
+		if (a->nr_paths)
+			cli_error(a->c, EXIT_USAGE, "%s: %s: %s", a->name,
+				  line && line <= a->nr_paths && a->paths[line - 1] ?
+				  a->paths[line - 1] : "$", msg);
+		else
+			cli_error(a->c, EXIT_USAGE, "%s:%u: %s", a->name, line, msg);
 		nr_lines += !i || line != last;
 		last = line;
 	}
+	if (a->nr_paths)
+		return cli_error(a->c, EXIT_USAGE, "%s: %zu error%s in the damo spec; nothing was changed",
+				 a->name, nr, nr == 1 ? "" : "s");
 	return cli_error(a->c, EXIT_USAGE, "%s: %zu bad line%s; nothing was changed",
 			 a->name, nr_lines, nr_lines == 1 ? "" : "s");
 }
@@ -399,6 +417,10 @@ int apply_run(struct cli *c, int argc, char **argv)
 				 argv[argc - 1], argv[argc - 2]);
 	if (argc != 1 && !check_only)
 		return cli_error(c, EXIT_USAGE, "expected [check] FILE");
+	/* "apply check" forgot its FILE; a file named check is ./check */
+	if (argc == 1 && !strcmp(argv[0], "check"))
+		return cli_error(c, EXIT_USAGE,
+				 "check: expected FILE after it (a file named check: ./check)");
 	a.name = strcmp(file, "-") ? file : "<stdin>";
 	f = strcmp(file, "-") ? fopen(file, "r") : stdin;
 	if (!f)
@@ -409,10 +431,19 @@ int apply_run(struct cli *c, int argc, char **argv)
 		fclose(f);
 	if (!buf)
 		return cli_error(c, EXIT_FAIL, "%s: %s", file, strerror(err));
+	/* an editor's UTF-8 byte order mark is no part of the text */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		memmove(buf, buf + 3, len -= 3);
+	/* what a failed "damo ... > spec.json" leaves: not "nothing to do" */
+	if (!len || strspn(buf, " \t\r\n") >= len) {
+		free(buf);
+		return cli_error(c, EXIT_USAGE, "%s is empty: nothing to apply", a.name);
+	}
 	if (damo_spec_detect(buf, len)) {
 		char *conf;
 
-		status = damo_spec_to_conf(c, a.name, buf, len, &conf);
+		status = damo_spec_to_conf(c, a.name, buf, len, &conf,
+					   &a.paths, &a.nr_paths);
 		free(buf);
 		if (status)
 			return status;
@@ -421,8 +452,19 @@ int apply_run(struct cli *c, int argc, char **argv)
 	}
 	err = cli_conf_parse(buf, len, &a.cfg);
 	free(buf);
-	if (!a.cfg)
+	if (!a.cfg) {
+		damo_spec_paths_free(a.paths, a.nr_paths);
 		return cli_lib_error(c, err);
+	}
+	/* only comments (the shipped /etc/damoctl.conf): fine, but said */
+	if (!err && !cli_conf_nr_errors(a.cfg)) {
+		const char *const *d = cli_conf_directives();
+
+		while (*d && !cli_conf_line(a.cfg, *d))
+			d++;
+		if (!*d)
+			cli_note(c, "%s has no directive: nothing to apply", a.name);
+	}
 	if (cli_conf_attrs(a.cfg) || cli_conf_targets(a.cfg) ||
 	    cli_conf_monitor(a.cfg) >= 0 ||
 	    cli_conf_line(a.cfg, "scheme") ||
@@ -455,5 +497,6 @@ out:
 	damon_lru_sort_free(a.lru);
 	damon_targets_free(&a.targets);
 	cli_conf_free(a.cfg);
+	damo_spec_paths_free(a.paths, a.nr_paths);
 	return status;
 }

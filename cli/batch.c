@@ -88,14 +88,19 @@ struct cmds {
 
 static int cmds_add(struct cmds *v, const char *cmd, unsigned long line)
 {
-	char **c = realloc(v->cmd, (v->n + 1) * sizeof(*c));
-	unsigned long *l;
+	/* doubling: a realloc that copies (ASan's does) stays linear */
+	size_t cap = v->n < 16 ? 16 : v->n * 2;
+	char **c = v->cmd;
+	unsigned long *l = v->line;
 
-	if (c)
-		v->cmd = c;
-	l = c ? realloc(v->line, (v->n + 1) * sizeof(*l)) : NULL;
-	if (l)
-		v->line = l;
+	if (!v->n || (v->n >= 16 && !(v->n & (v->n - 1)))) {
+		c = realloc(v->cmd, cap * sizeof(*c));
+		if (c)
+			v->cmd = c;
+		l = c ? realloc(v->line, cap * sizeof(*l)) : NULL;
+		if (l)
+			v->line = l;
+	}
 	if (!l || !(c[v->n] = strdup(cmd)))
 		return -ENOMEM;
 	l[v->n++] = line;
@@ -180,10 +185,13 @@ int cli_batch(struct cli *c, const char *file)
 			continue;
 		cmd_len = 0;
 		quit = is_quit(cmd);
-		if (!quit && cmds_add(&v, cmd, first))
+		if (!quit && cmds_add(&v, cmd, first)) {
 			b.status = cli_error(c, EXIT_FAIL, "out of memory");
+			break;
+		}
 	}
-	read_err = ferror(f) ? (errno ? errno : EIO) : 0;
+	/* getline's ENOMEM sets no error flag: not the end of the file either */
+	read_err = ferror(f) || (n < 0 && !feof(f)) ? (errno ? errno : EIO) : 0;
 	if (!quit && cmd_len && cmds_add(&v, cmd, first))	/* a backslash on the last line */
 		b.status = cli_error(c, EXIT_FAIL, "out of memory");
 	/* a directory, an I/O error: not the end of the file */
@@ -232,7 +240,7 @@ int cli_batch(struct cli *c, const char *file)
 		err = damos_txn_end(NULL, -ECANCELED);
 		if (err == -ENOTRECOVERABLE)
 			b.status = cli_lib_error(c, err);
-		else if (b.nr_cmds > 1 && !c->json)
+		else if (b.nr_cmds > 1)
 			cli_error(c, b.status, "%s: nothing of it was applied: the files are as before line %lu",
 				  b.name, v.line[0]);
 	}

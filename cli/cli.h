@@ -196,13 +196,18 @@ void cli_record_free(struct cli_record *rec);
 void cli_record_write(FILE *f, const struct cli_record *rec, int kdamond);
 /* cli/heatmap.c: report heatmap */
 int report_heatmap(struct cli *c, int argc, char **argv);
+/* damon_access_snapshot() with SIGINT, SIGTERM, SIGHUP, SIGQUIT held */
+int cli_access_snapshot(struct damon_ctx *d, const struct damon_snapshot_opts *o,
+			struct damos_tried_regions **out);
 int apply_run(struct cli *c, int argc, char **argv);
 #define APPLY_ARGS "[check] FILE"
 /* damo's kdamonds spec (cli/damo_spec.c) */
 extern const struct cli_cmd export_cmds[];
 bool damo_spec_detect(const char *buf, size_t len);
+/* *paths[line - 1]: the JSON path the conf's line came from, or NULL */
 int damo_spec_to_conf(struct cli *c, const char *name, const char *buf,
-		      size_t len, char **conf);
+		      size_t len, char **conf, char ***paths, size_t *nr_paths);
+void damo_spec_paths_free(char **paths, size_t nr);
 
 void cli_init(struct cli *c);
 void cli_fini(struct cli *c);
@@ -286,6 +291,8 @@ void cli_opts(struct cli *c, struct damon_opts *o);
  * test builds link tests/layers/cli_layers.c instead, which adds theirs.
  */
 const struct damos_layer *const *cli_layers(const struct cli *c);
+/* whether a --root tree acts as the kernel's: only in the test build */
+bool cli_fake_kernel(void);
 struct damon_ctx *cli_open(struct cli *c);
 struct damon_ctx *cli_open_quiet(struct cli *c);
 int cli_close(struct cli *c, struct damon_ctx *d, int status);

@@ -25,8 +25,40 @@ struct spec {
 	const char *name;
 	unsigned int nr_errs;
 	FILE *out;
+	char **conf;			/* what out wrote so far */
+	size_t *conf_len;
+	char **paths;			/* [line - 1]: the JSON path it came from */
+	size_t nr_paths;
 	uint64_t sample_us, aggr_us;
 };
+
+/* The conf line written next comes from @path: apply's errors name it. */
+static void mark(struct spec *sp, const char *path)
+{
+	size_t line = 0;
+	char **np;
+
+	fflush(sp->out);
+	for (size_t i = 0; i < *sp->conf_len; i++)
+		line += (*sp->conf)[i] == '\n';
+	if (line >= sp->nr_paths) {
+		np = realloc(sp->paths, (line + 1) * sizeof(*np));
+		if (!np)
+			return;
+		memset(np + sp->nr_paths, 0, (line + 1 - sp->nr_paths) * sizeof(*np));
+		sp->paths = np;
+		sp->nr_paths = line + 1;
+	}
+	free(sp->paths[line]);
+	sp->paths[line] = strdup(path);
+}
+
+void damo_spec_paths_free(char **paths, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(paths[i]);
+	free(paths);
+}
 
 enum kind { K_COUNT, K_BYTES, K_US, K_MS, K_PERMIL, K_PERCENT };
 
@@ -48,12 +80,27 @@ static const char *str_of(struct json_object *v)
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
+/* @v as a message quotes it: a long value cut, so the message still fits */
+static const char *shown(struct json_object *v)
+{
+	static char bufs[4][128];
+	static unsigned int next;
+	const char *s = str_of(v);
+	size_t len = strlen(s);
+	char *b = bufs[next++ % 4];
+
+	if (len < 100)
+		return s;
+	snprintf(b, sizeof(bufs[0]), "%.80s... (%zu bytes)", s, len);
+	return b;
+}
+
 /* Every key of @o must be in @keys (damo v3.3.0's fields). */
 static bool fields(struct spec *sp, const char *path, struct json_object *o,
 		   const char *const *keys)
 {
 	if (!json_object_is_type(o, json_type_object)) {
-		bad(sp, path, "%s is not an object", str_of(o));
+		bad(sp, path, "%s is not an object", shown(o));
 		return false;
 	}
 	json_object_object_foreach(o, key, val) {
@@ -63,7 +110,7 @@ static bool fields(struct spec *sp, const char *path, struct json_object *o,
 		while (*k && strcmp(*k, key))
 			k++;
 		if (!*k)
-			bad(sp, path, "unknown field '%s' (not in damo's kdamonds spec)", key);
+			bad(sp, path, "unknown field '%.80s' (not in damo's kdamonds spec)", key);
 	}
 	return true;
 }
@@ -131,7 +178,7 @@ static int value(struct spec *sp, const char *path, struct json_object *v,
 		if (p[1] == ',' && p[2] >= '0' && p[2] <= '9')
 			p++;
 		if (n > (u128)UINT64_MAX * 1000)
-			goto not_value;
+			goto too_large;
 	}
 	if (*p == '.') {
 		for (p++; *p >= '0' && *p <= '9' && scale < 1000000000; p++) {
@@ -140,8 +187,10 @@ static int value(struct spec *sp, const char *path, struct json_object *v,
 		}
 	}
 	/* times a unit's factor (< 2^47) stays within 128 bits */
-	if (!digits || n >> 80)
+	if (!digits)
 		goto not_value;
+	if (n >> 80)
+		goto too_large;
 	while (*p == ' ')
 		p++;
 	while (*p && *p != ' ' && u < sizeof(unit) - 1)
@@ -179,7 +228,7 @@ units:
 	}
 	r = n * mul;
 	if (r % (scale * div)) {
-		bad(sp, path, "%s is not a whole number of %s", str_of(v),
+		bad(sp, path, "%s is not a whole number of %s", shown(v),
 		    kind == K_US ? "microseconds" : kind == K_MS ? "milliseconds" :
 		    kind == K_PERMIL ? "per mille" : kind == K_BYTES ? "bytes" :
 		    "units");
@@ -187,11 +236,16 @@ units:
 	}
 	r /= scale * div;
 	if (r > UINT64_MAX)
-		goto not_value;
+		goto too_large;
 	*out = (uint64_t)r;
 	return 0;
+too_large:
+	/* nothing is clamped: the kernel's fields are 64 bits */
+	bad(sp, path, "%s is too large for the kernel's 64-bit field (\"max\" is no limit)",
+	    shown(v));
+	return -1;
 not_value:
-	bad(sp, path, "%s is not a %s", str_of(v),
+	bad(sp, path, "%s is not a %s", shown(v),
 	    kind == K_COUNT ? "number" : kind == K_BYTES ? "size (B KiB MiB ...)" :
 	    base == K_US ? "time (ns us ms s m h d)" : "percentage (N %)");
 	return -1;
@@ -210,7 +264,7 @@ static void unused(struct spec *sp, const char *path, struct json_object *v,
 	if (!strcmp(ov, ok))
 		return;
 	bad(sp, path, "%s: damoctl does not model %s (only %s is taken)",
-	    str_of(v), what, ok);
+	    shown(v), what, ok);
 }
 
 static void path_of(char *buf, size_t len, const char *parent, const char *key)
@@ -255,7 +309,7 @@ static void range(struct spec *sp, const char *parent, struct json_object *o,
 			/* v is in 1/1000 %: samples = v * max_nr / 100000 */
 			if (x100 % 100000) {
 				bad(sp, p2, "%s is not a whole number of samples (%llu a %llu us aggregation interval)",
-				    str_of(x), (unsigned long long)max_nr,
+				    shown(x), (unsigned long long)max_nr,
 				    (unsigned long long)sp->aggr_us);
 				return;
 			}
@@ -319,7 +373,7 @@ static bool is_array(struct spec *sp, const char *path, struct json_object *v)
 {
 	if (json_object_is_type(v, json_type_array))
 		return true;
-	bad(sp, path, "%s is not an array", str_of(v));
+	bad(sp, path, "%s is not an array", shown(v));
 	return false;
 }
 
@@ -352,7 +406,7 @@ static void intervals(struct spec *sp, const char *cpath, struct json_object *ct
 					  K_PERCENT : !strcmp(key, "aggrs") ? K_COUNT :
 					  K_US, &x) == 0 && x)
 					bad(sp, p3, "%s: damoctl does not model intervals auto-tuning (only 0 is taken)",
-					    str_of(val));
+					    shown(val));
 			}
 		}
 	}
@@ -361,6 +415,7 @@ static void intervals(struct spec *sp, const char *cpath, struct json_object *ct
 		opt_value(sp, path, nr, "min", K_COUNT, 10, &mn);
 		opt_value(sp, path, nr, "max", K_COUNT, 1000, &mx);
 	}
+	mark(sp, cpath);
 	fprintf(sp->out, "attrs sample %lluus aggr %lluus update %lluus regions %llu %llu\n",
 		(unsigned long long)sp->sample_us, (unsigned long long)sp->aggr_us,
 		(unsigned long long)upd, (unsigned long long)mn,
@@ -376,13 +431,14 @@ static void targets(struct spec *sp, const char *cpath, struct json_object *ctx)
 	path_of(path, sizeof(path), cpath, "ops");
 	if (!o || (strcmp(o, "paddr") && strcmp(o, "vaddr") && strcmp(o, "fvaddr"))) {
 		bad(sp, path, "%s is not an operations set (vaddr, fvaddr, paddr)",
-		    ops ? str_of(ops) : "null");
+		    ops ? shown(ops) : "null");
 		return;
 	}
 	path_of(path, sizeof(path), cpath, "targets");
 	/* no target: damoctl.conf has no line for that; the live ones stay */
 	if (!ts || !is_array(sp, path, ts) || !json_object_array_length(ts))
 		return;
+	mark(sp, path);
 	fprintf(sp->out, "target %s", o);
 	for (size_t i = 0; i < json_object_array_length(ts); i++) {
 		struct json_object *t = json_object_array_get_idx(ts, i), *pid, *rs;
@@ -399,12 +455,12 @@ static void targets(struct spec *sp, const char *cpath, struct json_object *ctx)
 			if (!json_object_is_type(pid, json_type_int) ||
 			    json_object_get_int64(pid) <= 0)
 				bad(sp, p3, "%s: a vaddr target needs a pid",
-				    pid ? str_of(pid) : "null");
+				    pid ? shown(pid) : "null");
 			else
 				fprintf(sp->out, " pid %lld",
 					(long long)json_object_get_int64(pid));
 		} else if (pid && !json_object_is_type(pid, json_type_null)) {
-			bad(sp, p3, "%s: a %s target has no pid", str_of(pid), o);
+			bad(sp, p3, "%s: a %s target has no pid", shown(pid), o);
 		}
 		rs = get(t, "regions");
 		path_of(p3, sizeof(p3), p2, "regions");
@@ -482,7 +538,7 @@ static void filters(struct spec *sp, const char *spath, struct json_object *f)
 			if (!json_object_is_type(v, json_type_string) ||
 			    strpbrk(json_object_get_string(v), " \t\n'\"\\#"))
 				bad(sp, p3, "%s: a memcg filter needs a path (without blanks or quotes)",
-				    v ? str_of(v) : "null");
+				    v ? shown(v) : "null");
 			else
 				fprintf(sp->out, " memcg %s", json_object_get_string(v));
 		} else if (!strcmp(type, "addr")) {
@@ -502,13 +558,13 @@ static void filters(struct spec *sp, const char *spath, struct json_object *f)
 			if (!json_object_is_type(v, json_type_int) ||
 			    json_object_get_int64(v) < 0)
 				bad(sp, p3, "%s: a target filter needs a target index",
-				    v ? str_of(v) : "null");
+				    v ? shown(v) : "null");
 			else
 				fprintf(sp->out, " target %lld",
 					(long long)json_object_get_int64(v));
 		} else {
 			bad(sp, p3, "%s: damoctl does not model this filter type (anon, young, memcg, addr, target)",
-			    t ? str_of(t) : "null");
+			    t ? shown(t) : "null");
 		}
 		path_of(p3, sizeof(p3), p2, "hugepage_size");
 		unused(sp, p3, get(x, "hugepage_size"), "null", "hugepage_size filters");
@@ -536,7 +592,7 @@ static void goals(struct spec *sp, const char *qpath, struct json_object *g)
 		path_of(p3, sizeof(p3), p2, "metric");
 		if (damos_goal_metric_from_name(metric) < 0) {
 			bad(sp, p3, "%s: damoctl does not model this goal metric (user_input, some_mem_psi_us)",
-			    m ? str_of(m) : "null");
+			    m ? shown(m) : "null");
 			continue;
 		}
 		path_of(p3, sizeof(p3), p2, "nid");
@@ -564,9 +620,10 @@ static void scheme(struct spec *sp, const char *spath, struct json_object *s)
 	path_of(path, sizeof(path), spath, "action");
 	if (!a || damos_action_from_name(json_object_get_string(a)) < 0) {
 		bad(sp, path, "%s is not an action damoctl knows",
-		    a ? str_of(a) : "null");
+		    a ? shown(a) : "null");
 		return;
 	}
+	mark(sp, spath);
 	fprintf(sp->out, "scheme %s", json_object_get_string(a));
 	x = get(s, "access_pattern");
 	path_of(path, sizeof(path), spath, "access_pattern");
@@ -615,7 +672,7 @@ static void scheme(struct spec *sp, const char *spath, struct json_object *s)
 		path_of(p2, sizeof(p2), path, "metric");
 		if (damos_metric_from_name(metric) < 0)
 			bad(sp, p2, "%s is not a watermarks metric (none, free_mem_rate)",
-			    str_of(x));
+			    shown(x));
 		else if (!opt_value(sp, path, w, "interval_us", K_US, 0, &iv) &&
 			 !opt_value(sp, path, w, "high_permil", K_PERMIL, 0, &hi) &&
 			 !opt_value(sp, path, w, "mid_permil", K_PERMIL, 0, &mid) &&
@@ -629,7 +686,7 @@ static void scheme(struct spec *sp, const char *spath, struct json_object *s)
 	path_of(path, sizeof(path), spath, "target_nid");
 	if (x && !json_object_is_type(x, json_type_null)) {
 		if (!json_object_is_type(x, json_type_int) || json_object_get_int64(x) < 0)
-			bad(sp, path, "%s is not a node id", str_of(x));
+			bad(sp, path, "%s is not a node id", shown(x));
 		else
 			fprintf(sp->out, " nid %lld", (long long)json_object_get_int64(x));
 	}
@@ -639,7 +696,7 @@ static void scheme(struct spec *sp, const char *spath, struct json_object *s)
 	path_of(path, sizeof(path), spath, "dests");
 	if (x && (!json_object_is_type(x, json_type_array) || json_object_array_length(x)))
 		bad(sp, path, "%s: damoctl does not model migration destinations (only [] is taken; nid gives one node)",
-		    str_of(x));
+		    shown(x));
 	filters(sp, spath, get(s, "filters"));
 	fputc('\n', sp->out);
 }
@@ -670,6 +727,7 @@ static void context(struct spec *sp, const char *cpath, struct json_object *ctx)
 	} else if (!is_array(sp, path, ss)) {
 		return;
 	} else if (!json_object_array_length(ss)) {
+		mark(sp, path);
 		fprintf(sp->out, "scheme none\n");
 		return;
 	}
@@ -677,6 +735,181 @@ static void context(struct spec *sp, const char *cpath, struct json_object *ctx)
 		if (snprintf(p2, sizeof(p2), "%s[%zu]", path, i) >= (int)sizeof(p2))
 			p2[sizeof(p2) - 1] = '\0';
 		scheme(sp, p2, json_object_array_get_idx(ss, i));
+	}
+}
+
+/*
+ * What json-c takes without a word, found in the text it has parsed (so
+ * the text is JSON): an integer past 64 bits, which it saturates
+ * (184467440737095516160 would be U64_MAX, "no limit"), and a key given
+ * twice in one object, of which it keeps the last.  Both are refused as
+ * the string forms are: nothing is clamped, nothing silently dropped.
+ */
+struct scan {
+	struct spec *sp;
+	const char *p, *end;
+	char path[512];
+};
+
+static void scan_ws(struct scan *s)
+{
+	while (s->p < s->end) {
+		if (*s->p && strchr(" \t\r\n", *s->p)) {
+			s->p++;
+		} else if (s->end - s->p > 1 && !memcmp(s->p, "/*", 2)) {
+			const char *e = memmem(s->p + 2, s->end - s->p - 2, "*/", 2);
+
+			s->p = e ? e + 2 : s->end;
+		} else if (s->end - s->p > 1 && !memcmp(s->p, "//", 2)) {
+			const char *e = memchr(s->p, '\n', s->end - s->p);
+
+			s->p = e ? e : s->end;
+		} else {
+			break;
+		}
+	}
+}
+
+/* a string at s->p; its text, escapes undone, in *out (NULL: skip it) */
+static bool scan_string(struct scan *s, char **out)
+{
+	char q = *s->p++, *b = NULL;
+	size_t n = 0;
+
+	if (out) {
+		b = malloc(s->end - s->p + 1);
+		if (!b)
+			return false;
+	}
+	while (s->p < s->end && *s->p != q) {
+		char ch = *s->p++;
+
+		if (ch == '\\' && s->p < s->end) {
+			ch = *s->p++;
+			if (ch == 'u' && s->end - s->p >= 4) {
+				unsigned int u = 0;
+
+				for (int i = 0; i < 4; i++, s->p++)
+					u = u * 16 + (unsigned int)(*s->p <= '9' ? *s->p - '0' :
+								    (*s->p | 0x20) - 'a' + 10);
+				/* UTF-8, as json-c keeps the key */
+				if (b && u >= 0x800) {
+					b[n++] = (char)(0xe0 | u >> 12);
+					b[n++] = (char)(0x80 | (u >> 6 & 0x3f));
+				} else if (b && u >= 0x80) {
+					b[n++] = (char)(0xc0 | u >> 6);
+				}
+				ch = (char)(u < 0x80 ? u : 0x80 | (u & 0x3f));
+			} else {
+				const char *e = strchr("b\bf\fn\nr\rt\t", ch);
+
+				if (e && (e - "b\bf\fn\nr\rt\t") % 2 == 0)
+					ch = e[1];
+			}
+		}
+		if (b)
+			b[n++] = ch ? ch : (char)0x80;
+	}
+	if (s->p < s->end)
+		s->p++;
+	if (b) {
+		b[n] = '\0';
+		*out = b;
+	}
+	return true;
+}
+
+static void scan_number(struct scan *s)
+{
+	const char *st = s->p, *d;
+	size_t nd;
+	bool neg = *s->p == '-', intg = true;
+
+	if (neg || *s->p == '+')
+		s->p++;
+	while (s->p < s->end && *s->p == '0' && s->end - s->p > 1 &&
+	       s->p[1] >= '0' && s->p[1] <= '9')
+		s->p++;
+	d = s->p;
+	while (s->p < s->end && *s->p >= '0' && *s->p <= '9')
+		s->p++;
+	nd = (size_t)(s->p - d);
+	while (s->p < s->end && *s->p && strchr(".eE+-0123456789", *s->p)) {
+		intg = false;
+		s->p++;
+	}
+	if (!intg)
+		return;
+	/* past 18446744073709551615 (or below -9223372036854775808) */
+	if (nd > 20 || (nd == 20 && memcmp(d, "18446744073709551615", 20) > 0) ||
+	    (neg && (nd > 19 || (nd == 19 && memcmp(d, "9223372036854775808", 19) > 0))))
+		bad(s->sp, s->path, "%.*s%s is too large for the kernel's 64-bit field (\"max\" is no limit)",
+		    (int)(s->p - st > 80 ? 80 : s->p - st), st, s->p - st > 80 ? "..." : "");
+}
+
+static void scan_value(struct scan *s, unsigned int depth)
+{
+	size_t plen = strlen(s->path);
+
+	scan_ws(s);
+	if (s->p >= s->end || depth > 64) {
+		s->p = s->end;
+	} else if (*s->p == '{') {
+		struct json_object *seen = json_object_new_object();
+
+		for (s->p++, scan_ws(s); s->p < s->end && *s->p != '}';) {
+			char *key = NULL;
+
+			if ((*s->p != '"' && *s->p != '\'') || !seen ||
+			    !scan_string(s, &key)) {
+				s->p = s->end;
+				break;
+			}
+			if (json_object_object_get_ex(seen, key, NULL))
+				bad(s->sp, s->path[0] ? s->path : "$",
+				    "'%.80s' is given twice (a key once in an object)", key);
+			else
+				json_object_object_add(seen, key, NULL);
+			if (snprintf(s->path + plen, sizeof(s->path) - plen, "%s.%s",
+				     plen ? "" : "$", key) >= (int)(sizeof(s->path) - plen))
+				s->path[sizeof(s->path) - 1] = '\0';
+			free(key);
+			scan_ws(s);
+			if (s->p < s->end && *s->p == ':')
+				s->p++;
+			scan_value(s, depth + 1);
+			s->path[plen] = '\0';
+			scan_ws(s);
+			if (s->p < s->end && *s->p == ',')
+				s->p++, scan_ws(s);
+		}
+		json_object_put(seen);
+		if (s->p < s->end)
+			s->p++;
+	} else if (*s->p == '[') {
+		size_t i = 0;
+
+		for (s->p++, scan_ws(s); s->p < s->end && *s->p != ']'; i++) {
+			if (snprintf(s->path + plen, sizeof(s->path) - plen, "%s[%zu]",
+				     plen ? "" : "$", i) >= (int)(sizeof(s->path) - plen))
+				s->path[sizeof(s->path) - 1] = '\0';
+			scan_value(s, depth + 1);
+			s->path[plen] = '\0';
+			scan_ws(s);
+			if (s->p < s->end && *s->p == ',')
+				s->p++, scan_ws(s);
+		}
+		if (s->p < s->end)
+			s->p++;
+	} else if (*s->p == '"' || *s->p == '\'') {
+		scan_string(s, NULL);
+	} else if (*s->p == '-' || *s->p == '+' || (*s->p >= '0' && *s->p <= '9')) {
+		scan_number(s);
+	} else {
+		while (s->p < s->end && ((*s->p | 0x20) >= 'a' && (*s->p | 0x20) <= 'z'))
+			s->p++;
+		if (s->p < s->end && (!*s->p || !strchr(",]} \t\r\n/", *s->p)))
+			s->p = s->end;	/* not what json-c takes: stop */
 	}
 }
 
@@ -690,9 +923,10 @@ bool damo_spec_detect(const char *buf, size_t len)
 }
 
 int damo_spec_to_conf(struct cli *c, const char *name, const char *buf,
-		      size_t len, char **conf)
+		      size_t len, char **conf, char ***paths, size_t *nr_paths)
 {
 	struct spec sp = { .c = c, .name = name };
+	struct scan sc = { .sp = &sp, .p = buf, .end = buf + len };
 	struct json_tokener *tok = json_tokener_new();
 	struct json_object *root, *ks, *k, *cs;
 	enum json_tokener_error e;
@@ -712,9 +946,16 @@ int damo_spec_to_conf(struct cli *c, const char *name, const char *buf,
 		json_object_put(root);
 		return cli_error(c, EXIT_USAGE, "%s: not JSON at byte %zu: %s", name, off,
 				 e == json_tokener_success ? "text after the document" :
+				 e == json_tokener_continue ?
+				 "the document ends before its last { [ or \" is closed" :
 				 json_tokener_error_desc(e));
 	}
 	json_tokener_free(tok);
+	*paths = NULL;
+	*nr_paths = 0;
+	scan_value(&sc, 0);
+	sp.conf = conf;
+	sp.conf_len = &clen;
 	sp.out = open_memstream(conf, &clen);
 	if (!sp.out) {
 		json_object_put(root);
@@ -746,11 +987,14 @@ int damo_spec_to_conf(struct cli *c, const char *name, const char *buf,
 	fclose(sp.out);
 	json_object_put(root);
 	if (sp.nr_errs) {
+		damo_spec_paths_free(sp.paths, sp.nr_paths);
 		free(*conf);
 		*conf = NULL;
 		return cli_error(c, EXIT_USAGE, "%s: %u error%s in the damo spec; nothing was changed",
 				 name, sp.nr_errs, sp.nr_errs == 1 ? "" : "s");
 	}
+	*paths = sp.paths;
+	*nr_paths = sp.nr_paths;
 	return EXIT_OK;
 }
 

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -83,7 +84,7 @@ static void usage(FILE *f)
 			fprintf(f, "\n");
 		}
 	}
-	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage error.\n");
+	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage error, 3 a failed write not undone.\n");
 }
 
 /* In the shell: the commands without "damoctl", no command-line options. */
@@ -311,6 +312,14 @@ void cli_note(struct cli *c, const char *fmt, ...)
  * The library says what went wrong and hints at what helps; the words of
  * the advice, damoctl's options and commands, are damoctl's.
  */
+static bool dir_exists(const char *path)
+{
+	struct stat st;
+
+	errno = 0;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 static bool advice(const struct damos_hint_info *h, char *buf, size_t sz)
 {
 	switch (h->hint) {
@@ -371,6 +380,11 @@ int cli_lib_error(struct cli *c, int err)
 
 	if (!*msg)
 		msg = strerror(-err);
+	/* a file a kernel would have made: what FAKE TREES in damoctl(8) says */
+	if (err == -ENOENT && c->root && strcmp(c->root, "/") && !cli_fake_kernel())
+		return cli_error(c, EXIT_FAIL,
+				 "%s (under --root the tree is used as it is, and must be complete: see FAKE TREES in damoctl(8))",
+				 msg);
 	return cli_error(c, err == -ENOTRECOVERABLE ? EXIT_RESTORE : EXIT_FAIL,
 			 "%s", msg);
 }
@@ -569,6 +583,11 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 							 optarg, strerror(errno));
 				c->root = c->root_abs;
 			}
+			/* a mistyped DIR is not "this kernel has no DAMON" */
+			if (!dir_exists(c->root))
+				return cli_error(c, EXIT_FAIL, "--root %s: %s", optarg,
+						 errno == ENOTDIR || !errno ? "not a directory" :
+						 strerror(errno));
 			break;
 		case 'n':
 			c->dry_run = true;

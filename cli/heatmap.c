@@ -219,6 +219,38 @@ static char *tmp_name(const char *name)
 	return p;
 }
 
+/*
+ * A new file beside @path, mode 0644 as the metrics' --output: written,
+ * then renamed over @path, so a link at @path is replaced, never followed
+ * (a symlink planted in a shared directory would redirect the write).
+ */
+static int beside_tmp(const char *path, char **tmp)
+{
+	const char *slash = strrchr(path, '/');
+	int fd;
+
+	if (asprintf(tmp, "%.*s.%s.XXXXXX", slash ? (int)(slash - path + 1) : 0,
+		     path, slash ? slash + 1 : path) < 0) {
+		*tmp = NULL;
+		errno = ENOMEM;
+		return -1;
+	}
+	fd = mkstemp(*tmp);
+	if (fd >= 0 && fchmod(fd, 0644)) {
+		int err = errno;
+
+		close(fd);
+		unlink(*tmp);
+		errno = err;
+		fd = -1;
+	}
+	if (fd < 0) {
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return fd;
+}
+
 static void free_snaps(struct heatmap *h)
 {
 	for (size_t i = 0; i < h->nr; i++)
@@ -259,7 +291,7 @@ static int record(struct cli *c, struct damon_ctx *d, struct heatmap *h)
 		uint64_t t1 = mono_us();
 		struct snap *more, *s;
 
-		err = damon_access_snapshot(d, &h->o, &tr);
+		err = cli_access_snapshot(d, &h->o, &tr);
 		if (err)
 			break;
 		more = realloc(h->s, (h->nr + 1) * sizeof(*more));
@@ -610,19 +642,13 @@ static int draw_file(struct cli *c, const struct heatmap *h, const char *data)
 	char *tmp = NULL, *errname = NULL;
 	struct sigaction pipe_ign = { .sa_handler = SIG_IGN }, pipe_old;
 	int in[2] = { -1, -1 }, errfd = -1, fd, st = 0, status = EXIT_FAIL;
-	const char *slash = strrchr(h->output, '/');
 	FILE *f = NULL;
 	pid_t pid;
 
 	/* ticks at a power of two: 4 to 8 of them */
 	while (ytic < (h->hi - h->lo) / 8)
 		ytic <<= 1;
-	if (asprintf(&tmp, "%.*s.%s.XXXXXX", slash ? (int)(slash - h->output + 1) : 0,
-		     h->output, slash ? slash + 1 : h->output) < 0) {
-		tmp = NULL;
-		goto oom;
-	}
-	fd = mkstemp(tmp);
+	fd = beside_tmp(h->output, &tmp);
 	if (fd < 0) {
 		status = cli_error(c, EXIT_FAIL, "--output %s: %s", h->output,
 				   strerror(errno));
@@ -837,15 +863,20 @@ int report_heatmap(struct cli *c, int argc, char **argv)
 	}
 	status = EXIT_OK;
 	if (h.data || h.output) {
-		int fd = -1;
+		int fd;
 
-		data = h.data;
-		if (!data) {
+		/* --data FILE: written beside it, renamed over it when whole */
+		if (h.data) {
+			fd = beside_tmp(h.data, &tmpdata);
+		} else {
 			tmpdata = tmp_name("damoctl-heatmap");
 			fd = tmpdata ? mkstemp(tmpdata) : -1;
-			data = tmpdata ? tmpdata : "a temporary file";
 		}
-		f = fd >= 0 ? fdopen(fd, "w") : fopen(data, "w");
+		data = h.data ? h.data : "a temporary file";
+		errno = 0;
+		f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!f && fd >= 0)
+			close(fd);
 		if (!f || write_data(&h, f))
 			status = cli_error(c, EXIT_FAIL, "%s: %s", data,
 					   strerror(errno ? errno : EIO));
@@ -853,9 +884,12 @@ int report_heatmap(struct cli *c, int argc, char **argv)
 			status = cli_error(c, EXIT_FAIL, "%s: %s", data, strerror(errno));
 	}
 	if (!status && h.output)
-		status = draw_file(c, &h, data);
+		status = draw_file(c, &h, tmpdata);
+	if (tmpdata && !status && h.data && rename(tmpdata, h.data))
+		status = cli_error(c, EXIT_FAIL, "%s: %s", h.data, strerror(errno));
 	if (tmpdata) {
-		unlink(tmpdata);
+		if (status || !h.data)
+			unlink(tmpdata);
 		free(tmpdata);
 	}
 	if (!status && c->json)

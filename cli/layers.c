@@ -6,6 +6,12 @@
  */
 #include "cli.h"
 
+/* no fake kernel ships: a --root tree is read and written as it is */
+bool cli_fake_kernel(void)
+{
+	return false;
+}
+
 const struct damos_layer *const *cli_layers(const struct cli *c)
 {
 	static const struct damos_layer *dry[2];

@@ -42,32 +42,35 @@ int cli_metrics_args(struct cli *c, int *argc, char **argv,
 		return cli_error(c, EXIT_FAIL, "out of memory");
 	}
 	for (i = 0; !status && i < *argc; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *val;
+		/* --format=VALUE, as getopt_long takes it */
+		bool eq = !strncmp(a, "--format=", 9) || !strncmp(a, "--output=", 9);
 		size_t f;
 
-		if (strcmp(a, "--format") && strcmp(a, "--output")) {
+		if (!eq && strcmp(a, "--format") && strcmp(a, "--output")) {
 			keep[nk++] = argv[i];
 			continue;
 		}
-		if (i + 1 >= *argc) {
+		if (!eq && i + 1 >= *argc) {
 			status = cli_error(c, EXIT_USAGE, "%s: expected a value", a);
 			break;
 		}
+		val = eq ? a + 9 : argv[i + 1];
 		opts[no++] = argv[i];
-		opts[no++] = argv[i + 1];
-		if (!strcmp(a, "--output")) {
-			m->output = argv[++i];
+		if (!eq)
+			opts[no++] = argv[++i];
+		if (!strncmp(a, "--output", 8)) {
+			m->output = val;
 			continue;
 		}
 		for (f = 0; f < ARRAY_SIZE(format_words); f++)
-			if (!strcmp(argv[i + 1], format_words[f]))
+			if (!strcmp(val, format_words[f]))
 				break;
 		if (f == ARRAY_SIZE(format_words))
 			status = cli_error(c, EXIT_USAGE,
 					   "--format: '%s' is not one of text, openmetrics, prometheus",
-					   argv[i + 1]);
+					   val);
 		m->format = (int)f;
-		i++;
 	}
 	/* the words the loop did not reach stay where they are, at the end */
 	memmove(argv + nk + no, argv + i, (*argc - i) * sizeof(*argv));

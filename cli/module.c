@@ -118,6 +118,7 @@ static void print_text(struct cli *c, const struct damon_module *m,
 	const char *kname = damon_module_kernel_name(m);
 	char why[512], v[256];
 	struct damon_module_kw k = { .sz = sizeof(k) };
+	int kw_w = 8, val_w = 28;	/* at least: the widths before skip_anon */
 
 	module_state(c, m, why, sizeof(why));
 	if (damon_module_enabled(m) && damon_module_kdamond_pid(m) > 0)
@@ -129,14 +130,25 @@ static void print_text(struct cli *c, const struct damon_module *m,
 	if (*why)
 		fprintf(c->out, "  %s\n", why);
 	fputc('\n', c->out);
-	fprintf(c->out, "%-8s %-28s %s\n", "KEYWORD", "VALUE", "PARAMETERS");
+	/* the columns as wide as their widest word (skip_anon, a quota) */
+	for (size_t i = 0; !damon_module_keyword(m, i, &k); i++) {
+		int n = damon_module_keyword_format(m, i, v, sizeof(v));
+
+		if (n <= 0)
+			continue;
+		if ((int)strlen(k.kw) > kw_w)
+			kw_w = (int)strlen(k.kw);
+		if (n > val_w)
+			val_w = n;
+	}
+	fprintf(c->out, "%-*s %-*s %s\n", kw_w, "KEYWORD", val_w, "VALUE", "PARAMETERS");
 	for (size_t i = 0; !damon_module_keyword(m, i, &k); i++) {
 		if (damon_module_keyword_format(m, i, v, sizeof(v)) <= 0)
 			continue;	/* a later kernel's */
 		if (!strcmp(k.kw, "region") && !param(m, "monitor_region_start") &&
 		    !param(m, "monitor_region_end"))
 			snprintf(v, sizeof(v), "0 0 (biggest System RAM)");
-		fprintf(c->out, "%-8s %-28s", k.kw, v);
+		fprintf(c->out, "%-*s %-*s", kw_w, k.kw, val_w, v);
 		if (k.nr_values)
 			for (int j = 0; j < k.nr_values; j++)
 				param_col(c, m, k.first + j);

@@ -118,11 +118,14 @@ static void status_setup(struct cli *c, struct damon_ctx *d,
 				json_object_array_add(j, json_str(damos_feature_name(f)));
 		json_object_object_add(o, "features", j);
 	} else {
+		int nr = 0;
+
 		fprintf(c->out, "%-9s %s:", "features", damos_kernel_desc(d));
 		for (int f = 0; f < DAMOS_NR_FEATURES; f++)
-			if (damos_has(d, f) == 1)
+			if (damos_has(d, f) == 1 && ++nr)
 				fprintf(c->out, " %s", damos_feature_name(f));
-		fputc('\n', c->out);
+		/* a stock dbgfs: none of those damoctl asks about */
+		fprintf(c->out, "%s\n", nr ? "" : " none");
 	}
 	cli_opts(c, &opts);
 	/* each module the kernel has: lru_sort as "lru-sort", reclaim */

@@ -1,11 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* report access: what DAMON sees, one aggregation interval of it. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+/*
+ * A snapshot makes things of its own in the kernel's files (a tracing
+ * instance with the tracepoint enabled, or a temporary stat scheme) and
+ * removes them at its end: Ctrl-C, kill and a closed terminal wait for
+ * that end (a few aggregation intervals), then act as they would.
+ */
+int cli_access_snapshot(struct damon_ctx *d, const struct damon_snapshot_opts *o,
+			struct damos_tried_regions **out)
+{
+	sigset_t hold, old;
+	int err;
+
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigaddset(&hold, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	err = damon_access_snapshot(d, o, out);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
 
 enum { SORT_ADDRESS, SORT_ACCESS, SORT_AGE };
 
@@ -157,7 +181,8 @@ static int do_access(struct cli *c, int argc, char **argv)
 	size_t n;
 
 	for (int i = 0; i < argc; i++) {
-		const char *kw = !strcmp(argv[i], "--sort") ? "sort" : argv[i];
+		/* each keyword is taken with "--" too, as damo spells them */
+		const char *kw = argv[i] + (strncmp(argv[i], "--", 2) ? 0 : 2);
 		int v;
 
 		if (strcmp(kw, "sort") && strcmp(kw, "source") && strcmp(kw, "duration") &&
@@ -197,7 +222,7 @@ static int do_access(struct cli *c, int argc, char **argv)
 		return EXIT_FAIL;
 	err = damon_attrs_read(d, &a);
 	if (!err)
-		err = damon_access_snapshot(d, &o, &tr);
+		err = cli_access_snapshot(d, &o, &tr);
 	if (err)
 		return cli_close(c, d, cli_lib_error(c, err));
 	n = damos_tried_regions_nr(tr);
@@ -256,18 +281,22 @@ static int do_wss(struct cli *c, int argc, char **argv)
 	int err = 0;
 
 	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "duration") && strcmp(argv[i], "source") &&
+		/* each keyword is taken with "--" too, as damo spells them */
+		const char *kw = argv[i] + (strncmp(argv[i], "--", 2) ? 0 : 2);
+
+		if (strcmp(kw, "duration") && strcmp(kw, "source") &&
 		    strcmp(argv[i], "--input"))
 			return cli_error(c, EXIT_USAGE,
 					 "unknown keyword '%s' (expected duration, source or --input)",
 					 argv[i]);
 		if (i + 1 >= argc)
-			return cli_error(c, EXIT_USAGE, "%s: expected a value", argv[i]);
+			return cli_error(c, EXIT_USAGE, "%s: expected a value", kw);
 		if (!strcmp(argv[i], "--input")) {
 			input = argv[++i];
 			continue;
 		}
-		if (!strcmp(argv[i++], "duration")) {
+		i++;
+		if (!strcmp(kw, "duration")) {
 			if (damos_parse_time_us(argv[i], 1000000, &duration))
 				return cli_error(c, EXIT_USAGE,
 						 "duration: '%s' is not a time (units: us ms s m h; bare: s)",
@@ -312,7 +341,7 @@ static int do_wss(struct cli *c, int argc, char **argv)
 		struct damos_tried_region r = { .sz = sizeof(r) };
 		uint64_t t1 = mono_us(), sum = 0, *more;
 
-		err = damon_access_snapshot(d, &o, &tr);
+		err = cli_access_snapshot(d, &o, &tr);
 		for (size_t i = 0; !err && i < damos_tried_regions_nr(tr); i++)
 			if (!damos_tried_regions_get(tr, i, &r) && r.nr_accesses)
 				sum += r.end - r.start;

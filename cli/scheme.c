@@ -371,6 +371,9 @@ static int do_goal(struct cli *c, int argc, char **argv)
 				 argv[1]);
 	errno = 0;
 	v = strtoull(argv[3], &end, 0);
+	if (errno == ERANGE && !*end)
+		return cli_error(c, EXIT_USAGE, "current: '%s' is too large (at most %llu)",
+				 argv[3], (unsigned long long)UINT64_MAX);
 	if (errno || *end || end == argv[3] || !isdigit((unsigned char)*argv[3]))
 		return cli_error(c, EXIT_USAGE,
 				 "current: '%s' is not a number (the goal's metric, in its own unit)",

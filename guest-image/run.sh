@@ -41,6 +41,22 @@ die() { echo "run: $*" >&2; exit 1; }
 [ -f "$image" ] || die "no guest image '$image' (make image)"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
 
+# One run per output directory and stage: a second make run or check-guest
+# in the same checkout would delete this one's console log and payload
+# under QEMU and judge itself by the other's console.  It is refused,
+# naming the run that holds them (QEMU keeps the lock while it lives).
+hold() {	# FD DIR
+	local l=${2%/}.lock
+	mkdir -p "$(dirname "$l")"
+	eval "exec $1<>\"\$l\""
+	flock -n "$1" ||
+		die "another guest run uses $2: $(tr -d '\n' < "$l") (lock: $l); wait for it to end, or give each run its own GUEST_OUT and GUEST_STAGE"
+	: > "$l"
+	echo "pid $$, run.sh $mode of $kernel, since $(date '+%F %T')" >&"$1"
+}
+hold 8 "$out"
+hold 7 "$stage"
+
 rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -218,9 +234,10 @@ timeout -k 5 "$tmo" "${qemu[@]}" -append "$append ignore_loglevel" \
 	-serial "file:$out/console.log" -serial "file:$out/progress.log" </dev/null &
 qpid=$!
 wpid=
-[ "$silence" -gt 0 ] && { silence_watch & wpid=$!; }
+# (the lock stays with QEMU and this script, not with a watchdog's sleep)
+[ "$silence" -gt 0 ] && { silence_watch 7>&- 8>&- & wpid=$!; }
 trap 'kill $qpid $wpid 2>/dev/null' EXIT INT TERM
-tail -s 0.5 -n +1 -f --pid=$qpid "$out/progress.log" 2>/dev/null |
+tail -s 0.5 -n +1 -f --pid=$qpid "$out/progress.log" 2>/dev/null 7>&- 8>&- |
 	while IFS= read -r line; do
 		line=${line%$'\r'}
 		printf 'guest: [%4ds] %s\n' $((SECONDS - start)) "$line"

@@ -107,8 +107,9 @@ static int parse_field(const char *tok, int f, uint64_t *v)
 		return damos_err(-EINVAL, "%s: '%s' is negative",
 				 damos_fields[f].name, tok);
 	if (damos_parse_u64(tok, v))
-		return damos_err(-EINVAL, "%s: '%s' is not a number",
-				 damos_fields[f].name, tok);
+		return damos_err(-EINVAL, "%s: '%s' is %s", damos_fields[f].name,
+				 tok, damos_parse_u64(tok, v) == -ERANGE ?
+				 "too large" : "not a number");
 	return 0;
 }
 

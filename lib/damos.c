@@ -456,7 +456,7 @@ int damos_schemes_write(struct damon_ctx *d, struct damos_scheme *const *s,
 }
 
 /* A running dbgfs takes no schemes: say so, naming the kernel. */
-static int dbgfs_running(struct damon_ctx *d, const char *what)
+static int dbgfs_running(struct damon_ctx *d)
 {
 	bool on = false;
 
@@ -464,8 +464,8 @@ static int dbgfs_running(struct damon_ctx *d, const char *what)
 	    !on)
 		return 0;
 	return damos_err(-EBUSY,
-			 "%s: dbgfs takes schemes only while monitoring is off (%s): stop it first; sysfs changes a running kdamond's schemes in place",
-			 what, damos_kernel_desc(d));
+			 "dbgfs takes schemes only while monitoring is off (%s): stop it first; sysfs changes a running kdamond's schemes in place",
+			 damos_kernel_desc(d));
 }
 
 int damos_scheme_update(struct damon_ctx *d, size_t idx,
@@ -486,7 +486,7 @@ int damos_scheme_update(struct damon_ctx *d, size_t idx,
 		return damos_err(-ENOENT, "no scheme %zu (there %s %zu)", idx,
 				 n == 1 ? "is" : "are", n);
 	}
-	err = dbgfs_running(d, "scheme set");
+	err = dbgfs_running(d);
 	if (err) {
 		damos_schemes_free(arr, n);
 		return err;
@@ -539,8 +539,10 @@ int damos_goal_current_write(struct damon_ctx *d, size_t idx, size_t goal,
 		err = damos_err(-ENOENT, "no scheme %zu (there %s %zu)", idx,
 				n == 1 ? "is" : "are", n);
 	else if (goal >= arr[idx]->nr_goals)
-		err = damos_err(-ENOENT, "scheme %zu has no goal %zu (it has %zu)",
-				idx, goal, arr[idx]->nr_goals);
+		err = arr[idx]->nr_goals ?
+		      damos_err(-ENOENT, "scheme %zu has no goal %zu: its goals are 0 to %zu",
+				idx, goal, arr[idx]->nr_goals - 1) :
+		      damos_err(-ENOENT, "scheme %zu has no goal %zu: it has no goal", idx, goal);
 	else if (arr[idx]->goals[goal].metric != DAMOS_GOAL_USER_INPUT)
 		err = damos_err(-EINVAL,
 				"%s is a %s goal: the kernel measures its current value; only a user_input goal takes one",

@@ -415,6 +415,12 @@ int damos_io_list(struct damos_io *io, const char *dir,
 /* io.c */
 void damos_io_ents_free(struct damos_io_ent *ents, size_t n);
 int damos_io_mkdir(struct damos_io *io, const char *path);
+/*
+ * mkdir (0700) or rmdir of @path itself, beneath @d's root as every file
+ * of the handle: a symlink in a fake tree leads it nowhere out (EXDEV).
+ * Not a layer's: for what the library makes for itself (a tracing instance).
+ */
+int damos_dir_below(const struct damon_ctx *d, const char *path, bool make);
 int damos_io_remove(struct damos_io *io, const char *path);
 int damos_io_ask(struct damos_io *io, enum damos_io_q q);
 /* the same, from the top of @d's stack */

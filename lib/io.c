@@ -285,6 +285,28 @@ static int mkdirs(const struct damon_ctx *d, char *path)
 	return err;
 }
 
+int damos_dir_below(const struct damon_ctx *d, const char *path, bool make)
+{
+	char *copy = strdup(path), *slash = copy ? strrchr(copy, '/') : NULL;
+	int fd, err = 0;
+
+	if (!slash || slash == copy) {
+		free(copy);
+		return copy ? -EINVAL : -ENOMEM;
+	}
+	*slash = '\0';
+	fd = open_below(d, copy, O_PATH | O_DIRECTORY, 0);
+	if (fd < 0)
+		err = -errno;
+	else if (make ? mkdirat(fd, slash + 1, 0700) :
+		 unlinkat(fd, slash + 1, AT_REMOVEDIR))
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	free(copy);
+	return err;
+}
+
 /* rm -r of @name in @dirfd: never follows a symlink, removes the link. */
 static int rm_at(int parent, const char *name)
 {

@@ -172,7 +172,8 @@ static const struct mod_param reclaim_params[] = {
 	{ "quota_mem_pressure_us", 0, M_US, "6.9" },
 	{ "quota_autotune_feedback", 0, M_COUNT, "6.9" },
 	COMMON_PARAMS(500, 400, 200),
-	{ "skip_anon", 0, M_BOOL, "6.2" },
+	/* the module skips anon pages with a DAMOS filter: both came in 6.3 */
+	{ "skip_anon", 0, M_BOOL, "6.3" },
 };
 
 static const struct mod_sub reclaim_quota[] = {
@@ -191,7 +192,7 @@ static const struct mod_kw reclaim_kws[] = {
 	  "tune the quota for this feedback to reach 10000; 0 off (Linux 6.9+)" },
 	COMMON_KWS("the module"),
 	{ "skip_anon", 1, "skip_anon", NULL, "on|off",
-	  "leave anonymous pages alone (Linux 6.2+)" },
+	  "leave anonymous pages alone (Linux 6.3+)" },
 	{ NULL },
 };
 
@@ -424,8 +425,9 @@ static int set_value(struct damon_module *m, int p, const char *kw,
 		break;
 	case M_COUNT:
 		if (damos_parse_u64(s, &v))
-			return damos_err(-EINVAL, "%s: '%s' is not a number",
-					 kw, s);
+			return damos_err(-EINVAL, "%s: '%s' is %s", kw, s,
+					 damos_parse_u64(s, &v) == -ERANGE ?
+					 "too large" : "not a number");
 		break;
 	case M_BOOL:
 		if (!strcmp(s, "on") || !strcmp(s, "Y") || !strcmp(s, "y") ||

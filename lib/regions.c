@@ -88,7 +88,8 @@ static int from_tried(struct damon_ctx *d, struct damos_tried_regions **out)
 		damos_schemes_free(arr, n);
 		return damos_err(-ENOMEM, "out of memory");
 	}
-	memcpy(more, arr, n * sizeof(*more));
+	if (n)		/* no schemes: arr may be NULL (UBSan) */
+		memcpy(more, arr, n * sizeof(*more));
 	more[n] = damos_scheme_new(DAMOS_ACTION_STAT);
 	err = more[n] ? damos_schemes_write(d, more, n + 1) : -ENOMEM;
 	if (!err)
@@ -276,7 +277,7 @@ static int from_trace(struct damon_ctx *d, uint64_t wait_us, int pid,
 	char *trace = NULL, *text = NULL, old[16] = "0";
 	struct damon_attrs a;
 	uint64_t waited = 0;
-	int err;
+	int err, e;
 
 	if (!top)
 		return damos_err(-EOPNOTSUPP,
@@ -292,7 +293,7 @@ static int from_trace(struct damon_ctx *d, uint64_t wait_us, int pid,
 	dir = top;
 	if (damos_io_query(d, DAMOS_IO_Q_STATIC) != 1) {
 		inst = damos_path("%s/instances/damos-%d", top, (int)getpid());
-		if (inst && !mkdir(inst, 0700))
+		if (inst && !damos_dir_below(d, inst, true))
 			dir = inst;
 		else {
 			free(inst);
@@ -331,7 +332,6 @@ static int from_trace(struct damon_ctx *d, uint64_t wait_us, int pid,
 				trace, pid, (unsigned long long)(waited / 1000));
 	if (strcmp(old, "1")) {
 		char buf[20];
-		int e;
 
 		snprintf(buf, sizeof(buf), "%s\n", old);
 		e = damos_write(d, enable, buf);
@@ -339,9 +339,8 @@ static int from_trace(struct damon_ctx *d, uint64_t wait_us, int pid,
 			err = e;
 	}
 out:
-	if (inst && rmdir(inst) && !err)
-		err = damos_err(-errno, "cannot remove the tracing instance %s",
-				inst);
+	if (inst && (e = damos_dir_below(d, inst, false)) && !err)
+		err = damos_err(e, "cannot remove the tracing instance %s", inst);
 	free(text);
 	free(trace);
 	free(enable);

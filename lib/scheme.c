@@ -490,6 +490,9 @@ int damos_scheme_set_str(struct damos_scheme *s, enum damos_field f,
 		err = set_nr_accesses(fi->label, value, attrs, &v);
 		if (err < 0)
 			return err;
+		if (err > 0 && damos_parse_u64(value, &v) == -ERANGE)
+			return damos_err(-ERANGE, "%s: '%s' is too large",
+					 fi->label, value);
 		if (err > 0 && damos_parse_u64(value, &v))
 			return damos_err(-EINVAL,
 					 "%s: '%s' is not an access count or rate (N or N%%)",
@@ -963,8 +966,9 @@ static int parse_goal(struct damos_scheme *s, struct parse_state *p,
 		return damos_err_prefix(m, "goal: ");
 	g.metric = m;
 	if (damos_parse_u64(p->argv[p->i + 1], &g.target))
-		return damos_err(-EINVAL, "goal: target '%s' is not a number",
-				 p->argv[p->i + 1]);
+		return damos_err(-EINVAL, "goal: target '%s' is %s", p->argv[p->i + 1],
+				 damos_parse_u64(p->argv[p->i + 1], &g.target) == -ERANGE ?
+				 "too large" : "not a number");
 	p->i += 2;
 	if (p->i < p->argc && !damos_parse_u64(p->argv[p->i], &g.current))
 		p->i++;
@@ -1378,7 +1382,8 @@ int damon_attrs_set_str(struct damon_attrs *a, const char *key,
 	if (i < 3)
 		err = damos_parse_time_us(value, 1, v);
 	else if ((err = damos_parse_u64(value ? value : "", v)))
-		damos_err(err, "'%s' is not a number", value ? value : "");
+		damos_err(err, "'%s' is %s", value ? value : "",
+			  err == -ERANGE ? "too large" : "not a number");
 	if (!err && *v > DAMOS_ULONG_MAX)
 		err = damos_err(-ERANGE, "'%s' is too large", value);
 	if (err)

@@ -108,8 +108,9 @@ static int ensure_ctx(struct damon_ctx *d)
 		if (nr)
 			return damos_err_hint(-ENOENT, DAMOS_HINT_PICK_KDAMOND,
 					      (int64_t)nr,
-					      "kdamond %d does not exist and making it would reset the %llu there",
-					      d->kdamond_idx, (unsigned long long)nr);
+					      "kdamond %d does not exist: making it means writing nr_kdamonds, which would remove the %llu kdamond%s there with %s setup",
+					      d->kdamond_idx, (unsigned long long)nr,
+					      nr == 1 ? "" : "s", nr == 1 ? "its" : "their");
 		err = write_u64_at(d, damos_path("%s/kdamonds/nr_kdamonds",
 						 d->admin), d->kdamond_idx + 1);
 		if (err)

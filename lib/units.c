@@ -88,6 +88,19 @@ int damos_parse_size(const char *s, uint64_t *bytes)
 	const char *end, *u;
 	int err;
 
+	/* 0xHEX bytes, as addresses and regions take them */
+	if (s && (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2)) &&
+	    isxdigit((unsigned char)s[2])) {
+		char *hend;
+
+		errno = 0;
+		*bytes = strtoull(s + 2, &hend, 16);
+		if (errno == ERANGE)
+			return damos_err(-ERANGE, "'%s' is too large", s);
+		if (!*hend)
+			return 0;
+		return damos_err(-EINVAL, "'%s' is not a size (units: B K M G T, or 0xHEX)", s);
+	}
 	err = s ? parse_decimal(s, &end, &num, &den) : -EINVAL;
 	if (!err && *end) {
 		/* damo's spellings: 4KiB and 4KB are 4K (powers of 1024 all) */

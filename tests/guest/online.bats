@@ -78,7 +78,7 @@ reclaim_defaults() {
 	else
 		run "$DAMOCTL" reclaim set skip_anon on
 		assert_failure 1
-		assert_output "damoctl: reclaim set: skip_anon: damon_reclaim has no parameter skip_anon (Linux $(uname -r); it came in Linux 6.2); nothing was changed"
+		assert_output "damoctl: reclaim set: skip_anon: damon_reclaim has no parameter skip_anon (Linux $(uname -r); it came in Linux 6.3); nothing was changed"
 	fi
 	echo "# $(uname -r): $output" >&3
 }

@@ -127,8 +127,10 @@ objects() { "$DAMOCTL" --complete -- "" | grep -v '^-' | tr '\n' ' ' | sed 's/ $
 	printf '%s\n' "scheme add stat" "scheme add pageout age 10s 5s" > b
 	run damoctl --json -f b
 	assert_failure 2
+	# and that line 1 was undone, as the text says (issue 45)
 	assert_output '{"index":0}
-{"error":"b:2: scheme add: min age 10s > max age 5s"}'
+{"error":"b:2: scheme add: min age 10s > max age 5s"}
+{"error":"b: nothing of it was applied: the files are as before line 1"}'
 }
 
 @test "--dry-run: one script for the whole batch, a comment per command" {

@@ -177,3 +177,69 @@ $wide"
 	run damoctl scheme encode lru_prio age 0 5s
 	assert_output "$claimed"
 }
+
+# (issue 45) what the pages and the README say of the binary, checked
+# against it: the shell's banner, the exit statuses, the environment it
+# reads, the module files, the package names.
+
+@test "damoctl(8)'s shell transcript starts with the banner this damoctl prints, its version included" {
+	version=$("$DAMOCTL" --version | awk '{ print $2; exit }')
+	[ -n "$version" ]
+	banner=$(sed -n 's/\\-/-/g; /type help for the commands/p' "$SRC/man/damoctl.8")
+	# the format string of cli/shell.c with the version in it
+	fmt=$(sed -n 's/.*fprintf(c->out, "\(damoctl %s: type help[^"]*\)\\n".*/\1/p' "$SRC/cli/shell.c")
+	[ -n "$fmt" ]
+	# shellcheck disable=SC2059
+	[ "$banner" = "$(printf "$fmt" "$version")" ] ||
+		fail "man: '$banner'; damoctl $version prints '$(printf "$fmt" "$version")'"
+}
+
+@test "--help's exit statuses are EXIT STATUS of damoctl(8), 3 included" {
+	man=$(sed -n '/^\.SH "EXIT STATUS"/,/^\.SH/p' "$SRC/man/damoctl.8" |
+		awk '/^\.B [0-9]+$/ { print $2 }' | paste -sd' ')
+	help=$("$DAMOCTL" --help | sed -n 's/^Exit status: //p' | grep -o '[0-9] [a-z]' |
+		cut -c1 | paste -sd' ')
+	[ "$man" = "0 1 2 3" ]
+	[ "$help" = "$man" ] || fail "--help: $help; man: $man"
+}
+
+@test "ENVIRONMENT of damoctl(8) names every variable damoctl reads, and nothing else" {
+	# getenv("NAME"), and the names passed by variable (term_dim's, the locale's)
+	grep -oh 'getenv("[A-Z_]*")' "$SRC"/cli/*.c "$SRC"/lib/*.c |
+		sed 's/getenv("\(.*\)")/\1/' > "$BATS_TEST_TMPDIR/code"
+	grep -oh 'term_dim(c, "[A-Z_]*"' "$SRC/cli/heatmap.c" | grep -o '"[A-Z_]*"' | tr -d '"' >> "$BATS_TEST_TMPDIR/code"
+	sed -n 's/.*vars\[\] = {\(.*\)};/\1/p' "$SRC/cli/heatmap.c" | grep -o '[A-Z][A-Z_]*' >> "$BATS_TEST_TMPDIR/code"
+	sort -u -o "$BATS_TEST_TMPDIR/code" "$BATS_TEST_TMPDIR/code"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/code")" -ge 8 ]
+	sed -n '/^\.SH ENVIRONMENT/,/^\.SH [^E]/p' "$SRC/man/damoctl.8" |
+		awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }' |
+		sed -e 's/^\.BR\? //' -e 's/"//g' -e 's/ , /\n/g' | tr -d ' ' | sort -u > "$BATS_TEST_TMPDIR/man"
+	run diff -u "$BATS_TEST_TMPDIR/code" "$BATS_TEST_TMPDIR/man"
+	assert_success
+}
+
+@test "FILES of damoctl(8) names the parameters of every module libdamos drives" {
+	mods=$(sed -n 's/^\t{ "[a-z_]*", "\(damon_[a-z_]*\)", .*/\1/p' "$SRC/lib/module.c")
+	[ "$(wc -w <<<"$mods")" -ge 2 ]
+	for m in $mods; do
+		sed -n '/^\.SH FILES/,/^\.SH/p' "$SRC/man/damoctl.8" |
+			grep -qx ".I /sys/module/$m/parameters/" || fail "FILES lacks $m"
+	done
+}
+
+@test "the README's make deb names the packages of debian/control" {
+	control=$(sed -n 's/^Package: //p' "$SRC/debian/control" | sort | paste -sd' ')
+	readme=$(grep '^| `make deb' "$SRC/README.md" | grep -o '`[a-z0-9-]*`' | tr -d '`' |
+		grep -v '^make' | sort | paste -sd' ')
+	[ -n "$control" ]
+	[ "$readme" = "$control" ] || fail "README: $readme; debian/control: $control"
+}
+
+@test "the README says what make check costs, not the history of its timings (CHANGES keeps that)" {
+	# one figure for make check, no table of stages, no earlier runs
+	run grep -c '^| .* | .*[0-9]m[0-9][0-9]s' "$SRC/README.md"
+	assert_output 0
+	run grep -E 'Before: [0-9]+m|commit [0-9a-f]{7}' "$SRC/README.md"
+	assert_failure
+	grep -q 'make check' "$SRC/README.md"
+}

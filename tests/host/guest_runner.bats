@@ -121,3 +121,28 @@ run_guest() {
 	run cat "$T/out/results/guest.tap"
 	assert_output "$(printf '1..2\nok 1 fake: a\nok 2 fake: b')"
 }
+
+@test "a second run on the same output directory is refused, naming the first; the first's files are kept (issue 45)" {
+	DAMOS_GUEST_SILENCE=60 FAKE_GUEST=boot-hang "$RUN_SH" check "$T/bzImage" "$T/root.img" "$T/stage" "$T/out" > "$T/first.log" 2>&1 &
+	first=$!
+	for _ in $(seq 100); do [ -s "$T/qemu.pid" ] && break; sleep 0.1; done
+	[ -s "$T/qemu.pid" ] || fail "the first guest never started: $(cat "$T/first.log")"
+	ls "$T/out" > "$T/before"
+	run "$RUN_SH" cmd "$T/bzImage" "$T/root.img" "$T/stage" "$T/out"
+	assert_failure 1
+	assert_output --regexp "^run: another guest run uses $T/out: pid $first, run.sh check of $T/bzImage, since [0-9-]+ [0-9:]+ \\(lock: $T/out.lock\\)"
+	# the first run's console log and payload are still there, and its
+	# fake QEMU still runs
+	[ "$(ls "$T/out")" = "$(cat "$T/before")" ]
+	[ -f "$T/out/console.log" ] && [ -f "$T/out/payload.img" ]
+	kill -0 "$(cat "$T/qemu.pid")"
+	# another output directory on the same stage: refused as well
+	run "$RUN_SH" cmd "$T/bzImage" "$T/root.img" "$T/stage" "$T/out2"
+	assert_failure 1
+	assert_output --partial "run: another guest run uses $T/stage: pid $first"
+	kill "$(cat "$T/qemu.pid")"
+	wait "$first" || true
+	# once the first is gone, the lock is free
+	FAKE_GUEST=chatty run_guest
+	assert_line "ok - host: guest finished within 120 s"
+}

@@ -129,7 +129,7 @@ echo Y > $ROOT/sys/module/damon_reclaim/parameters/enabled"
 	before=$(tree_sum)
 	run damoctl reclaim set cold 1m skip_anon on
 	assert_failure 1
-	assert_output "damoctl: reclaim set: skip_anon: damon_reclaim has no parameter skip_anon (Linux 6.1.0-test; it came in Linux 6.2); nothing was changed"
+	assert_output "damoctl: reclaim set: skip_anon: damon_reclaim has no parameter skip_anon (Linux 6.1.0-test; it came in Linux 6.3); nothing was changed"
 	run damoctl reclaim set pressure 1ms
 	assert_failure 1
 	assert_output --partial "quota_mem_pressure_us: damon_reclaim has no parameter quota_mem_pressure_us (Linux 6.1.0-test; it came in Linux 6.9)"

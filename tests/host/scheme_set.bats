@@ -113,7 +113,7 @@ make_612() {
 	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
 	run damoctl scheme set 0 age 1s max
 	assert_failure 1
-	assert_output --regexp "^damoctl: scheme set: scheme set: dbgfs takes schemes only while monitoring is off \(dbgfs[^)]*\): stop it first"
+	assert_output --regexp "^damoctl: scheme set: dbgfs takes schemes only while monitoring is off \(dbgfs[^)]*\): stop it first"
 	echo off > "$ROOT/sys/kernel/debug/damon/monitor_on"
 	run damoctl scheme set 0 age 1s max
 	assert_success
@@ -146,7 +146,7 @@ echo commit_schemes_quota_goals > $ROOT/sys/kernel/mm/damon/admin/kdamonds/0/sta
 	assert_output "damoctl: scheme goal: scheme 0 goal 0 is a some_mem_psi_us goal: the kernel measures its current value; only a user_input goal takes one"
 	run damoctl scheme goal 1 3 current 5
 	assert_failure 1
-	assert_output "damoctl: scheme goal: scheme 1 has no goal 3 (it has 1)"
+	assert_output "damoctl: scheme goal: scheme 1 has no goal 3: its goals are 0 to 0"
 	run damoctl scheme goal 1 0 current lots
 	assert_failure 2
 	assert_output "damoctl: scheme goal: current: 'lots' is not a number (the goal's metric, in its own unit)"

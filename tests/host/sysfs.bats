@@ -148,7 +148,7 @@ DOC_LINE="4096 8192 0 5 10 20 5 0 0 0 0 0 0 0 0 0 0 0"
 	before=$(tree_sum)
 	run damoctl --kdamond 1 scheme add stat
 	assert_failure 1
-	assert_output "damoctl: scheme add: kdamond 1 does not exist and making it would reset the 1 there: use --kdamond 0..0"
+	assert_output "damoctl: scheme add: kdamond 1 does not exist: making it means writing nr_kdamonds, which would remove the 1 kdamond there with its setup: use --kdamond 0..0"
 	[ "$(tree_sum)" = "$before" ]
 }
 

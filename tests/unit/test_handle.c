@@ -705,8 +705,8 @@ static void test_error_hints(void **state)
 	assert_non_null(d);
 	assert_int_equal(damos_scheme_add(d, s), -ENOENT);
 	assert_string_equal(damos_errmsg(),
-			    "kdamond 5 does not exist and making it would reset the 2 there");
-	assert_hint(DAMOS_HINT_PICK_KDAMOND, "the 2 there", 2);
+			    "kdamond 5 does not exist: making it means writing nr_kdamonds, which would remove the 2 kdamonds there with their setup");
+	assert_hint(DAMOS_HINT_PICK_KDAMOND, "with their setup", 2);
 	damon_close(d);
 	damos_scheme_free(s);
 }
