@@ -33,6 +33,8 @@ int cli_lock(struct cli *c, bool exclusive, bool hold)
 
 	if (c->lock_fd >= 0)
 		return EXIT_OK;		/* a batch's, for all its lines */
+	/* a dry run too: its private copy goes at exit, not on a signal */
+	hold = hold && exclusive;
 	exclusive = exclusive && !c->dry_run;
 	fd = damos_lock_take(c->root, exclusive, c->wait_us);
 	if (fd == -ETIMEDOUT)
@@ -62,7 +64,7 @@ int cli_lock(struct cli *c, bool exclusive, bool hold)
 			return r;
 		}
 	}
-	if (exclusive && hold) {
+	if (hold) {
 		sigset_t s;
 
 		held_set(&s);
@@ -93,6 +95,7 @@ int cli_unlock(struct cli *c, int status)
 	fprintf(c->err, "damoctl: %s%sSIG%s came while writing: held until %s; stopping\n",
 		c->where ? c->where : "", c->where ? ": " : "",
 		sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
+		c->dry_run ? "the dry run ended" :
 		status == EXIT_OK ? "the change was made" :
 		status == EXIT_RESTORE ? "the restore ended (see above)" :
 		"the files were as before");

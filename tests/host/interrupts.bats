@@ -172,3 +172,19 @@ other_writer_sweep() {
 	# the module's own write is among them, and fails the whole apply
 	grep -q "damon_lru_sort/parameters/enabled" "$TXN_WORK/log"
 }
+
+@test "a dry run interrupted (SIGINT, SIGTERM) ends, removes its private copy, and exits 128 + the signal" {
+	make_sysfs off 1
+	mkdir -p "$BATS_TEST_TMPDIR/tmp"
+	local sig rc
+	for sig in INT TERM; do
+		run env TMPDIR="$BATS_TEST_TMPDIR/tmp" DAMOS_FAULT=2:$sig "$DAMOCTL_FAULT" \
+			--root "$ROOT" --dry-run scheme add stat
+		[ "$sig" = INT ] && rc=130 || rc=143
+		assert_failure $rc
+		assert_output --partial "SIG$sig came while writing: held until the dry run ended"
+		assert_output --partial "echo stat >"
+		[ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ] ||
+			fail "left in TMPDIR: $(ls "$BATS_TEST_TMPDIR/tmp")"
+	done
+}
