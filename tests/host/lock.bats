@@ -248,14 +248,22 @@ serial_outcome() {
 
 @test "root's lock cannot be taken by an unprivileged user" {
 	[ "$(id -u)" = 0 ] || skip "needs root: the lock is root's, the other user not"
+	# a root nobody can reach (the test's own directory is 0700)
+	ROOT=$(mktemp -d "${TMPDIR:-/tmp}/damos-lock.XXXXXX")
+	chmod 755 "$ROOT"
 	make_dbgfs
 	damoctl scheme add stat
-	chmod 755 "$ROOT" "$ROOT/run"
+	chmod 755 "$ROOT/run"
+	# nobody reaches run/, not the lock in it
+	run setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$ROOT/run"
+	assert_success
 	run setpriv --reuid=65534 --regid=65534 --clear-groups \
 		flock -n -s "$ROOT/run/damos" true
 	assert_failure
+	assert_output --partial "Permission denied"
 	run damoctl --wait 0 scheme add stat sz 8K max
 	assert_success
+	rm -rf "$ROOT"
 }
 
 @test "a program without the lock changes the schemes meanwhile: add and rm fail, saying what is there" {
