@@ -287,18 +287,19 @@ $(line 9 6)"
 }
 
 @test "a failed input never puts back over what another open file wrote after it" {
-	local a b
+	local a b fa fb
 	a=$(line 1 6)
 	b=$(line 2 7)
 	echo "$(line 9 5)" > "$DBGFS/schemes"
-	exec 3> "$DBGFS/schemes" 4> "$DBGFS/schemes"
-	echo "$a" >&3
-	echo "$b" >&4
-	# 3 fails: 4 wrote after it, so 4's scheme stays
-	if echo garbage >&3; then exec 3>&- 4>&-; fail "a bad line on fd 3 succeeded"; fi
+	# fds of bash's choosing: bats reports on fd 3
+	exec {fa}> "$DBGFS/schemes" {fb}> "$DBGFS/schemes"
+	echo "$a" >&"$fa"
+	echo "$b" >&"$fb"
+	# fa fails: fb wrote after it, so fb's scheme stays
+	if echo garbage >&"$fa"; then exec {fa}>&- {fb}>&-; fail "a bad line on fa succeeded"; fi
 	assert_equal "$(schemes_now)" "$b"
-	# 4 fails: what 4 replaced, 3's scheme, comes back
-	if echo garbage >&4; then exec 3>&- 4>&-; fail "a bad line on fd 4 succeeded"; fi
-	exec 3>&- 4>&-
+	# fb fails: what fb replaced, fa's scheme, comes back
+	if echo garbage >&"$fb"; then exec {fa}>&- {fb}>&-; fail "a bad line on fb succeeded"; fi
+	exec {fa}>&- {fb}>&-
 	assert_equal "$(schemes_now)" "$a"
 }
