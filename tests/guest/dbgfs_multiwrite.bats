@@ -5,9 +5,11 @@
 # 'schemes' or 'init_regions'" and "... 'target_ids' too"; a pid per line
 # from a shell loop is the same), and each write is applied as if it ended
 # the input: the whole content is set; a write that makes the input bad
-# (a bad line, or a write that ends inside a line) fails, changes nothing,
-# and so do the later writes to that open file.  With or without a last
-# newline, the same bytes give the same result.
+# (a bad line, or a write that ends inside a line) fails, and so do the later
+# writes to that open file, and the input fails whole: the content from
+# before its first write comes back (kernel patch "fail the joined input of
+# an open file whole"), unless another writer changed it in between.  With or
+# without a last newline, the same bytes give the same result.
 
 load helpers/common
 
@@ -56,7 +58,7 @@ $(line 2 7)"
 	assert_equal "$(schemes_now)" "$(printf '%s\n' "${want[@]}")"
 }
 
-@test "bash: a bad line in the middle fails the echo; the lines before it stay, the write changes nothing" {
+@test "bash: a bad line in the middle fails the whole echo: the schemes from before it stay" {
 	local old
 	old=$(line 9 5)
 	echo "$old" > "$DBGFS/schemes"
@@ -65,7 +67,7 @@ garbage
 $2" > "$3"' _ "$(line 1 6)" "$(line 2 7)" "$DBGFS/schemes"
 	assert_failure
 	assert_output --partial "Invalid argument"
-	assert_equal "$(schemes_now)" "$(line 1 6)"
+	assert_equal "$(schemes_now)" "$old"
 	# in one write (dash, dd): nothing of it is applied
 	echo "$old" > "$DBGFS/schemes"
 	run write_once "$DBGFS/schemes" "$(line 1 6)
@@ -77,7 +79,7 @@ $(line 2 7)"
 	run bash -c 'echo "$1
 4096 8192 0 5 4294967296 4294967296 2 0 0 0 0 0 0 0 0 0 0 0" > "$2"' _ "$(line 1 6)" "$DBGFS/schemes"
 	assert_failure
-	assert_equal "$(schemes_now)" "$(line 1 6)"
+	assert_equal "$(schemes_now)" "$old"
 }
 
 @test "a write that ends inside a line fails and changes nothing, nor do the later writes" {
@@ -101,10 +103,10 @@ $(line 4 7)"
 		assert_output --partial "Invalid argument"
 		assert_equal "$(schemes_now)" "$old"
 	done
-	# a complete line, then an unfinished one: the first stays
+	# a complete line, then an unfinished one: the input fails whole
 	run bash -c 'printf "%s\n%s" "$1" "4096 8192 0" > "$2"' _ "$(line 1 6)" "$DBGFS/schemes"
 	assert_failure
-	assert_equal "$(schemes_now)" "$(line 1 6)"
+	assert_equal "$(schemes_now)" "$old"
 	# a good newline-less line is applied
 	run bash -c 'printf "%s" "$1" > "$2"' _ "$(line 2 7)" "$DBGFS/schemes"
 	assert_success
@@ -179,12 +181,12 @@ $(line 2 7)"
 	assert_success
 	assert_equal "$(< "$DBGFS/target_ids")" "$p1 $p2"
 
-	# a bad line fails its write and the later ones: the line before it
-	# stays (bash wrote it alone), nothing after it is applied
+	# a bad line fails its write and the later ones, and the input fails
+	# whole: the line before it (bash wrote it alone) is undone
 	run bash -c 'for p in "${@:2}"; do echo "$p"; done > "$1"' _ "$DBGFS/target_ids" "$p2" garbage "$p1"
 	assert_failure
 	assert_output --partial "Invalid argument"
-	assert_equal "$(< "$DBGFS/target_ids")" "$p2"
+	assert_equal "$(< "$DBGFS/target_ids")" "$p1 $p2"
 	# in one write, nothing of it is applied
 	printf '%s\n' "$p1" "$p2" > "$DBGFS/target_ids"
 	run write_once "$DBGFS/target_ids" "$p2
@@ -205,4 +207,99 @@ $p1
 	assert_success
 	assert_equal "$(< "$DBGFS/target_ids")" "$p2 $p1"
 	echo > "$DBGFS/target_ids"
+}
+
+@test "init_regions: malformed input fails with EINVAL and keeps the regions, in one write, as bash writes it, and without a last newline" {
+	local input regions
+	echo $$ > "$DBGFS/target_ids"
+	echo "0 100 200" > "$DBGFS/init_regions"
+	# stock (and v3) took what sscanf() could read and succeeded: garbage
+	# removed the regions, a bad second line dropped the lines after it
+	for input in garbage "0 1 100 junk" "0 100" "0 1 100 1" "+0 1 100" \
+		"0 0x10 0x20" "0 1 18446744073709551616" "4294967296 1 100" \
+		$'0 1\n100' $'0 30 50 x\n0 1 2' "1 300 400"; do
+		run write_once "$DBGFS/init_regions" "$input"
+		assert_failure
+		assert_output --partial "Invalid argument"
+		regions=$(< "$DBGFS/init_regions")
+		assert_equal "$regions" "0 100 200"
+		run bash -c 'echo "$1" > "$2"' _ "$input" "$DBGFS/init_regions"
+		assert_failure
+		regions=$(< "$DBGFS/init_regions")
+		assert_equal "$regions" "0 100 200"
+		run bash -c 'printf "%s" "$1" > "$2"' _ "$input" "$DBGFS/init_regions"
+		assert_failure
+		regions=$(< "$DBGFS/init_regions")
+		assert_equal "$regions" "0 100 200"
+	done
+	# a NUL byte does not hide what follows it
+	run bash -c 'printf "0 5 10\0junk" > "$1"' _ "$DBGFS/init_regions"
+	assert_failure
+	regions=$(< "$DBGFS/init_regions")
+	assert_equal "$regions" "0 100 200"
+	# bash's echo of a good line, then a bad one: the echo fails whole
+	run bash -c 'echo "0 1 100
+0 30 50 x
+0 200 300" > "$1"' _ "$DBGFS/init_regions"
+	assert_failure
+	regions=$(< "$DBGFS/init_regions")
+	assert_equal "$regions" "0 100 200"
+	# several regions on a line, as damo 1.x writes them, and one a line
+	run write_once "$DBGFS/init_regions" "0 100 200 0 300 400"
+	assert_success
+	regions=$(< "$DBGFS/init_regions")
+	assert_equal "$regions" $'0 100 200\n0 300 400'
+	run bash -c 'echo "0   1       100
+        0   100     200" > "$1"' _ "$DBGFS/init_regions"
+	assert_success
+	regions=$(< "$DBGFS/init_regions")
+	assert_equal "$regions" $'0 1 100\n0 100 200'
+	echo > "$DBGFS/target_ids"
+}
+
+@test "a bash loop whose third line is bad leaves schemes, init_regions and target_ids as before its first line" {
+	local old regions
+	old="$(line 8 5)
+$(line 9 6)"
+	echo "$old" > "$DBGFS/schemes"
+	run bash -c 'for l in "${@:2}"; do echo "$l"; done > "$1"' _ "$DBGFS/schemes" \
+		"$(line 1 6)" "$(line 2 7)" garbage "$(line 3 2)"
+	assert_failure
+	assert_output --partial "Invalid argument"
+	assert_equal "$(schemes_now)" "$old"
+
+	echo $$ > "$DBGFS/target_ids"
+	echo "0 100 200" > "$DBGFS/init_regions"
+	run bash -c 'for l in "${@:2}"; do echo "$l"; done > "$1"' _ "$DBGFS/init_regions" \
+		"0 1 10" "0 20 30" "0 40 x" "0 50 60"
+	assert_failure
+	regions=$(< "$DBGFS/init_regions")
+	assert_equal "$regions" "0 100 200"
+
+	run bash -c 'for l in "${@:2}"; do echo "$l"; done > "$1"' _ "$DBGFS/target_ids" \
+		"$PPID" 1 garbage "$$"
+	assert_failure
+	assert_equal "$(< "$DBGFS/target_ids")" "$$"
+	# the targets came back with their regions
+	regions=$(< "$DBGFS/init_regions")
+	assert_equal "$regions" "0 100 200"
+	echo > "$DBGFS/target_ids"
+}
+
+@test "a failed input never puts back over what another open file wrote after it" {
+	local a b fa fb
+	a=$(line 1 6)
+	b=$(line 2 7)
+	echo "$(line 9 5)" > "$DBGFS/schemes"
+	# fds of bash's choosing: bats reports on fd 3
+	exec {fa}> "$DBGFS/schemes" {fb}> "$DBGFS/schemes"
+	echo "$a" >&"$fa"
+	echo "$b" >&"$fb"
+	# fa fails: fb wrote after it, so fb's scheme stays
+	if echo garbage >&"$fa"; then exec {fa}>&- {fb}>&-; fail "a bad line on fa succeeded"; fi
+	assert_equal "$(schemes_now)" "$b"
+	# fb fails: what fb replaced, fa's scheme, comes back
+	if echo garbage >&"$fb"; then exec {fa}>&- {fb}>&-; fail "a bad line on fb succeeded"; fi
+	exec {fa}>&- {fb}>&-
+	assert_equal "$(schemes_now)" "$a"
 }
