@@ -84,7 +84,8 @@ static void usage(FILE *f)
 			fprintf(f, "\n");
 		}
 	}
-	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage error, 3 a failed write not undone.\n");
+	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage error, 3 a failed write not undone,\n"
+		"128+N signal N came while writing (held until the command ended).\n");
 }
 
 /* In the shell: the commands without "damoctl", no command-line options. */

@@ -201,6 +201,9 @@ $wide"
 		cut -c1 | paste -sd' ')
 	[ "$man" = "0 1 2 3" ]
 	[ "$help" = "$man" ] || fail "--help: $help; man: $man"
+	# and the held signal's status (issue 41), in both
+	sed -n '/^\.SH "EXIT STATUS"/,/^\.SH/p' "$SRC/man/damoctl.8" | grep -qx '\.B 128 + N'
+	"$DAMOCTL" --help | grep -q '^128+N signal N came while writing'
 }
 
 @test "ENVIRONMENT of damoctl(8) names every variable damoctl reads, and nothing else" {
