@@ -80,6 +80,8 @@ make_trace() {	# DIR
 	mkdir "$out/instances"
 	ln -s "$out" "$ROOT/sys/kernel/tracing"
 	before=$(cd "$out" && find . | sort; md5sum events/damon/damon_aggregated/enable)
+	# the lock's directory (run/damos) is made once, below the root: not here
+	mkdir -p -m 0700 "$ROOT/run/damos"
 	# a directory made there and removed again leaves no trace: strace sees it
 	run env ASAN_OPTIONS=detect_leaks=0 strace --seccomp-bpf -f -qq -e trace=mkdir,mkdirat \
 		-o "$BATS_TEST_TMPDIR/st" "$DAMOCTL_SHIPPED" --root "$ROOT" report access source trace

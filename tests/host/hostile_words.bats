@@ -30,7 +30,7 @@ REGIONS="4096 8192 20 3
 	refute_output --partial 'unknown keyword'
 	run damoctl report wss --frob 1
 	assert_failure 2
-	assert_output "damoctl: report wss: unknown keyword '--frob' (expected duration or source)"
+	assert_output "damoctl: report wss: unknown keyword '--frob' (expected duration, source or --input)"
 }
 
 @test "--format=VALUE and --output=FILE as --format VALUE and --output FILE" {
