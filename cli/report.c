@@ -186,15 +186,14 @@ static int do_access(struct cli *c, int argc, char **argv)
 		int v;
 
 		if (strcmp(kw, "sort") && strcmp(kw, "source") && strcmp(kw, "duration") &&
-		    strcmp(kw, "--input"))
+		    strcmp(argv[i], "--input"))
 			return cli_error(c, EXIT_USAGE,
 					 "unknown keyword '%s' (expected sort, source, duration or --input)",
 					 argv[i]);
 		if (i + 1 >= argc)
 			return cli_error(c, EXIT_USAGE, "%s: expected a value",
 					 kw);
-		i++;
-		if (!strcmp(kw, "--input")) {
+		if (!strcmp(argv[i++], "--input")) {
 			input = argv[i];
 			continue;
 		}
