@@ -43,8 +43,9 @@ setup() {
 		echo 'damon_off() { :; }'
 	} >"$dest/helpers/common.bash"
 	# like tests/perf/tlbshake.c: runs until SIGTERM, then exits 0; here
-	# it is a file in $SHAKERS while it runs
-	printf '#!/bin/sh\ntouch "$SHAKERS/$$"\ntrap '"'"'rm -f "$SHAKERS/$$"; kill $! 2>/dev/null; exit 0'"'"' TERM\nsleep 60 & wait\n' >"$dest/helpers/tlbshake"
+	# it is a file in $SHAKERS while it runs (the trap set before the
+	# file is made: a SIGTERM between the two left the file, under load)
+	printf '#!/bin/sh\ntrap '"'"'rm -f "$SHAKERS/$$"; kill $! 2>/dev/null; exit 0'"'"' TERM\ntouch "$SHAKERS/$$"\nsleep 60 & wait\n' >"$dest/helpers/tlbshake"
 	export SHAKERS=$BATS_TEST_TMPDIR/shakers
 	mkdir -p "$SHAKERS"
 	printf '#!/bin/sh\necho 6.12.118+deb12-amd64\n' >"$BATS_TEST_TMPDIR/bin/uname"
