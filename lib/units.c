@@ -91,15 +91,22 @@ int damos_parse_size(const char *s, uint64_t *bytes)
 	/* 0xHEX bytes, as addresses and regions take them */
 	if (s && (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2)) &&
 	    isxdigit((unsigned char)s[2])) {
-		char *hend;
+		uint64_t v = 0;
+		const char *h;
 
-		errno = 0;
-		*bytes = strtoull(s + 2, &hend, 16);
-		if (errno == ERANGE)
-			return damos_err(-ERANGE, "'%s' is too large", s);
-		if (!*hend)
-			return 0;
-		return damos_err(-EINVAL, "'%s' is not a size (units: B K M G T, or 0xHEX)", s);
+		/* by hand: strtoull would take "0x0x10" and leading blanks */
+		for (h = s + 2; isxdigit((unsigned char)*h); h++) {
+			unsigned int d = isdigit((unsigned char)*h) ? *h - '0' :
+					 (tolower((unsigned char)*h) - 'a' + 10);
+
+			if (v >> 60)
+				return damos_err(-ERANGE, "'%s' is too large", s);
+			v = v << 4 | d;
+		}
+		if (*h)
+			return damos_err(-EINVAL, "'%s' is not a size (units: B K M G T, or 0xHEX)", s);
+		*bytes = v;
+		return 0;
 	}
 	err = s ? parse_decimal(s, &end, &num, &den) : -EINVAL;
 	if (!err && *end) {
@@ -167,17 +174,14 @@ int damos_parse_time_us(const char *s, uint64_t bare_unit_us, uint64_t *us)
 
 int damos_parse_addr(const char *s, uint64_t *v)
 {
-	char *end;
+	uint64_t a;
 
-	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2)) {
-		errno = 0;
-		*v = strtoull(s + 2, &end, 16);
-		if (!errno && !*end && end != s + 2 && isxdigit((unsigned char)s[2]))
-			return 0;
-	} else if (!damos_parse_size(s, v)) {
+	/* 0xHEX or a size: damos_parse_size takes both */
+	if (s && !damos_parse_size(s, &a)) {
+		*v = a;
 		return 0;
 	}
-	return damos_err(-EINVAL, "'%s' is not an address (0xHEX or a size)", s);
+	return damos_err(-EINVAL, "'%s' is not an address (0xHEX or a size)", s ? s : "");
 }
 
 /* "N%" of @total, exactly; -EINVAL without '%', -EDOM if not whole. */

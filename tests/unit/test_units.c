@@ -64,6 +64,15 @@ static void test_size_errors(void **state)
 	assert_int_equal(damos_parse_size("18446744073709551616", &v), -ERANGE);
 	assert_string_equal(damos_errmsg(), "'18446744073709551616' is too large");
 	assert_int_equal(v, 7);
+	/* hex (issue 45), whole or not at all: the fuzzer's 0x1!0 wrote 1 */
+	assert_int_equal(size_of("0x10"), 16);
+	assert_int_equal(size_of("0XffffFFFFffffFFFF"), UINT64_MAX);
+	assert_int_equal(damos_parse_size("0x1!0", &v), -EINVAL);
+	assert_int_equal(damos_parse_size("0x0x10", &v), -EINVAL);
+	assert_int_equal(damos_parse_size("0x 1", &v), -EINVAL);
+	assert_int_equal(damos_parse_size("0x-1", &v), -EINVAL);
+	assert_int_equal(damos_parse_size("0x10000000000000000", &v), -ERANGE);
+	assert_int_equal(v, 7);
 }
 
 static uint64_t us_of(const char *s, uint64_t bare)
