@@ -26,6 +26,9 @@ struct apply {
 	bool has_targets;
 	char **paths;			/* a damo spec's: the JSON path of a line */
 	size_t nr_paths;
+	/* a kdamond section (apply_sections()): its caller starts it */
+	bool defer_start;
+	bool start;			/* write_all: to be started at the end */
 };
 
 /* @t with paddr's region filled in (cli_paddr_fill) as a->targets. */
@@ -101,9 +104,10 @@ static char *slurp(FILE *f, size_t *len)
 	return buf;
 }
 
-static int report(struct apply *a)
+/* Print @a's errors; how many, and on how many lines. */
+static size_t report_lines(struct apply *a, size_t *nr_lines)
 {
-	size_t n = cli_conf_nr_errors(a->cfg), nr_lines = 0, nr = 0;
+	size_t n = cli_conf_nr_errors(a->cfg), nr = 0;
 	unsigned int last = 0;
 	const char *last_msg = NULL;
 
@@ -124,14 +128,26 @@ static int report(struct apply *a)
 				  a->paths[line - 1] : "$", msg);
 		else
 			cli_error(a->c, EXIT_USAGE, "%s:%u: %s", a->name, line, msg);
-		nr_lines += !i || line != last;
+		*nr_lines += !i || line != last;
 		last = line;
 	}
+	return nr;
+}
+
+static int report_end(struct apply *a, size_t nr, size_t nr_lines)
+{
 	if (a->nr_paths)
 		return cli_error(a->c, EXIT_USAGE, "%s: %zu error%s in the damo spec; nothing was changed",
 				 a->name, nr, nr == 1 ? "" : "s");
 	return cli_error(a->c, EXIT_USAGE, "%s: %zu bad line%s; nothing was changed",
 			 a->name, nr_lines, nr_lines == 1 ? "" : "s");
+}
+
+static int report(struct apply *a)
+{
+	size_t nr_lines = 0, nr = report_lines(a, &nr_lines);
+
+	return report_end(a, nr, nr_lines);
 }
 
 /*
@@ -372,8 +388,12 @@ static int write_all(struct apply *a)
 			err = damon_targets_write(a->d, t);
 		if (!err && has_schemes && !a->schemes_first)
 			err = damos_schemes_write(a->d, a->schemes, a->nr_schemes);
-		if (!err && (restart || (mon == 1 && !a->mon_on)))
-			err = damon_monitor_start(a->d);
+		if (!err && (restart || (mon == 1 && !a->mon_on))) {
+			if (a->defer_start)
+				a->start = true;
+			else
+				err = damon_monitor_start(a->d);
+		}
 		err = damos_txn_end(a->d, err);
 		if (err)
 			status = cli_lib_error(a->c, err);
@@ -392,13 +412,291 @@ static int write_all(struct apply *a)
 	if (err && (!status || err == -ENOTRECOVERABLE))
 		status = cli_lib_error(a->c, err);
 	/* the files are as before: monitoring goes on on them */
-	if (status && err != -ENOTRECOVERABLE && restart &&
+	if (status && err != -ENOTRECOVERABLE && restart && !a->defer_start &&
 	    !damon_monitor_start(a->d))
 		cli_error(a->c, status, "monitoring restarted, nothing changed");
 	if (a->d) {
 		status = cli_close(a->c, a->d, status);
 		a->d = NULL;
 	}
+	return status;
+}
+
+/* ---- a file of kdamond sections: the whole sysfs setup ---- */
+
+/* "kdamond N" alone on a line (blanks around): N; else -1. */
+static long kdamond_line(const char *l, size_t n)
+{
+	char word[16], num[16], extra[2];
+	char line[64];
+
+	if (n >= sizeof(line))
+		return -1;
+	memcpy(line, l, n);
+	line[n] = '\0';
+	if (sscanf(line, " %15s %15s %1s", word, num, extra) != 2 ||
+	    strcmp(word, "kdamond") || strspn(num, "0123456789") != strlen(num) ||
+	    strlen(num) > 4)
+		return -1;
+	return strtol(num, NULL, 10);
+}
+
+/* Whether @l is a blank or comment line. */
+static bool idle_line(const char *l, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && (l[k] == ' ' || l[k] == '\t' || l[k] == '\r'))
+		k++;
+	return k == n || l[k] == '#';
+}
+
+struct section {
+	size_t from, to;	/* byte offsets of its lines, "kdamond N" included */
+	unsigned int line;	/* of "kdamond N" */
+};
+
+/*
+ * The sections of @buf; 0 if it has none.  A directive before the first
+ * or a section out of order is an error (EXIT_USAGE, said).
+ */
+static int find_sections(struct apply *top, const char *buf, size_t len,
+			 struct section **out, size_t *nr)
+{
+	struct section *s = NULL;
+	unsigned int line = 0, first_directive = 0;
+	size_t n = 0;
+
+	*out = NULL;
+	*nr = 0;
+	for (size_t pos = 0; pos < len;) {
+		const char *l = buf + pos, *nl = memchr(l, '\n', len - pos);
+		size_t ll = nl ? (size_t)(nl - l) : len - pos;
+		long k = kdamond_line(l, ll);
+
+		line++;
+		if (k >= 0) {
+			struct section *ns = realloc(s, (n + 1) * sizeof(*s));
+
+			if (!ns) {
+				free(s);
+				return cli_error(top->c, EXIT_FAIL, "out of memory");
+			}
+			s = ns;
+			if (n)
+				s[n - 1].to = pos;
+			if ((size_t)k != n) {
+				free(s);
+				return cli_error(top->c, EXIT_USAGE,
+						 "%s:%u: kdamond %ld: expected kdamond %zu (sections go 0, 1, 2 ... in order)",
+						 top->name, line, k, n);
+			}
+			s[n++] = (struct section){ pos, len, line };
+		} else if (!first_directive && !idle_line(l, ll)) {
+			first_directive = line;
+		}
+		pos += ll + (nl ? 1 : 0);
+	}
+	if (n && first_directive && first_directive < s[0].line) {
+		free(s);
+		return cli_error(top->c, EXIT_USAGE,
+				 "%s:%u: a directive before 'kdamond 0': in a file of kdamond sections every directive is in a section",
+				 top->name, first_directive);
+	}
+	*out = s;
+	*nr = n;
+	return EXIT_OK;
+}
+
+/* @buf with every line outside @sec blank (line numbers kept). */
+static char *section_text(const char *buf, size_t len, const struct section *sec)
+{
+	char *t = malloc(len + 1);
+
+	if (!t)
+		return NULL;
+	for (size_t i = 0; i < len; i++)
+		t[i] = (i >= sec->from && i < sec->to) || buf[i] == '\n' ? buf[i] : ' ';
+	/* its own "kdamond N" line is no directive of the conf */
+	for (size_t i = sec->from; i < len && buf[i] != '\n'; i++)
+		t[i] = ' ';
+	t[len] = '\0';
+	return t;
+}
+
+/*
+ * Every kdamond of DAMON's sysfs as the file's sections say, in one
+ * transaction: the files checked first (nothing written on an error); if
+ * the number of kdamonds changes, every running kdamond stopped and
+ * nr_kdamonds written (the kernel makes every kdamond anew); each section
+ * written as a file of its own would be; the kdamonds whose section says
+ * "monitor on" started last.  A failure anywhere puts back every file, and
+ * the transaction starts again the kdamonds that ran (damos_txn_end()).
+ */
+static int apply_sections(struct apply *top, const char *buf, size_t len,
+			  const struct section *sec, size_t nr, bool check_only)
+{
+	struct cli *c = top->c;
+	struct apply *a = calloc(nr, sizeof(*a));
+	struct damon_ctx *h = NULL;
+	int saved_k = c->kdamond, status = EXIT_OK, err = 0;
+	enum damon_iface saved_iface = c->iface;
+	unsigned int now = 0;
+	bool resize = false;
+	size_t nr_errs = 0, nr_lines = 0, started = 0;
+
+	if (!a)
+		return cli_error(c, EXIT_FAIL, "out of memory");
+	if (c->iface == DAMON_IFACE_DBGFS) {
+		status = cli_error(c, EXIT_USAGE, "%s: kdamond sections are DAMON's sysfs kdamonds, not with --interface dbgfs",
+				   top->name);
+		goto out;
+	}
+	if (c->dry_run && !check_only) {
+		status = cli_error(c, EXIT_USAGE, "%s: --dry-run of a file of kdamond sections is not supported yet (apply check FILE checks it)",
+				   top->name);
+		goto out;
+	}
+	c->iface = DAMON_IFACE_SYSFS;
+	c->kdamond = 0;
+	h = cli_open(c);
+	if (!h) {
+		status = EXIT_FAIL;
+		goto out;
+	}
+	err = damon_kdamonds_count(h, &now);
+	if (err) {
+		status = cli_lib_error(c, err);
+		goto out;
+	}
+	/* the file, then the kernel: every error of every section, no write */
+	for (size_t i = 0; i < nr; i++) {
+		char *t = section_text(buf, len, &sec[i]);
+
+		a[i] = (struct apply){ .c = c, .name = top->name,
+				       .paths = top->paths, .nr_paths = top->nr_paths,
+				       .defer_start = true };
+		if (!t) {
+			status = cli_error(c, EXIT_FAIL, "out of memory");
+			goto out;
+		}
+		err = cli_conf_parse(t, len, &a[i].cfg);
+		free(t);
+		if (!a[i].cfg) {
+			status = cli_lib_error(c, err);
+			goto out;
+		}
+		if (cli_conf_line(a[i].cfg, "lru-sort"))
+			cli_conf_add_error(a[i].cfg, cli_conf_line(a[i].cfg, "lru-sort"),
+					   "lru-sort: damon_lru_sort is no kdamond of sysfs: apply it from a file without kdamond sections");
+		if (cli_conf_iface(a[i].cfg) == DAMON_IFACE_DBGFS)
+			cli_conf_add_error(a[i].cfg, cli_conf_line(a[i].cfg, "interface"),
+					   "interface dbgfs: kdamond sections are DAMON's sysfs kdamonds");
+		/* checked against its kdamond, or kdamond 0 for one to be made */
+		c->kdamond = i < now ? (int)i : 0;
+		a[i].d = cli_open(c);
+		if (!a[i].d) {
+			status = EXIT_FAIL;
+			goto out;
+		}
+		status = check_live(&a[i]);
+		damon_close(a[i].d);
+		a[i].d = NULL;
+		if (status)
+			goto out;
+		nr_errs += report_lines(&a[i], &nr_lines);
+	}
+	if (nr_errs) {
+		status = report_end(top, nr_errs, nr_lines);
+		goto out;
+	}
+	if (check_only)
+		goto out;
+
+	resize = now != nr;
+	err = damos_txn_begin(NULL);
+	if (err) {
+		status = cli_lib_error(c, err);
+		goto out;
+	}
+	err = damos_txn_begin(h);
+	if (err) {
+		status = cli_lib_error(c, err);
+		goto end;
+	}
+	/* a new count makes every kdamond anew: all of them off first */
+	for (unsigned int i = 0; resize && i < now && !status; i++) {
+		struct damon_ctx *k;
+		bool on = false;
+
+		c->kdamond = (int)i;
+		k = cli_open_quiet(c);
+		if (!k)
+			status = cli_lib_error(c, -errno);
+		else if ((err = damon_monitor_status(k, &on, NULL)) ||
+			 (on && (err = damon_monitor_stop(k))))
+			status = cli_lib_error(c, err);
+		damon_close(k);
+	}
+	if (!status && resize && (err = damon_kdamonds_resize(h, (unsigned int)nr)))
+		status = cli_lib_error(c, err);
+	for (size_t i = 0; i < nr && !status; i++) {
+		c->kdamond = (int)i;
+		a[i].d = cli_open(c);
+		if (!a[i].d) {
+			status = EXIT_FAIL;
+			break;
+		}
+		err = damon_monitor_status(a[i].d, &a[i].mon_on, NULL);
+		status = err ? cli_lib_error(c, err) : write_all(&a[i]);
+	}
+	/* started last, so that a failure before leaves every kdamond off */
+	for (size_t i = 0; i < nr && !status; i++) {
+		struct damon_ctx *k;
+
+		if (!a[i].start)
+			continue;
+		c->kdamond = (int)i;
+		k = cli_open(c);
+		err = k ? damon_monitor_start(k) : -errno;
+		damon_close(k);
+		if (err)
+			status = cli_lib_error(c, err);
+		else
+			started = i + 1;
+	}
+	/* a kdamond that runs keeps nr_kdamonds as it is: off before a restore */
+	for (size_t i = 0; status && i < started; i++) {
+		struct damon_ctx *k;
+
+		if (!a[i].start)
+			continue;
+		c->kdamond = (int)i;
+		k = cli_open_quiet(c);
+		if (k)
+			damon_monitor_stop(k);
+		damon_close(k);
+	}
+	err = damos_txn_end(h, status ? -ECANCELED : 0);
+	if (err && !status)
+		status = cli_lib_error(c, err);
+end:
+	err = damos_txn_end(NULL, status ? -ECANCELED : 0);
+	if (err && (!status || err == -ENOTRECOVERABLE))
+		status = cli_lib_error(c, err);
+	if (!status)
+		cli_note(c, "%s: %zu kdamond%s set", top->name, nr, nr == 1 ? "" : "s");
+out:
+	c->kdamond = saved_k;
+	c->iface = saved_iface;
+	for (size_t i = 0; i < nr; i++) {
+		damon_close(a[i].d);
+		damon_targets_free(&a[i].targets);
+		cli_conf_free(a[i].cfg);
+	}
+	free(a);
+	if (h)
+		status = cli_close(c, h, status);
 	return status;
 }
 
@@ -449,6 +747,20 @@ int apply_run(struct cli *c, int argc, char **argv)
 			return status;
 		buf = conf;
 		len = strlen(conf);
+	}
+	{
+		struct section *sec;
+		size_t nr_sec;
+
+		status = find_sections(&a, buf, len, &sec, &nr_sec);
+		if (status || nr_sec) {
+			if (!status)
+				status = apply_sections(&a, buf, len, sec, nr_sec, check_only);
+			free(sec);
+			free(buf);
+			damo_spec_paths_free(a.paths, a.nr_paths);
+			return status;
+		}
 	}
 	err = cli_conf_parse(buf, len, &a.cfg);
 	free(buf);

@@ -39,6 +39,8 @@ struct cli {
 	bool dry_run;
 	bool json;
 	int kdamond;
+	bool kdamond_all;		/* --kdamond all (CLI_ALL_KDAMONDS) */
+	bool kdamond_given;		/* --kdamond N or all was given */
 	const char *dbgfs_ctx;
 	uint64_t wait_us;		/* --wait: for the lock (cli/lock.c) */
 	/* the lock (cli/lock.c): held by a command, or a batch for all */
@@ -118,6 +120,8 @@ struct cli_cmd {
 #define CLI_NOHOLD	0x10
 /* Its argument is a scheme index: the completion offers those there are. */
 #define CLI_INDEX	0x8
+/* It takes --kdamond all (c->kdamond_all): every kdamond of sysfs. */
+#define CLI_ALL_KDAMONDS	0x20
 
 struct cli_object {
 	const char *name;

@@ -966,22 +966,36 @@ int damo_spec_to_conf(struct cli *c, const char *name, const char *buf,
 	if (fields(&sp, "$", root, k_root) && !ks)
 		bad(&sp, "$", "no 'kdamonds': not a damo kdamonds spec");
 	else if (ks && is_array(&sp, "$.kdamonds", ks)) {
-		if (json_object_array_length(ks) != 1)
-			bad(&sp, "$.kdamonds", "%zu kdamonds: damoctl sets one (--kdamond N picks which)",
-			    json_object_array_length(ks));
-		k = json_object_array_get_idx(ks, 0);
-		if (k && fields(&sp, "$.kdamonds[0]", k, k_kdamond)) {
-			unused(&sp, "$.kdamonds[0].refresh_ms", get(k, "refresh_ms"),
+		size_t nk = json_object_array_length(ks);
+
+		/* one kdamond: the one --kdamond picks; several: all of sysfs */
+		if (!nk)
+			bad(&sp, "$.kdamonds", "no kdamond");
+		for (size_t i = 0; i < nk; i++) {
+			char kp[64], p2[96];
+
+			snprintf(kp, sizeof(kp), "$.kdamonds[%zu]", i);
+			k = json_object_array_get_idx(ks, i);
+			if (!k || !fields(&sp, kp, k, k_kdamond))
+				continue;
+			if (nk > 1) {
+				mark(&sp, kp);
+				fprintf(sp.out, "kdamond %zu\n", i);
+			}
+			snprintf(p2, sizeof(p2), "%s.refresh_ms", kp);
+			unused(&sp, p2, get(k, "refresh_ms"),
 			       "0", "refreshing a kdamond's status");
 			cs = get(k, "contexts");
-			if (!cs || !is_array(&sp, "$.kdamonds[0].contexts", cs))
-				bad(&sp, "$.kdamonds[0]", "no 'contexts'");
+			snprintf(p2, sizeof(p2), "%s.contexts", kp);
+			if (!cs || !is_array(&sp, p2, cs))
+				bad(&sp, kp, "no 'contexts'");
 			else if (json_object_array_length(cs) != 1)
-				bad(&sp, "$.kdamonds[0].contexts", "%zu contexts: damoctl sets one (--context)",
+				bad(&sp, p2, "%zu contexts: Linux's sysfs takes one context a kdamond (nr_contexts 0 or 1; damo's --nr_ctxs 1 1 makes two kdamonds of one)",
 				    json_object_array_length(cs));
-			else
-				context(&sp, "$.kdamonds[0].contexts[0]",
-					json_object_array_get_idx(cs, 0));
+			else {
+				snprintf(p2, sizeof(p2), "%s.contexts[0]", kp);
+				context(&sp, p2, json_object_array_get_idx(cs, 0));
+			}
 		}
 	}
 	fclose(sp.out);
@@ -1196,23 +1210,16 @@ static struct json_object *export_scheme(const struct damos_scheme *s,
 	return o;
 }
 
-static int do_damo(struct cli *c, int argc, char **argv)
+/* One context of the handle's kdamond as damo's JSON (*out). */
+static int export_ctx(struct cli *c, struct damon_ctx *d, struct json_object **out)
 {
-	struct json_object *root, *k, *ctx, *x, *arr;
+	struct json_object *ctx, *x, *arr;
 	struct damos_scheme **ss = NULL;
 	struct damon_targets t = { .sz = sizeof(t) };
 	struct damon_attrs a;
-	struct damon_ctx *d;
 	size_t n = 0;
 	int err;
 
-	(void)argv;
-	if (argc)
-		return cli_error(c, EXIT_USAGE, "'%s': export damo takes no argument",
-				 argv[0]);
-	d = cli_open(c);
-	if (!d)
-		return EXIT_FAIL;
 	err = damon_attrs_read(d, &a);
 	if (!err)
 		err = damon_targets_read(d, &t);
@@ -1223,7 +1230,7 @@ static int do_damo(struct cli *c, int argc, char **argv)
 	}
 	if (err) {
 		damon_targets_free(&t);
-		return cli_close(c, d, cli_lib_error(c, err));
+		return cli_lib_error(c, err);
 	}
 	ctx = json_object_new_object();
 	add(ctx, "ops", json_str(damon_ops_name(t.ops)));
@@ -1270,15 +1277,74 @@ static int do_damo(struct cli *c, int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		json_object_array_add(arr, export_scheme(ss[i], &a));
 	add(ctx, "schemes", arr);
-	k = json_object_new_object();
-	add(k, "refresh_ms", json_object_new_int(0));
-	arr = json_object_new_array();
-	json_object_array_add(arr, ctx);
-	add(k, "contexts", arr);
+	damos_schemes_free(ss, n);
+	damon_targets_free(&t);
+	*out = ctx;
+	return EXIT_OK;
+}
+
+/*
+ * The kdamond --kdamond picks, or every kdamond of sysfs: with --kdamond
+ * all, and without --kdamond where there are several (damo's spec is the
+ * whole setup: it gives back what "apply" of a spec of several set).
+ */
+static int do_damo(struct cli *c, int argc, char **argv)
+{
+	struct json_object *root, *karr;
+	struct damon_ctx *d;
+	unsigned int first = (unsigned int)c->kdamond, nr = 1;
+	int saved = c->kdamond, status = EXIT_OK, err;
+
+	(void)argv;
+	if (argc)
+		return cli_error(c, EXIT_USAGE, "'%s': export damo takes no argument",
+				 argv[0]);
+	d = cli_open(c);
+	if (!d)
+		return EXIT_FAIL;
+	if (c->kdamond_all || (!c->kdamond_given && damon_get_iface(d) == DAMON_IFACE_SYSFS)) {
+		err = damon_kdamonds_count(d, &nr);
+		if (err)
+			return cli_close(c, d, cli_lib_error(c, err));
+		if (c->kdamond_all && !nr)
+			return cli_close(c, d, cli_error(c, EXIT_FAIL, "--kdamond all: there is no kdamond"));
+		if (!c->kdamond_all && nr < 2)
+			nr = 1;
+		else
+			first = 0;
+	}
+	karr = json_object_new_array();
+	for (unsigned int i = 0; i < nr && !status; i++) {
+		struct json_object *ctx = NULL, *k, *arr;
+		struct damon_ctx *kd = d;
+
+		if (first + i != (unsigned int)c->kdamond) {
+			c->kdamond = (int)(first + i);
+			kd = cli_open(c);
+			c->kdamond = saved;
+			if (!kd) {
+				status = EXIT_FAIL;
+				break;
+			}
+		}
+		status = export_ctx(c, kd, &ctx);
+		if (kd != d)
+			damon_close(kd);
+		if (status)
+			break;
+		k = json_object_new_object();
+		add(k, "refresh_ms", json_object_new_int(0));
+		arr = json_object_new_array();
+		json_object_array_add(arr, ctx);
+		add(k, "contexts", arr);
+		json_object_array_add(karr, k);
+	}
+	if (status) {
+		json_object_put(karr);
+		return cli_close(c, d, status);
+	}
 	root = json_object_new_object();
-	arr = json_object_new_array();
-	json_object_array_add(arr, k);
-	add(root, "kdamonds", arr);
+	add(root, "kdamonds", karr);
 	/* damo's own layout (4 spaces) without --json; one line with it */
 	if (c->json) {
 		json_print(c->out, root);
@@ -1289,13 +1355,12 @@ static int do_damo(struct cli *c, int argc, char **argv)
 		fputc('\n', c->out);
 		json_object_put(root);
 	}
-	damos_schemes_free(ss, n);
-	damon_targets_free(&t);
 	return cli_close(c, d, EXIT_OK);
 }
 
 const struct cli_cmd export_cmds[] = {
 	{ "damo", do_damo, "",
-	  "print the setup (attrs, targets, schemes) as a damo kdamonds spec (JSON)" },
+	  "print the setup (attrs, targets, schemes) as a damo kdamonds spec (JSON); every kdamond where there are several, or with --kdamond all",
+	  NULL, CLI_ALL_KDAMONDS },
 	{ NULL },
 };

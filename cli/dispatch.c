@@ -494,8 +494,8 @@ const struct cli_option cli_options[] = {
 	  "print the writes as a sh script, make none" },
 	{ "json", 'j', false, NULL, CLI_ARG_NONE,
 	  "JSON output, errors included" },
-	{ "kdamond", 'k', false, "N", CLI_ARG_VALUE,
-	  "sysfs kdamond index (default 0)" },
+	{ "kdamond", 'k', false, "N|all", CLI_ARG_VALUE,
+	  "sysfs kdamond index (default 0); all: every kdamond (export damo, monitor status|start|stop)" },
 	{ "context", 'c', false, "NAME", CLI_ARG_VALUE,
 	  "dbgfs context directory (default: the first)" },
 	{ "wait", 'w', false, "SECONDS", CLI_ARG_VALUE,
@@ -597,11 +597,18 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 			c->json = true;
 			break;
 		case 'k':
+			c->kdamond_given = true;
+			if (!strcmp(optarg, "all")) {
+				c->kdamond_all = true;
+				c->kdamond = 0;
+				break;
+			}
+			c->kdamond_all = false;
 			errno = 0;
 			v = strtol(optarg, &end, 10);
 			if (errno || *end || end == optarg || v < 0 || v > 1024)
 				return cli_error(c, EXIT_USAGE,
-						 "--kdamond: '%s' is not a kdamond index",
+						 "--kdamond: '%s' is not a kdamond index (0 to 1024, or all)",
 						 optarg);
 			c->kdamond = (int)v;
 			break;
@@ -660,15 +667,16 @@ int cli_parse_globals(struct cli *c, int argc, char **argv, int *next)
 		return cli_error(c, EXIT_USAGE,
 				 "--context '%s': a context is a name (of mk_contexts), not a path",
 				 c->dbgfs_ctx);
-	if (c->dbgfs_ctx && c->kdamond)
+	if (c->dbgfs_ctx && (c->kdamond || c->kdamond_all))
 		return cli_error(c, EXIT_USAGE,
 				 "--context is dbgfs's and --kdamond sysfs's: not both");
 	if (c->dbgfs_ctx && c->iface == DAMON_IFACE_SYSFS)
 		return cli_error(c, EXIT_USAGE,
 				 "--context %s: a dbgfs context, not with --interface sysfs",
 				 c->dbgfs_ctx);
-	if (c->kdamond && c->iface == DAMON_IFACE_DBGFS)
+	if ((c->kdamond || c->kdamond_all) && c->iface == DAMON_IFACE_DBGFS)
 		return cli_error(c, EXIT_USAGE,
+				 c->kdamond_all ? "--kdamond all: sysfs kdamonds, not with --interface dbgfs" :
 				 "--kdamond %d: a sysfs kdamond, not with --interface dbgfs",
 				 c->kdamond);
 	*next = optind;
@@ -850,6 +858,9 @@ static int cli_run_cmd(struct cli *c, const struct cli_object *o,
 		return status < 0 ? EXIT_OK : status;
 	if (k->flags & CLI_WATCH)
 		status = cli_watch_args(c, &argc, argv, &watch_us, &count);
+	if (!status && c->kdamond_all && !(k->flags & CLI_ALL_KDAMONDS))
+		status = cli_error(c, EXIT_USAGE, "--kdamond all: '%s %s' works on one kdamond (export damo and monitor status, start and stop take all)",
+				   o->name, k->name);
 	if (!status && !*k->args && argc)
 		status = cli_error(c, EXIT_USAGE, "no arguments expected, got '%s'",
 				   argv[0]);

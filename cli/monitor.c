@@ -194,12 +194,58 @@ static int do_status(struct cli *c, int argc, char **argv)
 	return cli_close(c, d, EXIT_OK);
 }
 
+/*
+ * --kdamond all: @fn on each kdamond of sysfs in turn (status: after a
+ * "kdamond N" line, or one JSON object a line); the first failure ends it.
+ */
+static int each_kdamond(struct cli *c, int (*fn)(struct cli *, int, char **),
+			int argc, char **argv)
+{
+	struct damon_ctx *d;
+	unsigned int nr = 0;
+	int status = EXIT_OK, err;
+
+	if (!c->kdamond_all)
+		return fn(c, argc, argv);
+	d = cli_open(c);
+	if (!d)
+		return EXIT_FAIL;
+	err = damon_kdamonds_count(d, &nr);
+	status = cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
+	if (!status && !nr)
+		status = cli_error(c, EXIT_FAIL, "--kdamond all: there is no kdamond");
+	for (unsigned int i = 0; i < nr && !status; i++) {
+		c->kdamond = (int)i;
+		if (fn == do_status && !c->json)
+			fprintf(c->out, "%skdamond %u\n", i ? "\n" : "", i);
+		status = fn(c, argc, argv);
+	}
+	c->kdamond = 0;
+	return status;
+}
+
+static int all_start(struct cli *c, int argc, char **argv)
+{
+	return each_kdamond(c, do_start, argc, argv);
+}
+
+static int all_stop(struct cli *c, int argc, char **argv)
+{
+	return each_kdamond(c, do_stop, argc, argv);
+}
+
+static int all_status(struct cli *c, int argc, char **argv)
+{
+	return each_kdamond(c, do_status, argc, argv);
+}
+
 const struct cli_cmd monitor_cmds[] = {
-	{ "start", do_start, "", "start monitoring (needs a target)", NULL,
-	  CLI_WRITE },
-	{ "stop", do_stop, "", "stop monitoring", NULL, CLI_WRITE },
-	{ "status", do_status, CLI_METRICS_ARGS,
-	  "print whether monitoring runs, and the attrs, targets and schemes it runs with",
-	  NULL, CLI_WATCH },
+	{ "start", all_start, "", "start monitoring (needs a target); --kdamond all: every kdamond", NULL,
+	  CLI_WRITE | CLI_ALL_KDAMONDS },
+	{ "stop", all_stop, "", "stop monitoring; --kdamond all: every kdamond", NULL,
+	  CLI_WRITE | CLI_ALL_KDAMONDS },
+	{ "status", all_status, CLI_METRICS_ARGS,
+	  "print whether monitoring runs, and the attrs, targets and schemes it runs with; --kdamond all: of every kdamond",
+	  NULL, CLI_WATCH | CLI_ALL_KDAMONDS },
 	{ NULL },
 };

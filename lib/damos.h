@@ -1253,6 +1253,31 @@ DAMOS_API const char *damon_get_dir(const struct damon_ctx *d);
  */
 DAMOS_API int damon_context_check(struct damon_ctx *d);
 
+/**
+ * damon_kdamonds_count() - how many kdamonds the interface has: sysfs's
+ * nr_kdamonds; 1 on dbgfs.
+ * @d: any handle of the interface
+ * @nr: where the count goes
+ *
+ * Return: 0 or a negative errno with a message.
+ */
+DAMOS_API int damon_kdamonds_count(struct damon_ctx *d, unsigned int *nr);
+
+/**
+ * damon_kdamonds_resize() - make the sysfs interface hold @nr kdamonds of
+ * one context each.  The kernel makes every kdamond directory anew on a
+ * write of nr_kdamonds, so a change of count resets all of them: the caller
+ * writes each setup afterwards, in the same transaction (damos_txn_begin()
+ * on @d first, and a failure puts back every kdamond as it was).  The same
+ * count writes nothing.
+ * @d: a sysfs handle
+ * @nr: 1 to 1024
+ *
+ * Return: 0, -EBUSY (a kdamond is on; the message names it), -EOPNOTSUPP on
+ * dbgfs, or another negative errno with a message.
+ */
+DAMOS_API int damon_kdamonds_resize(struct damon_ctx *d, unsigned int nr);
+
 /*
  * Locking.  DAMON's files are read-modify-written (a scheme is added by
  * reading the schemes and writing them all back), so two programs writing

@@ -945,3 +945,56 @@ const struct damos_backend damos_sysfs_backend = {
 	.model_write = damos_sysfs_model_write,
 	.context_check = sysfs_context_check,
 };
+
+/* ---- the kdamonds of a setup (damon_kdamonds_count/resize) ---- */
+
+int damon_kdamonds_count(struct damon_ctx *d, unsigned int *nr)
+{
+	uint64_t v = 0;
+	int err;
+
+	if (d->ops != &damos_sysfs_backend) {
+		*nr = 1;	/* dbgfs: one kdamond per context, all together */
+		return 0;
+	}
+	err = read_u64_at(d, damos_path("%s/kdamonds/nr_kdamonds", d->admin), &v);
+	if (err)
+		return err;
+	if (v > 1024)
+		return damos_err(-ERANGE, "nr_kdamonds reads %llu", (unsigned long long)v);
+	*nr = (unsigned int)v;
+	return 0;
+}
+
+int damon_kdamonds_resize(struct damon_ctx *d, unsigned int nr)
+{
+	unsigned int now;
+	int err;
+
+	if (d->ops != &damos_sysfs_backend)
+		return damos_err(-EOPNOTSUPP, "several kdamonds need DAMON's sysfs interface (dbgfs has contexts: mk_contexts)");
+	if (!nr || nr > 1024)
+		return damos_err(-EINVAL, "%u kdamonds: 1 to 1024", nr);
+	err = damon_kdamonds_count(d, &now);
+	if (err || now == nr)
+		return err;
+	/* the kernel refuses while one runs (EBUSY): say which */
+	for (unsigned int i = 0; i < now; i++) {
+		char *p = damos_path("%s/kdamonds/%u/state", d->admin, i);
+		char word[16] = "";
+
+		if (!p)
+			return damos_err(-ENOMEM, "out of memory");
+		err = damos_read_word(d, p, word, sizeof(word));
+		free(p);
+		if (err)
+			return err;
+		if (!strcmp(word, "on"))
+			return damos_err(-EBUSY, "kdamond %u is on: nr_kdamonds is written with every kdamond off", i);
+	}
+	err = write_u64_at(d, damos_path("%s/kdamonds/nr_kdamonds", d->admin), nr);
+	for (unsigned int i = 0; !err && i < nr; i++)
+		err = write_u64_at(d, damos_path("%s/kdamonds/%u/contexts/nr_contexts",
+						 d->admin, i), 1);
+	return err;
+}

@@ -541,6 +541,40 @@ static int restore_dir(struct txn_dir *t, struct damos_buf *left)
 	return -ENOTRECOVERABLE;
 }
 
+/*
+ * A sysfs tree put back: the kdamonds that ran before the change and are
+ * off now (stopped by it, to write nr_kdamonds) started again on the files
+ * put back.  Said in @left.
+ */
+static void restart_was_on(struct txn_dir *t, struct damos_buf *left)
+{
+	if (strcmp(t->kind, "sysfs"))
+		return;
+	for (size_t i = 0; i < t->snap.n; i++) {
+		const struct damos_snap_file *f = &t->snap.f[i];
+		unsigned int k;
+		int n = 0;
+		char *p, word[16] = "";
+
+		if (sscanf(f->rel, "kdamonds/%u/state%n", &k, &n) != 1 ||
+		    f->rel[n] || strncmp(f->content, "on", 2))
+			continue;
+		p = damos_path("%s/%s", t->dir, f->rel);
+		if (!p || damos_read_word(t->d, p, word, sizeof(word)) ||
+		    strcmp(word, "off")) {
+			free(p);
+			continue;
+		}
+		if (damos_write(t->d, p, "on\n"))
+			damos_buf_printf(left, "; kdamond %u ran before and could not be started again: %s",
+					 k, damos_errmsg());
+		else
+			damos_buf_printf(left, "; kdamond %u, which the change had stopped, started again on them",
+					 k);
+		free(p);
+	}
+}
+
 static void txn_reset(void)
 {
 	for (size_t i = 0; i < txn.nr_dirs; i++) {
@@ -591,7 +625,12 @@ int damos_txn_end(struct damon_ctx *d, int err)
 			if (restore_dir(&txn.dirs[i], &left))
 				bad = -ENOTRECOVERABLE;
 		txn.restoring = false;
-		if (!bad && restart_stopped(&left)) {
+		int unrestarted = bad ? 0 : restart_stopped(&left);
+
+		for (size_t i = 0; !bad && i < txn.nr_dirs; i++)
+			if (txn.dirs[i].d)
+				restart_was_on(&txn.dirs[i], &left);
+		if (unrestarted) {
 			err = damos_err(-ENOTRECOVERABLE, "%s; the files were put back as they were%s",
 					first, left.s ? left.s : "");
 		} else if (bad) {
@@ -673,6 +712,8 @@ int damos_journal_recover(int lockfd, const struct damon_opts *opts,
 			bad = -ENOTRECOVERABLE;
 		else if (t.nr_restored && !strcmp(t.kind, "sysfs"))
 			commit_running(t.d, t.dir, &left);
+		if (!bad)
+			restart_was_on(&t, &left);
 		damon_close(t.d);
 	}
 	txn.restoring = false;

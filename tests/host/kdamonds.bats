@@ -1,0 +1,147 @@
+#!/usr/bin/env bats
+# Several kdamonds (issue 41): a damo spec of two kdamonds (damo v3.3.0's
+# --nr_ctxs 1 1, fixtures/damo-3.3.0/two-kdamonds.json) and a damoctl.conf
+# of "kdamond N" sections apply as one transaction over every kdamond of
+# sysfs, and export back unchanged; a failure, a SIGTERM or a SIGKILL at
+# any write leaves every kdamond as before (started again if it ran) or
+# as after; --kdamond all on the commands that take it.
+
+load helper
+load transactions
+
+FIX="$BATS_TEST_DIRNAME/fixtures/damo-3.3.0"
+TWO="$FIX/two-kdamonds.json"
+ADMIN=sys/kernel/mm/damon/admin
+
+teardown() {
+	[ -z "${TXN_WORK:-}" ] || rm -rf "$TXN_WORK"
+}
+
+# A 6.12 tree with another tool's schemes (goals, filters) on kdamond 0,
+# which is $1 (off/on).
+tree() {
+	ROOT=$BATS_TEST_TMPDIR/sysfs-$1
+	mkdir -p "$ROOT"
+	txn_make_sysfs612 "$ROOT" "$1"
+}
+
+canon() {
+	python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1])), indent=4))' "$1"
+}
+
+@test "damo's two-kdamond spec applies over one running kdamond and exports back unchanged" {
+	tree on
+	run damoctl apply "$TWO"
+	assert_success
+	assert_output --partial "2 kdamonds set"
+	[ "$(cat "$ROOT/$ADMIN/kdamonds/nr_kdamonds")" = 2 ]
+	# a spec says nothing of state: the new kdamonds are off
+	[ "$(cat "$ROOT/$ADMIN/kdamonds/0/state")" = off ]
+	damoctl export damo > export.json
+	diff -u <(canon "$TWO") <(canon export.json)
+	# the same spec again writes nothing
+	before=$(txn_digest "$ROOT")
+	run damoctl apply "$TWO"
+	assert_success
+	[ "$(txn_digest "$ROOT")" = "$before" ]
+}
+
+@test "export damo: one kdamond with --kdamond N, all of them without it or with --kdamond all" {
+	tree off
+	damoctl apply "$TWO"
+	run damoctl -k 1 export damo
+	assert_success
+	[ "$(printf '%s\n' "$output" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["kdamonds"]), d["kdamonds"][0]["contexts"][0]["schemes"][0]["action"])')" = "1 migrate_hot" ]
+	run damoctl -k all export damo
+	assert_success
+	[ "$(printf '%s\n' "$output" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["kdamonds"]))')" = 2 ]
+}
+
+@test "--kdamond all: monitor status of each; refused by a command of one kdamond and on dbgfs" {
+	tree off
+	damoctl apply "$TWO"
+	run damoctl -k all monitor status
+	assert_success
+	assert_line "kdamond 0"
+	assert_line "kdamond 1"
+	assert_output --partial "schemes   1: migrate_hot"
+	run damoctl -k all scheme list
+	assert_failure 2
+	assert_output --partial "--kdamond all: 'scheme list' works on one kdamond"
+	run damoctl -k all --interface dbgfs monitor status
+	assert_failure 2
+	assert_output --partial "not with --interface dbgfs"
+	run damoctl -k allx monitor status
+	assert_failure 2
+	assert_output --partial "'allx' is not a kdamond index (0 to 1024, or all)"
+}
+
+@test "kdamond sections of damoctl.conf: errors name the line, and nothing is written" {
+	tree on
+	before=$(txn_digest "$ROOT")
+	printf '%s\n' "target paddr region 0x1000 0x2000" "kdamond 0" "scheme lru_prio" > a.conf
+	run damoctl apply a.conf
+	assert_failure 2
+	assert_output --partial "a.conf:1: a directive before 'kdamond 0'"
+	printf '%s\n' "kdamond 0" "scheme lru_prio" "kdamond 2" "scheme stat" > b.conf
+	run damoctl apply b.conf
+	assert_failure 2
+	assert_output --partial "b.conf:3: kdamond 2: expected kdamond 1"
+	printf '%s\n' "# two" "kdamond 0" "target paddr region 0x1000 0x2000" "scheme lru_prio" \
+		"kdamond 1" "target paddr region 0x1000 0x2000" "scheme lru_prio age 5x" > c.conf
+	run damoctl apply c.conf
+	assert_failure 2
+	assert_output --partial "c.conf:7:"
+	assert_output --partial "1 bad line; nothing was changed"
+	printf '%s\n' "kdamond 0" "lru-sort on" > d.conf
+	run damoctl apply d.conf
+	assert_failure 2
+	assert_output --partial "d.conf:2: lru-sort: damon_lru_sort is no kdamond of sysfs"
+	run damoctl --dry-run apply c.conf
+	assert_failure 2
+	[ "$(txn_digest "$ROOT")" = "$before" ]
+	# a good file, checked only
+	printf '%s\n' "kdamond 0" "target paddr region 0x1000 0x2000" "scheme lru_prio" \
+		"kdamond 1" "target paddr region 0x3000 0x4000" "scheme stat" > e.conf
+	run damoctl apply check e.conf
+	assert_success
+	[ "$(txn_digest "$ROOT")" = "$before" ]
+	run damoctl apply e.conf
+	assert_success
+	[ "$(cat "$ROOT/$ADMIN/kdamonds/1/contexts/0/schemes/0/action")" = stat ]
+	run damoctl --interface dbgfs apply e.conf
+	assert_failure 2
+}
+
+@test "kdamond sections with monitor on: started last, both run" {
+	tree off
+	printf '%s\n' "kdamond 0" "target paddr region 0x1000 0x2000" "scheme lru_prio" "monitor on" \
+		"kdamond 1" "target paddr region 0x3000 0x4000" "scheme stat" "monitor on" > on.conf
+	run damoctl apply on.conf
+	assert_success
+	[ "$(cat "$ROOT/$ADMIN/kdamonds/0/state")" = on ]
+	[ "$(cat "$ROOT/$ADMIN/kdamonds/1/state")" = on ]
+	# the same count again: the running kdamonds take the change by commit
+	sed -i 's/scheme stat/scheme pageout/' on.conf
+	run damoctl apply on.conf
+	assert_success
+	[ "$(cat "$ROOT/$ADMIN/kdamonds/1/contexts/0/schemes/0/action")" = pageout ]
+	[ "$(cat "$ROOT/$ADMIN/kdamonds/1/state")" = on ]
+}
+
+@test "a failure, SIGTERM and SIGKILL at every write of a two-kdamond apply: as before or as after" {
+	tree off
+	tree on
+	txn_setup
+	for t in off on; do
+		TXN_SIG=
+		txn_sweep "sysfs-$t: apply two" "$BATS_TEST_TMPDIR/sysfs-$t" apply "$TWO"
+		TXN_SIG=TERM
+		txn_sweep "sysfs-$t: apply two, SIGTERM" "$BATS_TEST_TMPDIR/sysfs-$t" apply "$TWO"
+		TXN_SIG=KILL
+		txn_sweep "sysfs-$t: apply two, SIGKILL" "$BATS_TEST_TMPDIR/sysfs-$t" apply "$TWO"
+	done
+	echo "two-kdamond apply: $TXN_CMDS sweeps, $TXN_RUNS runs, $TXN_HALF half-applied or wrong" >&3
+	[ "$TXN_HALF" -eq 0 ] || fail "$(head -40 "$TXN_WORK/half")"
+	[ "$TXN_CMDS" -eq 6 ]
+}
