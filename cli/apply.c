@@ -702,13 +702,12 @@ out:
 
 int apply_run(struct cli *c, int argc, char **argv)
 {
-	struct apply a = { .c = c };
 	bool check_only = argc == 2 && !strcmp(argv[0], "check");
-	const char *file = check_only ? argv[1] : argv[0];
+	const char *file = check_only ? argv[1] : argv[0], *name;
 	FILE *f;
 	char *buf;
 	size_t len;
-	int status, err;
+	int err;
 
 	if (argc > 2 || (argc == 2 && !check_only))
 		return cli_error(c, EXIT_USAGE, "'%s' after FILE %s (expected [check] FILE)",
@@ -719,7 +718,7 @@ int apply_run(struct cli *c, int argc, char **argv)
 	if (argc == 1 && !strcmp(argv[0], "check"))
 		return cli_error(c, EXIT_USAGE,
 				 "check: expected FILE after it (a file named check: ./check)");
-	a.name = strcmp(file, "-") ? file : "<stdin>";
+	name = strcmp(file, "-") ? file : "<stdin>";
 	f = strcmp(file, "-") ? fopen(file, "r") : stdin;
 	if (!f)
 		return cli_error(c, EXIT_FAIL, "%s: %s", file, strerror(errno));
@@ -729,6 +728,16 @@ int apply_run(struct cli *c, int argc, char **argv)
 		fclose(f);
 	if (!buf)
 		return cli_error(c, EXIT_FAIL, "%s: %s", file, strerror(err));
+	return cli_apply_text(c, name, buf, len, check_only);
+}
+
+/* apply [check] of @len bytes of @buf (freed here), named @name. */
+int cli_apply_text(struct cli *c, const char *name, char *buf, size_t len,
+		   bool check_only)
+{
+	struct apply a = { .c = c, .name = name };
+	int status, err;
+
 	/* an editor's UTF-8 byte order mark is no part of the text */
 	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
 		memmove(buf, buf + 3, len -= 3);

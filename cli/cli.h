@@ -166,6 +166,7 @@ const struct cli_option *cli_option_find(const char *word);
 extern const struct cli_cmd scheme_cmds[];
 extern const struct cli_cmd attrs_cmds[];
 extern const struct cli_cmd target_cmds[];
+extern const struct cli_cmd tier_cmds[];
 extern const struct cli_cmd monitor_cmds[];
 extern const struct cli_cmd stats_cmds[];
 extern const struct cli_cmd lru_sort_cmds[];
@@ -205,6 +206,13 @@ int cli_access_snapshot(struct damon_ctx *d, const struct damon_snapshot_opts *o
 			struct damos_tried_regions **out);
 int apply_run(struct cli *c, int argc, char **argv);
 #define APPLY_ARGS "[check] FILE"
+/*
+ * cli/apply.c: apply [check] of a damoctl.conf(5) text or a damo spec in
+ * @buf (@len bytes, freed), as "damoctl apply" does a file named @name.
+ */
+int cli_apply_text(struct cli *c, const char *name, char *buf, size_t len,
+		   bool check_only);
+
 /* damo's kdamonds spec (cli/damo_spec.c) */
 extern const struct cli_cmd export_cmds[];
 bool damo_spec_detect(const char *buf, size_t len);

@@ -22,6 +22,7 @@ const struct cli_object cli_objects[] = {
 	{ "reclaim", reclaim_cmds, "status", "the damon_reclaim module" },
 	{ "report", report_cmds, "access", "what DAMON sees: the monitored regions" },
 	{ "export", export_cmds, NULL, "the setup in another tool's format (damo)" },
+	{ "tier", tier_cmds, "status", "memory tiering: cold pages to a slow node, hot ones back (Linux 6.11+)" },
 	{ "record", help_cmds, NULL, "snapshots of the monitored regions to FILE, in damo's record format",
 	  record_run, RECORD_ARGS },
 	{ "apply", help_cmds, NULL, "make a damoctl.conf(5) file or a damo kdamonds spec the live setup, or check it",

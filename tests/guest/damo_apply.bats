@@ -23,9 +23,9 @@ teardown() {
 	assert_kernel_log_clean
 }
 
-# expected FILE: "relative/path value" lines for kdamond 0's context 0
+# expected FILE K: "relative/path value" lines for kdamond K's context 0
 expected() {
-	python3 - "$1" <<'PY'
+	python3 - "$1" "$2" <<'PY'
 import json, re, sys
 
 ULONG_MAX = 2**64 - 1
@@ -53,7 +53,7 @@ def pct(s):
     return float(s.replace(',', '').split()[0])
 
 spec = json.load(open(sys.argv[1]))
-c = spec['kdamonds'][0]['contexts'][0]
+c = spec['kdamonds'][int(sys.argv[2])]['contexts'][0]
 out = []
 def put(rel, v):
     out.append('%s %s' % (rel, v))
@@ -123,12 +123,29 @@ print('\n'.join(out))
 PY
 }
 
-@test "damo's specs applied by damoctl give the sysfs files the specs describe" {
+# The spec as JSON with damo's spacing; a last allow filter as the reject
+# filter of the opposite match (this kernel has no allow file).
+canon() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in d['kdamonds']:
+    for c in k['contexts']:
+        for s in c['schemes']:
+            for f in s['filters']:
+                if f['allow']:
+                    f['matching'], f['allow'] = not f['matching'], False
+print(json.dumps(d, indent=4))
+PY
+}
+
+@test "damo's specs applied by damoctl give the sysfs files the specs describe, and export back" {
 	need sysfs paddr
-	local f rel want got n=0 bad=0 files=0
+	local f rel want got n=0 bad=0 files=0 k nk kds=0
 	for f in "$FIXTURES"/*.json; do
 		damon_off
-		# damoctl makes kdamond 0 and its context when there is none
+		# damoctl makes kdamond 0 and its context when there is none;
+		# a spec of two kdamonds (damo's --nr_ctxs 1 1) makes both
 		run "$DAMOCTL" --interface sysfs apply "$f"
 		# a kernel without a field the spec sets (6.1: apply_interval,
 		# target_nid, goals) refuses it, naming the field and the kernel
@@ -138,23 +155,37 @@ PY
 			continue
 		fi
 		files=$((files + 1))
-		while read -r rel want; do
-			if [ ! -e "$SYSFS_C/$rel" ]; then
-				# a later kernel's file at its default is no difference
-				case $want in 0|none|-1) continue ;; esac
-				echo "$(basename "$f"): $rel: missing, want $want"
-				bad=$((bad + 1))
-				continue
-			fi
-			got=$(cat "$SYSFS_C/$rel")
-			n=$((n + 1))
-			if [ "$got" != "$want" ]; then
-				echo "$(basename "$f"): $rel: $got, want $want"
-				bad=$((bad + 1))
-			fi
-		done < <(expected "$f")
+		nk=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["kdamonds"]))' "$f")
+		got=$(cat "$SYSFS/kdamonds/nr_kdamonds")
+		[ "$nk" -eq 1 ] || [ "$got" -eq "$nk" ] ||
+			{ echo "$(basename "$f"): nr_kdamonds $got, want $nk"; bad=$((bad + 1)); }
+		for ((k = 0; k < nk; k++)); do
+			kds=$((kds + 1))
+			while read -r rel want; do
+				c=$SYSFS/kdamonds/$k/contexts/0
+				if [ ! -e "$c/$rel" ]; then
+					# a later kernel's file at its default is no difference
+					case $want in 0|none|-1) continue ;; esac
+					echo "$(basename "$f"): kdamond $k: $rel: missing, want $want"
+					bad=$((bad + 1))
+					continue
+				fi
+				got=$(cat "$c/$rel")
+				n=$((n + 1))
+				if [ "$got" != "$want" ]; then
+					echo "$(basename "$f"): kdamond $k: $rel: $got, want $want"
+					bad=$((bad + 1))
+				fi
+			done < <(expected "$f" "$k")
+		done
+		# and back: what damoctl reads of the kernel is damo's spec
+		"$DAMOCTL" export damo > "$BATS_TEST_TMPDIR/export.json"
+		if ! diff -u <(canon "$f") <(canon "$BATS_TEST_TMPDIR/export.json") > "$BATS_TEST_TMPDIR/diff"; then
+			echo "$(basename "$f"): export damo differs:"; head -20 "$BATS_TEST_TMPDIR/diff"
+			bad=$((bad + 1))
+		fi
 	done
-	echo "# $(uname -r): $files specs applied, $n files compared, $bad differ" >&3
+	echo "# $(uname -r): $files specs applied ($kds kdamonds) and exported back, $n files compared, $bad differ" >&3
 	[ "$bad" -eq 0 ]
 	[ "$files" -ge 1 ]
 	[ "$n" -ge 100 ]

@@ -113,6 +113,18 @@ canon() {
 	assert_failure 2
 }
 
+@test "the kdamond sections example of damoctl.conf(5) applies" {
+	tree off
+	sed -n '/^\.SS "Kdamond sections"/,/^\.SH RULES/p' \
+		"$BATS_TEST_DIRNAME/../../man/damoctl.conf.5" |
+		sed -n '/^\.EX/,/^\.EE/p' | sed '1d;$d' > example.conf
+	[ "$(wc -l < example.conf)" -eq 6 ]
+	run damoctl apply example.conf
+	assert_success
+	[ "$(cat "$ROOT/$ADMIN/kdamonds/1/contexts/0/schemes/0/action")" = migrate_hot ]
+	[ "$(cat "$ROOT/$ADMIN/kdamonds/0/contexts/0/schemes/0/target_nid")" = 1 ]
+}
+
 @test "kdamond sections with monitor on: started last, both run" {
 	tree off
 	printf '%s\n' "kdamond 0" "target paddr region 0x1000 0x2000" "scheme lru_prio" "monitor on" \
@@ -133,6 +145,7 @@ canon() {
 	tree off
 	tree on
 	txn_setup
+	export TXN_NEW_PID=1
 	for t in off on; do
 		TXN_SIG=
 		txn_sweep "sysfs-$t: apply two" "$BATS_TEST_TMPDIR/sysfs-$t" apply "$TWO"

@@ -11,9 +11,14 @@ TXN_CTX=sys/kernel/mm/damon/admin/kdamonds/0/contexts/0
 # A digest of every directory and file below $1 (names, contents, modes),
 # but the lock's directory run/damos (made by the first damoctl), of
 # which only what is in it counts: a journal left there is a difference.
+# With TXN_NEW_PID set, a kdamond's pid file counts by its name only: a
+# kdamond that a change stopped and its rollback started again is as
+# before with another pid, as on Linux.
 txn_digest() {
 	{ tar -C "$1" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
-		--exclude=./run -cf - .; ls -A "$1/run/damos" 2>/dev/null; } |
+		--exclude=./run ${TXN_NEW_PID:+--exclude=./sys/kernel/mm/damon/admin/kdamonds/*/pid} \
+		-cf - .; ls -A "$1/run/damos" 2>/dev/null
+	  [ -z "${TXN_NEW_PID:-}" ] || (cd "$1" && ls -d sys/kernel/mm/damon/admin/kdamonds/*/pid 2>/dev/null); } |
 		md5sum | cut -d' ' -f1
 }
 
