@@ -52,3 +52,5 @@ install-cli: $(DAMOCTL)
 	sed 's|@BINDIR@|$(BINDIR)|g' cli/damoctl-metrics.service > $(DESTDIR)$(SYSTEMDUNITDIR)/damoctl-metrics.service
 	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/damoctl-metrics.service
 	install -m 644 cli/damoctl-metrics.timer $(DESTDIR)$(SYSTEMDUNITDIR)/
+	sed 's|@BINDIR@|$(BINDIR)|g' cli/damoctl-tier.service > $(DESTDIR)$(SYSTEMDUNITDIR)/damoctl-tier.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/damoctl-tier.service
