@@ -61,16 +61,18 @@ static int paddr_targets(struct apply *a, const struct damon_targets *t,
 	if (o->ops != DAMON_OPS_PADDR || o->nr != 1 || o->targets[0].nr_regions)
 		return EXIT_OK;
 	{
-		uint64_t start, end;
+		struct damon_region *r;
+		size_t n;
 		char msg[600];
 
-		if (damos_iomem_biggest_ram(a->c->root, &start, &end)) {
+		if (damos_iomem_ram(a->c->root, &r, &n)) {
 			snprintf(msg, sizeof(msg),
 				 "target: paddr with no region monitors nothing, and %s: give one (region START END)",
 				 cli_errmsg());
 			cli_conf_add_error(a->cfg, line, msg);
 			return EXIT_OK;
 		}
+		free(r);
 	}
 	return cli_paddr_fill(a->c, o, &filled);
 }

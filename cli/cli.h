@@ -262,7 +262,7 @@ void cli_lock_pause(struct cli *c);
 int cli_lock_resume(struct cli *c);
 int cli_call_run(struct cli *c, int (*fn)(struct cli *, int, char **),
 		 bool exclusive, int argc, char **argv);
-/* cli/target.c: paddr without a region gets the biggest System RAM range */
+/* cli/target.c: paddr without a region gets every System RAM range */
 int cli_paddr_fill(struct cli *c, struct damon_targets *t, bool *filled);
 /* a note on what damoctl chose (stdout; with --json in the document) */
 void cli_note(struct cli *c, const char *fmt, ...)

@@ -89,9 +89,12 @@ void cli_complete_grammar(const struct cli_grammar *gr, int argc, char **argv,
 		}
 	/* target set: only vaddr has pids (damon_targets_parse()) */
 	bool no_pid = gr->first && strcmp(argv[0], "vaddr");
+	/* and only paddr has a node */
+	bool no_node = gr->first && strcmp(argv[0], "paddr");
 
 	for (; g->kw; g++) {
-		bool used = no_pid && !strcmp(g->kw, "pid");
+		bool used = (no_pid && !strcmp(g->kw, "pid")) ||
+			    (no_node && !strcmp(g->kw, "node"));
 
 		for (int j = 0; !gr->repeat && j < argc; j++)
 			used |= !strcmp(argv[j], g->kw);

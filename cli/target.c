@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,38 +28,113 @@ void cli_print_targets(struct cli *c, const struct damon_targets *t)
 	}
 }
 
+/* "region 0x.. 0x.. region ..." of @r: the note's list */
+static void note_regions(struct cli *c, const char *what,
+			 const struct damon_region *r, size_t n)
+{
+	char *text = NULL, sz[32];
+	size_t len = 0;
+	uint64_t total = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%sregion 0x%llx 0x%llx", i ? " " : "",
+			(unsigned long long)r[i].start,
+			(unsigned long long)r[i].end);
+		total += r[i].end - r[i].start;
+	}
+	fclose(f);
+	cli_note(c, "paddr: %s, %s (%s)", what, text ? text : "?",
+		 damos_format_size(total, sz, sizeof(sz)));
+	free(text);
+}
+
 /*
  * paddr with a target of no region: Linux 6.1 to 6.12 then monitor
- * nothing.  Take the biggest System RAM range of /proc/iomem, as damo and
- * damon_lru_sort do, and say so; none found is an error.  *@filled tells
- * whether @t changed.
+ * nothing.  Take every System RAM range of /proc/iomem, a region each (damo
+ * and damon_lru_sort take the biggest only: on a machine with memory above
+ * the 32-bit hole that leaves the rest unseen), and say so; none found is
+ * an error.  A region each, not one from the first to the last: the hole
+ * between them is no memory, and DAMON would spend regions and samples on
+ * it.  *@filled tells whether @t changed.
  */
 int cli_paddr_fill(struct cli *c, struct damon_targets *t, bool *filled)
 {
 	struct damon_region *r;
-	uint64_t start, end;
-	char sz[32];
+	size_t n;
 	int err;
 
 	*filled = false;
 	if (t->ops != DAMON_OPS_PADDR || t->nr != 1 || t->targets[0].nr_regions)
 		return EXIT_OK;
-	err = damos_iomem_biggest_ram(c->root, &start, &end);
+	err = damos_iomem_ram(c->root, &r, &n);
 	if (err)
 		return cli_error(c, EXIT_FAIL,
 				 "paddr with no region monitors nothing, and %s: give one (region START END)",
 				 cli_errmsg());
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return cli_error(c, EXIT_FAIL, "out of memory");
-	r->start = start;
-	r->end = end;
 	t->targets[0].regions = r;
-	t->targets[0].nr_regions = 1;
+	t->targets[0].nr_regions = n;
 	*filled = true;
-	cli_note(c, "paddr: no region given: the biggest System RAM range of /proc/iomem, region 0x%llx 0x%llx (%s)",
-		 (unsigned long long)start, (unsigned long long)end,
-		 damos_format_size(end - start, sz, sizeof(sz)));
+	note_regions(c, "no region given: every System RAM range of /proc/iomem", r, n);
+	return EXIT_OK;
+}
+
+/*
+ * "node N" among the words of target set (paddr only): NUMA node N's
+ * memory as @t's regions (damos_node_ram()).  The words without it go on
+ * to damon_targets_parse(): *@nid is -1 when there is none.
+ */
+static int take_node(struct cli *c, int *argc, char **argv, int *nid)
+{
+	*nid = -1;
+	for (int i = 1; i < *argc; i++) {
+		char *end;
+		long v;
+
+		if (strcmp(argv[i], "node"))
+			continue;
+		if (strcmp(argv[0], "paddr"))
+			return cli_error(c, EXIT_USAGE,
+					 "node: only paddr monitors a node's memory");
+		if (*nid >= 0)
+			return cli_error(c, EXIT_USAGE, "node given twice");
+		if (i + 1 >= *argc)
+			return cli_error(c, EXIT_USAGE, "node: expected N");
+		errno = 0;
+		v = strtol(argv[i + 1], &end, 10);
+		if (errno || *end || end == argv[i + 1] || v < 0 ||
+		    v > INT32_MAX || !isdigit((unsigned char)argv[i + 1][0]))
+			return cli_error(c, EXIT_USAGE,
+					 "node: '%s' is not a node id (0, 1, ...)",
+					 argv[i + 1]);
+		*nid = (int)v;
+		memmove(argv + i, argv + i + 2, (*argc - i - 2) * sizeof(*argv));
+		*argc -= 2;
+		i--;
+	}
+	return EXIT_OK;
+}
+
+static int node_fill(struct cli *c, struct damon_targets *t, int nid)
+{
+	struct damon_region *r;
+	char what[48];
+	size_t n;
+	int err;
+
+	if (t->targets[0].nr_regions)
+		return cli_error(c, EXIT_USAGE,
+				 "node %d and region: give one or the other", nid);
+	err = damos_node_ram(c->root, nid, &r, &n);
+	if (err)
+		return err == -ENOMEM ? cli_lib_error(c, err) :
+		       cli_error(c, EXIT_FAIL, "%s", cli_errmsg());
+	t->targets[0].regions = r;
+	t->targets[0].nr_regions = n;
+	snprintf(what, sizeof(what), "node %d", nid);
+	note_regions(c, what, r, n);
 	return EXIT_OK;
 }
 
@@ -134,12 +212,19 @@ static int do_set(struct cli *c, int argc, char **argv)
 {
 	struct damon_targets t;
 	struct damon_ctx *d;
-	int err, status;
+	int err, status, nid;
 
+	status = take_node(c, &argc, argv, &nid);
+	if (status)
+		return status;
 	err = damon_targets_parse(&t, argc, (const char *const *)argv);
 	if (err) {
 		damon_targets_free(&t);
 		return cli_parse_error(c, err);
+	}
+	if (nid >= 0 && (status = node_fill(c, &t, nid))) {
+		damon_targets_free(&t);
+		return status;
 	}
 	d = cli_open(c);
 	if (!d) {
@@ -212,6 +297,8 @@ static const struct cli_grammar target_grammar = {
 		  .help = "vaddr: a process; the regions after it are its own" },
 		{ "region", 2, .args = "START END",
 		  .help = "an initial region: 0xHEX or sizes, in order, not overlapping" },
+		{ "node", 1, .args = "N",
+		  .help = "paddr: NUMA node N's memory (its memory blocks in sysfs, cut to System RAM); paddr with neither: every System RAM range" },
 		{ NULL },
 	},
 	.first = (const char *const[]){ "paddr", "vaddr", "fvaddr", NULL },
@@ -222,7 +309,7 @@ static const struct cli_grammar target_grammar = {
 const struct cli_cmd target_cmds[] = {
 	{ "show", do_show, "", "print the operations, targets and regions", NULL },
 	{ "set", do_set,
-	  "{paddr|fvaddr} [region START END]... | vaddr pid PID [region START END]... [pid PID ...]",
+	  "paddr [node N | region START END...] | fvaddr [region START END]... | vaddr pid PID [region START END]... [pid PID ...]",
 	  "replace the targets (addresses in 0xHEX or sizes)", &target_grammar,
 	  CLI_WRITE },
 	{ "clear", do_clear, "", "remove every target", NULL, CLI_WRITE },

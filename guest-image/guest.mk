@@ -16,10 +16,11 @@
 # for a KCONFIG variant), DAMOS_GUEST_SILENCE
 # (check-guest: seconds of console and progress silence before a hung guest
 # is killed; 360, 1200 for a KCONFIG variant; 0: never), DAMOS_GUEST_MACHINE
-# (QEMU -machine: pc, q35,sata=off,smbus=off for a KCONFIG variant),
+# (QEMU -machine: pc, q35,sata=off,smbus=off for a KCONFIG variant and NUMA=1),
 # DAMOS_GUEST_APPEND
 # (kernel command line), DAMOS_GUEST_RERUN=1 (boot even if these inputs
 # passed), DAMOS_MIRROR (the Debian mirror, instead of apt's configuration).
+# NUMA=1 (make variable): the two-node machine (guest-image/run.sh).
 # Results: $(GUEST_OUT) (console.log, results/guest.tap, results/*dmesg*).
 
 DEPS += qemu-system-x86 debootstrap debian-archive-keyring e2fsprogs curl \
@@ -144,11 +145,14 @@ GUEST_TIMEOUT = $(or $(DAMOS_GUEST_TIMEOUT),$(if $(filter default,$(KCONFIG)),18
 # The machine (run.sh): q35 for a KCONFIG variant, whose slow boot the pc
 # machine's looping ACPI _PRT method hangs (issue 17); pc otherwise.
 guest_q35 := q35,sata=off,smbus=off
-GUEST_MACHINE = $(or $(DAMOS_GUEST_MACHINE),$(if $(filter default,$(KCONFIG)),pc,$(guest_q35)))
+GUEST_MACHINE = $(or $(DAMOS_GUEST_MACHINE),$(if $(filter default,$(KCONFIG)),$(if $(filter 1,$(NUMA)),$(guest_q35),pc),$(guest_q35)))
+# NUMA=1: the two-node machine (run.sh, DAMOS_GUEST_NUMA): 4 GiB in two
+# System RAM ranges, node 1 a CPU-less memory tier with HMAT latencies; q35.
+NUMA ?= 0
 
 check-guest: check-guest-prereqs $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
 	@$(MAKE) --no-print-directory guest-stage
-	DAMOS_GUEST_SILENCE=$(GUEST_SILENCE) DAMOS_GUEST_TIMEOUT=$(GUEST_TIMEOUT) DAMOS_GUEST_MACHINE='$(GUEST_MACHINE)' DAMOS_GUEST_PASSED=$(GUEST_CACHE)/passed DAMOS_GUEST_INITRD=$(KERNEL_INITRD) guest-image/run.sh check $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT)
+	DAMOS_GUEST_NUMA=$(NUMA) DAMOS_GUEST_SILENCE=$(GUEST_SILENCE) DAMOS_GUEST_TIMEOUT=$(GUEST_TIMEOUT) DAMOS_GUEST_MACHINE='$(GUEST_MACHINE)' DAMOS_GUEST_PASSED=$(GUEST_CACHE)/passed DAMOS_GUEST_INITRD=$(KERNEL_INITRD) guest-image/run.sh check $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT)
 
 # make check's guest part: check-guest on every kernel of MATRIX (KVER:KIMAGE
 # pairs), patched kernels built in the background while Debian's run; one
@@ -172,6 +176,6 @@ guest-run: $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)
 	@[ -n "$(KERNEL_BZIMAGE)" ] || { echo "run: KERNEL_BZIMAGE is not set (make kernel, or pass KERNEL_BZIMAGE=...)" >&2; exit 1; }
 	@$(MAKE) --no-print-directory guest-stage >&2
 	@$(shell mkdir -p $(BUILD)/guest)$(file >$(BUILD)/guest/cmd,$(value CMD))true
-	@DAMOS_GUEST_MACHINE='$(GUEST_MACHINE)' DAMOS_GUEST_INITRD=$(KERNEL_INITRD) guest-image/run.sh $(if $(value CMD),cmd,shell) $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT) $(BUILD)/guest/cmd
+	@DAMOS_GUEST_NUMA=$(NUMA) DAMOS_GUEST_MACHINE='$(GUEST_MACHINE)' DAMOS_GUEST_INITRD=$(KERNEL_INITRD) guest-image/run.sh $(if $(value CMD),cmd,shell) $(KERNEL_BZIMAGE) $(GUEST_IMAGE) $(GUEST_STAGE) $(GUEST_OUT) $(BUILD)/guest/cmd
 
 CLEAN_FILES += $(BUILD)/guest

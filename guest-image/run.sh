@@ -21,7 +21,8 @@
 # kernel command line; damos.hang=init makes guest-init hang on purpose),
 # DAMOS_GUEST_RERUN=1 (check: boot even when these exact inputs passed
 # before; see below), DAMOS_GUEST_INITRD (an initramfs to boot KERNEL with:
-# KIMAGE=debian's; STAGE/modules then goes to /lib/modules).
+# KIMAGE=debian's; STAGE/modules then goes to /lib/modules),
+# DAMOS_GUEST_NUMA=1 (the two-node machine below).
 set -uo pipefail
 mode=$1 kernel=$2 image=$3 stage=$4 out=$5 cmdfile=${6:-/dev/null}
 
@@ -35,6 +36,29 @@ tmo=${DAMOS_GUEST_TIMEOUT:-1800}
 # check-guest and run use q35,sata=off,smbus=off for a KCONFIG variant.
 machine=${DAMOS_GUEST_MACHINE:-pc}
 silence=${DAMOS_GUEST_SILENCE:-360}
+# DAMOS_GUEST_NUMA=1: a machine with real topology (issue 44).  q35 with
+# 4 GiB puts 2 GiB below the 32-bit hole and 2 GiB above it: two System
+# RAM ranges (and the 640 KiB below the legacy hole).  Node 0 has the
+# CPUs and 3 GiB (the low range and the first GiB above the hole), node 1
+# no CPU and the last GiB: a memory tier, whose HMAT latency (3x) and
+# bandwidth (1/2) rank it below node 0 where the kernel reads HMAT
+# (6.10+: memory tiers of CPU-less nodes).  Node 0 spans both ranges, so
+# a node is not a range.  Memory is allocated lazily: TCG copes.
+numa=()
+if [ "${DAMOS_GUEST_NUMA:-0}" = 1 ]; then
+	mem=4G
+	machine=${DAMOS_GUEST_MACHINE:-q35,sata=off,smbus=off}
+	[[ $machine == q35* ]] || die "DAMOS_GUEST_NUMA=1 needs a q35 machine (DAMOS_GUEST_MACHINE='$machine')"
+	machine+=,hmat=on
+	numa=(-object memory-backend-ram,id=m0,size=3G
+		-object memory-backend-ram,id=m1,size=1G
+		-numa node,nodeid=0,memdev=m0,cpus=0-$((cpus - 1))
+		-numa node,nodeid=1,memdev=m1,initiator=0
+		-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=100
+		-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=20G
+		-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=300
+		-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=10G)
+fi
 
 die() { echo "run: $*" >&2; exit 1; }
 [ -f "$kernel" ] || die "no kernel image '$kernel' (make kernel, or KERNEL_BZIMAGE=...)"
@@ -91,7 +115,7 @@ else
 	accel_name=TCG
 fi
 qemu=(qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
-	-machine "$machine" -m "$mem" -smp "$cpus" "${accel[@]}"
+	-machine "$machine" -m "$mem" -smp "$cpus" "${numa[@]}" "${accel[@]}"
 	-drive "file=$image,format=raw,if=virtio,snapshot=on"
 	-drive "file=$out/payload.img,format=raw,if=virtio"
 	-kernel "$kernel")
@@ -123,7 +147,7 @@ bad_kernel_log='Oops|BUG:|WARNING:|KASAN|UBSAN|Kernel panic|general protection f
 
 case $mode in
 shell)
-	echo "run: booting $(basename "$kernel") ($accel_name, $mem, $cpus CPUs); 'exit' powers off, Ctrl-A x kills QEMU"
+	echo "run: booting $(basename "$kernel") ($accel_name, $mem, $cpus CPUs${numa:+, 2 NUMA nodes}); 'exit' powers off, Ctrl-A x kills QEMU"
 	"${qemu[@]}" -append "$append quiet" \
 		-chardev "stdio,id=con,mux=on,signal=off,logfile=$out/console.log" \
 		-serial chardev:con -mon chardev=con,mode=readline \
@@ -168,7 +192,7 @@ run_key() {
 		(cd "$stage" && find . -type f ! -path './results/*' ! -name install.log \
 			! -name mode ! -name cmd ! -name term -print0 | sort -z | xargs -0 sha256sum)
 		sha256sum < "$0"
-		echo "$mem $cpus ${DAMOS_KVM:-0} ${DAMOS_GUEST_APPEND:-} $tmo $machine"
+		echo "$mem $cpus ${DAMOS_KVM:-0} ${DAMOS_GUEST_APPEND:-} $tmo $machine ${numa[*]}"
 	} | sha256sum | cut -c1-16
 }
 passed_dir=${DAMOS_GUEST_PASSED:-${DAMOS_CACHE:-$HOME/.cache/damos}/guest/passed}
@@ -227,7 +251,7 @@ silence_watch() {
 
 # check: boot, follow the progress channel, then judge.
 start=$SECONDS
-echo "guest: booting $(basename "$kernel") ($accel_name, $mem, $cpus CPUs, timeout $tmo s, silence bound ${silence} s); console: $out/console.log"
+echo "guest: booting $(basename "$kernel") ($accel_name, $mem, $cpus CPUs${numa:+, 2 NUMA nodes}, timeout $tmo s, silence bound ${silence} s); console: $out/console.log"
 : > "$out/progress.log"
 : > "$out/console.log"
 timeout -k 5 "$tmo" "${qemu[@]}" -append "$append ignore_loglevel" \

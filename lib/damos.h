@@ -1957,6 +1957,44 @@ DAMOS_API bool damon_ops_supports(enum damon_ops o, enum damos_action a);
 DAMOS_API int damos_iomem_biggest_ram(const char *root, uint64_t *start,
 				      uint64_t *end);
 
+/**
+ * damos_iomem_ram() - every top-level "System RAM" range of
+ * <@root>/proc/iomem (@root NULL or "" for /), in the file's order: what
+ * damoctl's paddr monitors when no region is given.  A machine of 4 GiB or
+ * more has one below the 32-bit hole and one above it (and the 640 KiB
+ * below the legacy hole); the biggest alone leaves the rest unseen.
+ * @root: the root directory ("" or NULL: /)
+ * @ranges: where the array goes (free() it), each range's end exclusive
+ * @nr: where its length goes
+ *
+ * Return: 0 with at least one range; -ENOENT if there is none (the message
+ * says so, and that a user other than root sees only zeros), or the errno
+ * of the read.
+ */
+DAMOS_API int damos_iomem_ram(const char *root, struct damon_region **ranges,
+			      size_t *nr);
+
+/**
+ * damos_node_ram() - the memory of NUMA node @nid: its memory blocks
+ * (<@root>/sys/devices/system/node/node<@nid>/memory<N>, each
+ * <@root>/sys/devices/system/memory/block_size_bytes long), contiguous
+ * blocks merged, cut to the System RAM ranges of <@root>/proc/iomem (a
+ * block also covers holes and firmware's memory), in address order, as
+ * damo's --numa_node takes them.
+ * @root: the root directory ("" or NULL: /)
+ * @nid: the node id
+ * @ranges: where the array goes (free() it), each range's end exclusive
+ * @nr: where its length goes
+ *
+ * Return: 0 with at least one range; -ENOENT with a message that names the
+ * node if there is no such node, if it has no memory block (a kernel
+ * without CONFIG_MEMORY_HOTPLUG has none in sysfs: the message says so)
+ * or no System RAM in them; -EINVAL for a bad block size or @nid < 0; or
+ * the errno of a read.
+ */
+DAMOS_API int damos_node_ram(const char *root, int nid,
+			     struct damon_region **ranges, size_t *nr);
+
 /* ------------------------------------------------------------------------
  * damon_lru_sort: the kernel's LRU-lists sorting module (built in), driven
  * through its parameters in <root>/sys/module/damon_lru_sort/parameters.

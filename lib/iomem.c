@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * The physical address range that paddr monitoring takes when none is
- * given: the biggest "System RAM" range of /proc/iomem, as damo and the
- * kernel's damon_reclaim and damon_lru_sort modules pick it.
+ * The physical memory paddr monitoring takes: the "System RAM" ranges of
+ * /proc/iomem (every one, or the biggest, as damo and the kernel's
+ * damon_reclaim and damon_lru_sort modules pick it), and a NUMA node's
+ * memory from its memory blocks in sysfs.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,35 +17,77 @@
 
 #include "internal.h"
 
-int damos_iomem_biggest_ram(const char *root, uint64_t *start, uint64_t *end)
+/* <root><rel>, the root's trailing slashes dropped */
+static void root_path(char *path, size_t sz, const char *root, const char *rel)
 {
-	char path[4096], line[256];
-	uint64_t best_s = 0, best_e = 0;
-	bool zeros = false;
 	size_t n = root ? strlen(root) : 0;
+
+	while (n && root[n - 1] == '/')
+		n--;
+	snprintf(path, sz, "%.*s%s", (int)n, n ? root : "", rel);
+}
+
+/* a fake tree's file: no symlink, no FIFO */
+static FILE *open_regular(const char *path, int *err)
+{
 	struct stat st;
 	FILE *f;
 	int fd;
 
-	while (n && root[n - 1] == '/')
-		n--;
-	snprintf(path, sizeof(path), "%.*s/proc/iomem", (int)n, n ? root : "");
-	/* a fake tree's file: no symlink, no FIFO */
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return damos_err(-errno, "cannot read %s: %s", path,
+	if (fd < 0) {
+		*err = damos_err(-errno, "cannot read %s: %s", path,
 				 strerror(errno));
+		return NULL;
+	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return damos_err(-EINVAL, "cannot read %s: not a regular file",
+		*err = damos_err(-EINVAL, "cannot read %s: not a regular file",
 				 path);
+		return NULL;
 	}
 	f = fdopen(fd, "r");
 	if (!f) {
 		close(fd);
-		return damos_err(-ENOMEM, "out of memory");
+		*err = damos_err(-ENOMEM, "out of memory");
 	}
-	while (fgets(line, sizeof(line), f)) {
+	return f;
+}
+
+static int push(struct damon_region **r, size_t *nr, size_t *cap,
+		uint64_t start, uint64_t end)
+{
+	if (*nr == *cap) {
+		size_t c = *cap ? *cap * 2 : 8;
+		struct damon_region *n = realloc(*r, c * sizeof(*n));
+
+		if (!n)
+			return damos_err(-ENOMEM, "out of memory");
+		*r = n;
+		*cap = c;
+	}
+	(*r)[*nr].start = start;
+	(*r)[*nr].end = end;
+	(*nr)++;
+	return 0;
+}
+
+/* Every top-level System RAM range of <root>/proc/iomem, in file order. */
+static int iomem_ram(const char *root, struct damon_region **out, size_t *nr,
+		     char *path, size_t path_sz)
+{
+	struct damon_region *r = NULL;
+	size_t n = 0, cap = 0;
+	char line[256];
+	bool zeros = false;
+	int err = 0;
+	FILE *f;
+
+	root_path(path, path_sz, root, "/proc/iomem");
+	f = open_regular(path, &err);
+	if (!f)
+		return err;
+	while (!err && fgets(line, sizeof(line), f)) {
 		unsigned long long s, e;
 		int pos = 0;
 
@@ -58,16 +103,194 @@ int damos_iomem_biggest_ram(const char *root, uint64_t *start, uint64_t *end)
 		}
 		if (e < s || e == UINT64_MAX)
 			continue;
-		if (e + 1 - s > best_e - best_s) {
-			best_s = s;
-			best_e = e + 1;
-		}
+		err = push(&r, &n, &cap, s, e + 1);
 	}
 	fclose(f);
-	if (best_e == best_s)
-		return damos_err(-ENOENT, "no System RAM range in %s%s", path,
-				 zeros ? " (it shows zeros: only root sees the addresses)" : "");
-	*start = best_s;
-	*end = best_e;
+	if (!err && !n)
+		err = damos_err(-ENOENT, "no System RAM range in %s%s", path,
+				zeros ? " (it shows zeros: only root sees the addresses)" : "");
+	if (err) {
+		free(r);
+		return err;
+	}
+	*out = r;
+	*nr = n;
+	return 0;
+}
+
+int damos_iomem_ram(const char *root, struct damon_region **ranges,
+		    size_t *nr)
+{
+	char path[4096];
+
+	return iomem_ram(root, ranges, nr, path, sizeof(path));
+}
+
+int damos_iomem_biggest_ram(const char *root, uint64_t *start, uint64_t *end)
+{
+	struct damon_region *r;
+	size_t n, best = 0;
+	int err = damos_iomem_ram(root, &r, &n);
+
+	if (err)
+		return err;
+	for (size_t i = 1; i < n; i++)
+		if (r[i].end - r[i].start > r[best].end - r[best].start)
+			best = i;
+	*start = r[best].start;
+	*end = r[best].end;
+	free(r);
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_region(const void *a, const void *b)
+{
+	return cmp_u64(&((const struct damon_region *)a)->start,
+		       &((const struct damon_region *)b)->start);
+}
+
+/* "memoryN" (not memory_failure, memory_tier...): N; -1 otherwise */
+static long long block_index(const char *name)
+{
+	char *end;
+	long long v;
+
+	if (strncmp(name, "memory", 6) || !isdigit((unsigned char)name[6]))
+		return -1;
+	errno = 0;
+	v = strtoll(name + 6, &end, 10);
+	return errno || *end ? -1 : v;
+}
+
+int damos_node_ram(const char *root, int nid, struct damon_region **ranges,
+		   size_t *nr)
+{
+	char path[4096], rel[64], line[64];
+	struct damon_region *ram = NULL, *r = NULL;
+	uint64_t *blocks = NULL, bs;
+	size_t nb = 0, capb = 0, nram = 0, n = 0, cap = 0;
+	unsigned long long v;
+	struct dirent *de;
+	char *end;
+	int err = 0, fd;
+	FILE *f;
+	DIR *dir;
+
+	if (nid < 0)
+		return damos_err(-EINVAL, "node: %d is not a node id", nid);
+	snprintf(rel, sizeof(rel), "/sys/devices/system/node/node%d", nid);
+	root_path(path, sizeof(path), root, rel);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		return err == -ENOENT ?
+			damos_err(err, "node %d: no such NUMA node (no %s)", nid, path) :
+			damos_err(err, "node %d: cannot read %s: %s", nid, path,
+				  strerror(-err));
+	}
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return damos_err(-ENOMEM, "out of memory");
+	}
+	while (!err && (de = readdir(dir))) {
+		long long b = block_index(de->d_name);
+
+		if (b < 0)
+			continue;
+		if (nb == capb) {
+			size_t c = capb ? capb * 2 : 64;
+			uint64_t *nbk = realloc(blocks, c * sizeof(*nbk));
+
+			if (!nbk) {
+				err = damos_err(-ENOMEM, "out of memory");
+				break;
+			}
+			blocks = nbk;
+			capb = c;
+		}
+		blocks[nb++] = (uint64_t)b;
+	}
+	closedir(dir);
+	if (!err && !nb) {
+		char sys[4096];
+
+		/* the blocks' directory: sysfs has it with CONFIG_MEMORY_HOTPLUG */
+		root_path(sys, sizeof(sys), root, "/sys/devices/system/memory");
+		err = damos_err(-ENOENT, damos_exists(sys) ?
+				"node %d has no memory (no memoryN block in %s)" :
+				"node %d: %s lists no memory blocks, and there is no /sys/devices/system/memory (a kernel without CONFIG_MEMORY_HOTPLUG); give the node's regions (region START END)",
+				nid, path);
+	}
+	if (err)
+		goto out;
+	root_path(path, sizeof(path), root,
+		  "/sys/devices/system/memory/block_size_bytes");
+	f = open_regular(path, &err);
+	if (!f)
+		goto out;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	errno = 0;
+	v = strtoull(line, &end, 16);
+	if (errno || end == line || (*end && *end != '\n') || !v ||
+	    (v & (v - 1))) {
+		line[strcspn(line, "\n")] = '\0';
+		err = damos_err(-EINVAL, "%s: '%s' is not a block size (hex, a power of two)",
+				path, line);
+		goto out;
+	}
+	bs = v;
+	qsort(blocks, nb, sizeof(*blocks), cmp_u64);
+	if (blocks[nb - 1] > UINT64_MAX / bs - 1) {
+		err = damos_err(-EINVAL, "node %d: memory block %llu is past 64 bits (block size 0x%llx)",
+				nid, (unsigned long long)blocks[nb - 1], v);
+		goto out;
+	}
+	err = iomem_ram(root, &ram, &nram, path, sizeof(path));
+	if (err)
+		goto out;
+	qsort(ram, nram, sizeof(*ram), cmp_region);
+	/* contiguous blocks merged, then cut to System RAM (holes, firmware) */
+	for (size_t i = 0; !err && i < nb;) {
+		uint64_t s = blocks[i] * bs, e;
+		size_t j = i;
+
+		while (j + 1 < nb && blocks[j + 1] <= blocks[j] + 1)
+			j++;
+		e = (blocks[j] + 1) * bs;
+		for (size_t k = 0; !err && k < nram; k++) {
+			uint64_t a = ram[k].start > s ? ram[k].start : s;
+			uint64_t b = ram[k].end < e ? ram[k].end : e;
+
+			if (a >= b)
+				continue;
+			if (n && r[n - 1].end == a)
+				r[n - 1].end = b;
+			else
+				err = push(&r, &n, &cap, a, b);
+		}
+		i = j + 1;
+	}
+	if (!err && !n)
+		err = damos_err(-ENOENT, "node %d: its memory blocks hold no System RAM range of %s",
+				nid, path);
+out:
+	free(blocks);
+	free(ram);
+	if (err) {
+		free(r);
+		return err;
+	}
+	*ranges = r;
+	*nr = n;
 	return 0;
 }

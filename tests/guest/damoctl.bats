@@ -232,16 +232,18 @@ readme_tried_above() {	# INTERFACE N: the scheme has tried more than N regions
 }
 
 readme_example() {	# INTERFACE
-	local range start end hex t0
-	range=$(paddr_range)
-	start=${range% *} end=${range#* }
-	[ -n "$start" ] && [ "$end" -gt "$start" ] || fail "no System RAM range in /proc/iomem"
-	hex=$(printf '0x%x 0x%x' "$start" "$end")
+	local want
+	# every top-level System RAM range, in /proc/iomem's order (issue 44)
+	want=$(grep -E '^[0-9a-f]+-[0-9a-f]+ : System RAM$' /proc/iomem |
+		while IFS='- ' read -r s e _; do
+			printf ' region 0x%x 0x%x' "$((16#$s))" "$((16#$e + 1))"
+		done)
+	[ -n "$want" ] || fail "no System RAM range in /proc/iomem"
 	run "$DAMOCTL" --interface "$1" target set paddr
 	assert_success
-	assert_output --partial "the biggest System RAM range of /proc/iomem, region $hex"
+	assert_output --partial "every System RAM range of /proc/iomem,$want"
 	run "$DAMOCTL" --interface "$1" target show
-	assert_output "paddr region $hex"
+	assert_output "paddr$want"
 	run "$DAMOCTL" --interface "$1" scheme add stat
 	assert_success
 	run "$DAMOCTL" --interface "$1" monitor start
@@ -256,12 +258,12 @@ readme_example() {	# INTERFACE
 	assert_success
 }
 
-@test "damoctl sysfs: the README's example monitors the biggest System RAM range and the stats move" {
+@test "damoctl sysfs: the README's example monitors every System RAM range and the stats move" {
 	need sysfs
 	readme_example sysfs
 }
 
-@test "damoctl dbgfs: the README's example monitors the biggest System RAM range and the stats move" {
+@test "damoctl dbgfs: the README's example monitors every System RAM range and the stats move" {
 	need dbgfs
 	echo > "$DBGFS/schemes"
 	readme_example dbgfs

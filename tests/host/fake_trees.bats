@@ -59,6 +59,20 @@ dbgfs refuses to change schemes while it runs	refuse writes while \\fImonitor_on
 quota goals need the sysfs interface of Linux 6.8	Quota goals need sysfs of Linux 6.8 or later
 no DAMON dbgfs interface: .*/sys/kernel/debug/damon does not exist	no dbgfs in Debian's 6.12"
 
+# /proc/iomem and node 1 (target set paddr node 1): its memory blocks
+# 40..47 of 128 MiB, the last GiB of the System RAM range above the hole
+make_node1() {
+	local b
+	mkdir -p "$ROOT/proc" "$ROOT/sys/devices/system/node/node1"
+	printf '100000000-17fffffff : System RAM\n' > "$ROOT/proc/iomem"
+	mkdir -p "$ROOT/sys/devices/system/memory"
+	echo 8000000 > "$ROOT/sys/devices/system/memory/block_size_bytes"
+	for ((b = 40; b < 48; b++)); do
+		mkdir -p "$ROOT/sys/devices/system/memory/memory$b"
+		ln -s "../../memory/memory$b" "$ROOT/sys/devices/system/node/node1/memory$b"
+	done
+}
+
 # Each example on one tree, in the README's order.  Files the user brings
 # are the project's (the shipped /etc/damoctl.conf, a damo spec of
 # fixtures/, a batch); a duration of 30 s is 300 ms, --watch gets --count
@@ -96,8 +110,7 @@ walk_readme() {	# INTERFACE
 	make_612 off 0
 	make_lru_sort
 	make_reclaim
-	mkdir -p "$ROOT/proc"
-	printf '100000000-17fffffff : System RAM\n' > "$ROOT/proc/iomem"
+	make_node1
 	walk_readme sysfs
 	[ -s "$BATS_TEST_TMPDIR/damon.prom" ]
 	[ -s "$BATS_TEST_TMPDIR/now.json" ]
@@ -107,8 +120,7 @@ walk_readme() {	# INTERFACE
 	make_dbgfs
 	make_lru_sort
 	make_reclaim
-	mkdir -p "$ROOT/proc"
-	printf '100000000-17fffffff : System RAM\n' > "$ROOT/proc/iomem"
+	make_node1
 	walk_readme dbgfs
 	[ -s "$BATS_TEST_TMPDIR/now.json" ]
 }
