@@ -261,33 +261,64 @@ static int tier_args(struct cli *c, int argc, char **argv, struct tier_opts *o)
 	return nodes_pick(c, o);
 }
 
+/* "region S E ..." of node @nid's System RAM, malloc()ed. */
+static char *node_regions(struct cli *c, int nid)
+{
+	struct damon_region *r = NULL;
+	size_t n = 0, len = 0;
+	char *t = NULL;
+	FILE *f;
+	int err = damos_node_ram(c->root, nid, &r, &n);
+
+	if (err) {
+		cli_lib_error(c, err);
+		return NULL;
+	}
+	f = open_memstream(&t, &len);
+	for (size_t i = 0; f && i < n; i++)
+		fprintf(f, "%sregion 0x%llx 0x%llx", i ? " " : "",
+			(unsigned long long)r[i].start, (unsigned long long)r[i].end);
+	if (!f || fclose(f)) {
+		free(t);
+		t = NULL;
+		cli_error(c, EXIT_FAIL, "out of memory");
+	}
+	free(r);
+	return t;
+}
+
 /* The damoctl.conf text of the setup, malloc()ed. */
 static char *tier_text(struct cli *c, const struct tier_opts *o)
 {
 	uint64_t free_now = 0, used_now = 0;
-	char *t = NULL;
+	char *t = NULL, *fast_r = NULL, *slow_r = NULL;
 
-	if (goal_values(c, o->fast, &free_now, &used_now))
+	if (goal_values(c, o->fast, &free_now, &used_now) ||
+	    !(fast_r = node_regions(c, o->fast)) || !(slow_r = node_regions(c, o->slow))) {
+		free(fast_r);
 		return NULL;
+	}
 	if (asprintf(&t,
 		     "# damoctl tier: node %d fast, node %d slow (damo's mem_tier.sh)\n"
 		     "kdamond 0\n"
-		     "target paddr node %d\n"
+		     "target paddr %s\n"
 		     "scheme migrate_cold access 0 0 age %lluus max nid %d quota size %llu reset 1000 apply_interval 1s filter young goal user_input %llu %llu\n"
 		     "monitor on\n"
 		     "kdamond 1\n"
-		     "target paddr node %d\n"
+		     "target paddr %s\n"
 		     "scheme migrate_hot access %u%% max nid %d quota size %llu reset 1000 apply_interval 1s goal user_input %llu %llu\n"
 		     "monitor on\n",
 		     o->fast, o->slow,
-		     o->fast, (unsigned long long)o->cold_us, o->slow,
+		     fast_r, (unsigned long long)o->cold_us, o->slow,
 		     (unsigned long long)o->quota, (unsigned long long)o->free_bp,
 		     (unsigned long long)free_now,
-		     o->slow, o->hot_pct, o->fast, (unsigned long long)o->quota,
+		     slow_r, o->hot_pct, o->fast, (unsigned long long)o->quota,
 		     (unsigned long long)o->used_bp, (unsigned long long)used_now) < 0) {
 		cli_error(c, EXIT_FAIL, "out of memory");
-		return NULL;
+		t = NULL;
 	}
+	free(fast_r);
+	free(slow_r);
 	return t;
 }
 
@@ -320,7 +351,7 @@ static int do_enable(struct cli *c, int argc, char **argv)
 		return EXIT_FAIL;
 	status = cli_apply_text(c, "tier", t, strlen(t), false);
 	if (!status)
-		cli_note(c, "tier: node %d -> node %d cold, node %d -> node %d hot; the goals need 'damoctl tier run' (damoctl-tier.service) to follow the memory",
+		cli_note(c, "node %d -> node %d cold, node %d -> node %d hot; the goals need 'damoctl tier run' (damoctl-tier.service) to follow the memory",
 			 o.fast, o.slow, o.slow, o.fast);
 	return status;
 }
@@ -397,7 +428,7 @@ static int do_disable(struct cli *c, int argc, char **argv)
 		if (err)
 			status = cli_lib_error(c, err);
 		else
-			cli_note(c, "tier: kdamonds 0 and 1 off; 'damoctl tier run' ends at its next round");
+			cli_note(c, "kdamonds 0 and 1 off; 'damoctl tier run' ends at its next round");
 	}
 	tier_close(c, d, &status);
 	return status;
@@ -524,7 +555,7 @@ static int do_run(struct cli *c, int argc, char **argv)
 		status = tier_find(c, d, nid, on);
 		if (!status && !on[0] && !on[1]) {
 			tier_close(c, d, &status);
-			cli_note(c, "tier: kdamonds 0 and 1 are off: nothing to feed (%llu rounds)",
+			cli_note(c, "kdamonds 0 and 1 are off: nothing to feed (%llu rounds)",
 				 (unsigned long long)rounds);
 			return status;
 		}
@@ -554,7 +585,7 @@ static int do_run(struct cli *c, int argc, char **argv)
 		if (cli_lock_resume(c))
 			return EXIT_FAIL;
 	}
-	cli_note(c, "tier run: SIG%s after %llu rounds", stop_sig == SIGINT ? "INT" : "TERM",
+	cli_note(c, "SIG%s after %llu rounds", stop_sig == SIGINT ? "INT" : "TERM",
 		 (unsigned long long)rounds);
 	return EXIT_OK;
 }

@@ -7,47 +7,7 @@
 
 load helper
 
-# /proc/iomem as that guest shows it (nested lines are not top level)
-make_iomem() {
-	mkdir -p "$ROOT/proc"
-	cat > "$ROOT/proc/iomem" <<-'EOF2'
-	00000000-00000fff : Reserved
-	00001000-0009fbff : System RAM
-	0009fc00-0009ffff : Reserved
-	000a0000-000bffff : PCI Bus 0000:00
-	000f0000-000fffff : Reserved
-	00100000-7ffd9fff : System RAM
-	  01000000-01ffffff : Kernel code
-	7ffda000-7fffffff : Reserved
-	80000000-afffffff : PCI Bus 0000:00
-	b0000000-bfffffff : PCI ECAM 0000 [bus 00-ff]
-	100000000-17fffffff : System RAM
-	180000000-97fffffff : PCI Bus 0000:00
-	EOF2
-}
-
-# node N FIRST LAST: memory blocks FIRST..LAST of node N, as sysfs has them
-# (symlinks to /sys/devices/system/memory/memoryM), beside the files a
-# node directory also has (memory_failure, meminfo, ...)
-node_blocks() {
-	local n=$ROOT/sys/devices/system/node/node$1 m=$ROOT/sys/devices/system/memory b
-
-	mkdir -p "$n/memory_failure" "$m"
-	echo "Node $1 MemTotal: 0 kB" > "$n/meminfo"
-	for ((b = $2; b <= $3; b++)); do
-		mkdir -p "$m/memory$b"
-		ln -sfn "../../memory/memory$b" "$n/memory$b"
-	done
-}
-
-make_nodes() {
-	make_iomem
-	mkdir -p "$ROOT/sys/devices/system/memory"
-	echo 8000000 > "$ROOT/sys/devices/system/memory/block_size_bytes"
-	node_blocks 0 0 15
-	node_blocks 0 32 39
-	node_blocks 1 40 47
-}
+load numa
 
 C() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/$1"; }
 
