@@ -1980,7 +1980,9 @@ DAMOS_API int damos_iomem_ram(const char *root, struct damon_region **ranges,
  * <@root>/sys/devices/system/memory/block_size_bytes long), contiguous
  * blocks merged, cut to the System RAM ranges of <@root>/proc/iomem (a
  * block also covers holes and firmware's memory), in address order, as
- * damo's --numa_node takes them.
+ * damo's --numa_node takes them.  A kernel without CONFIG_MEMORY_HOTPLUG
+ * lists no blocks: then the spans of the node's zones in
+ * <@root>/proc/zoneinfo, cut the same way.
  * @root: the root directory ("" or NULL: /)
  * @nid: the node id
  * @ranges: where the array goes (free() it), each range's end exclusive

@@ -169,6 +169,110 @@ static long long block_index(const char *name)
 	return errno || *end ? -1 : v;
 }
 
+/* Spans [@sp[2i], @sp[2i+1]) cut to the System RAM ranges @ram, merged. */
+static int cut_to_ram(const uint64_t *sp, size_t nsp, const struct damon_region *ram,
+		      size_t nram, struct damon_region **r, size_t *n, size_t *cap)
+{
+	int err = 0;
+
+	for (size_t i = 0; !err && i < nsp; i++) {
+		uint64_t s = sp[2 * i], e = sp[2 * i + 1];
+
+		for (size_t k = 0; !err && k < nram; k++) {
+			uint64_t a = ram[k].start > s ? ram[k].start : s;
+			uint64_t b = ram[k].end < e ? ram[k].end : e;
+
+			if (a >= b)
+				continue;
+			if (*n && (*r)[*n - 1].end == a)
+				(*r)[*n - 1].end = b;
+			else
+				err = push(r, n, cap, a, b);
+		}
+	}
+	return err;
+}
+
+/*
+ * Node @nid's zones as /proc/zoneinfo spans them ("Node N, zone Z", then
+ * "spanned P" and "start_pfn: F"): [F, F + P) pages, as bytes, sorted and
+ * merged.  What a kernel without CONFIG_MEMORY_HOTPLUG (no memory blocks
+ * in sysfs) still tells of where a node's memory is.
+ */
+static int zone_spans(const char *root, int nid, uint64_t **out, size_t *nr)
+{
+	char path[4096], line[256];
+	uint64_t *sp = NULL, spanned = 0, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	size_t n = 0;
+	int node = -1, err = 0;
+	FILE *f;
+
+	*out = NULL;
+	*nr = 0;
+	root_path(path, sizeof(path), root, "/proc/zoneinfo");
+	if (!damos_exists(path))
+		return 0;	/* the caller says what is missing */
+	f = open_regular(path, &err);
+	if (!f)
+		return err;
+	while (!err && fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+		int k;
+
+		if (sscanf(line, "Node %d, zone", &k) == 1) {
+			node = k;
+			spanned = 0;
+		} else if (sscanf(line, " spanned %llu", &v) == 1) {
+			spanned = v;
+		} else if (sscanf(line, " start_pfn: %llu", &v) == 1 && node == nid && spanned) {
+			uint64_t *ns = realloc(sp, (n + 2) * sizeof(*sp));
+
+			if (!ns) {
+				err = damos_err(-ENOMEM, "out of memory");
+				break;
+			}
+			sp = ns;
+			if (v > UINT64_MAX / page - spanned) {
+				err = damos_err(-EINVAL, "%s: node %d: start_pfn %llu is past 64 bits", path, nid, v);
+				break;
+			}
+			sp[n++] = v * page;
+			sp[n++] = (v + spanned) * page;
+		}
+	}
+	fclose(f);
+	if (err) {
+		free(sp);
+		return err;
+	}
+	/* ZONE_MOVABLE may span what ZONE_NORMAL spans: sorted, merged */
+	n /= 2;
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && sp[2 * (j - 1)] > sp[2 * j]; j--) {
+			uint64_t a = sp[2 * j], b = sp[2 * j + 1];
+
+			sp[2 * j] = sp[2 * (j - 1)];
+			sp[2 * j + 1] = sp[2 * (j - 1) + 1];
+			sp[2 * (j - 1)] = a;
+			sp[2 * (j - 1) + 1] = b;
+		}
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (m && sp[2 * i] <= sp[2 * (m - 1) + 1]) {
+			if (sp[2 * i + 1] > sp[2 * (m - 1) + 1])
+				sp[2 * (m - 1) + 1] = sp[2 * i + 1];
+			continue;
+		}
+		sp[2 * m] = sp[2 * i];
+		sp[2 * m + 1] = sp[2 * i + 1];
+		m++;
+	}
+	*out = sp;
+	*nr = m;
+	return 0;
+}
+
 int damos_node_ram(const char *root, int nid, struct damon_region **ranges,
 		   size_t *nr)
 {
@@ -221,13 +325,32 @@ int damos_node_ram(const char *root, int nid, struct damon_region **ranges,
 	closedir(dir);
 	if (!err && !nb) {
 		char sys[4096];
+		uint64_t *sp = NULL;
+		size_t nsp = 0;
 
 		/* the blocks' directory: sysfs has it with CONFIG_MEMORY_HOTPLUG */
 		root_path(sys, sizeof(sys), root, "/sys/devices/system/memory");
-		err = damos_err(-ENOENT, damos_exists(sys) ?
-				"node %d has no memory (no memoryN block in %s)" :
-				"node %d: %s lists no memory blocks, and there is no /sys/devices/system/memory (a kernel without CONFIG_MEMORY_HOTPLUG); give the node's regions (region START END)",
-				nid, path);
+		if (damos_exists(sys)) {
+			err = damos_err(-ENOENT, "node %d has no memory (no memoryN block in %s)",
+					nid, path);
+			goto out;
+		}
+		/* without it, the node's zones (as 1-byte blocks) */
+		err = zone_spans(root, nid, &sp, &nsp);
+		if (!err && !nsp)
+			err = damos_err(-ENOENT, "node %d: %s lists no memory blocks, there is no /sys/devices/system/memory (a kernel without CONFIG_MEMORY_HOTPLUG), and /proc/zoneinfo spans no zone of it; give the node's regions (region START END)",
+					nid, path);
+		if (!err)
+			err = iomem_ram(root, &ram, &nram, path, sizeof(path));
+		if (!err) {
+			qsort(ram, nram, sizeof(*ram), cmp_region);
+			err = cut_to_ram(sp, nsp, ram, nram, &r, &n, &cap);
+		}
+		free(sp);
+		if (!err && !n)
+			err = damos_err(-ENOENT, "node %d: its zones hold no System RAM range of %s",
+					nid, path);
+		goto out;
 	}
 	if (err)
 		goto out;

@@ -115,7 +115,7 @@ sysfs_regions() {
 	mkdir -p "$ROOT/sys/devices/system/node/node0"
 	run damoctl target set paddr node 0
 	assert_failure 1
-	assert_output --partial "node 0: $ROOT/sys/devices/system/node/node0 lists no memory blocks, and there is no /sys/devices/system/memory (a kernel without CONFIG_MEMORY_HOTPLUG)"
+	assert_output --partial "node 0: $ROOT/sys/devices/system/node/node0 lists no memory blocks, there is no /sys/devices/system/memory (a kernel without CONFIG_MEMORY_HOTPLUG), and /proc/zoneinfo spans no zone of it"
 	make_nodes
 	mkdir -p "$ROOT/sys/devices/system/node/node3"
 	run damoctl target set paddr node 3
@@ -161,4 +161,46 @@ sysfs_regions() {
 	run "$DAMOCTL" help target
 	assert_output --partial "paddr [node N | region START END...]"
 	assert_output --partial "node N"
+}
+
+@test "without memory blocks (no CONFIG_MEMORY_HOTPLUG), node N is its zones' spans in /proc/zoneinfo, cut to System RAM" {
+	make_sysfs off 0
+	make_iomem
+	mkdir -p "$ROOT/sys/devices/system/node/node0" "$ROOT/sys/devices/system/node/node1"
+	# the patched guest kernel's zoneinfo on make run NUMA=1 (abridged):
+	# node 0 DMA, DMA32 and 1 GiB of Normal, node 1 the last GiB, and
+	# an empty Movable zone
+	cat > "$ROOT/proc/zoneinfo" <<-'EOF2'
+	Node 0, zone      DMA
+	  pages free     3840
+	        spanned  4095
+	        present  3998
+	  start_pfn:           1
+	Node 0, zone    DMA32
+	  pages free     500000
+	        spanned  1044480
+	        present  520154
+	  start_pfn:           4096
+	Node 0, zone   Normal
+	  pages free     200000
+	        spanned  262144
+	        present  262144
+	  start_pfn:           1048576
+	Node 0, zone  Movable
+	  pages free     0
+	        spanned  0
+	        present  0
+	  start_pfn:           0
+	Node 1, zone   Normal
+	  pages free     262144
+	        spanned  262144
+	        present  262144
+	  start_pfn:           1310720
+	EOF2
+	run damoctl target set paddr node 1
+	assert_success
+	[ "$(sysfs_regions)" = "$((0x140000000)) $((0x180000000))" ]
+	run damoctl target set paddr node 0
+	assert_success
+	[ "$(sysfs_regions)" = "$(printf '%s\n' "$((0x1000)) $((0x9fc00))" "$((0x100000)) $((0x7ffda000))" "$((0x100000000)) $((0x140000000))")" ]
 }

@@ -3,7 +3,7 @@
  * numaplace: a buffer first placed on one NUMA node, and where its pages
  * are now.
  *
- *   numaplace NODE MB
+ *   numaplace NODE MB [hot]
  *
  * Maps MB MiB of anonymous memory (no huge pages: a page each), binds the
  * process to NODE (set_mempolicy(MPOL_BIND)) while it writes every page,
@@ -12,7 +12,8 @@
  * "ready", and sleeps; at each SIGUSR1 it prints where they are again.
  * A line: "pages N node0 N node1 N ... other N" (other: not present, or
  * an error), from move_pages(2) in query mode (no target nodes: it moves
- * nothing).  The buffer is never touched after the first write: cold.
+ * nothing).  The buffer is never touched after the first write: cold; with
+ * "hot" it is written again, a byte a page, every 20 ms.
  * Syscalls by number: the guest has no libnuma, and a static binary
  * cannot take it from the host.
  */
@@ -76,9 +77,10 @@ int main(int argc, char **argv)
 	void **pages;
 	char *buf;
 
-	if (argc != 3 || (node = atol(argv[1])) < 0 || node >= MAX_NODES ||
+	if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "hot")) ||
+	    (node = atol(argv[1])) < 0 || node >= MAX_NODES ||
 	    (mb = atol(argv[2])) <= 0) {
-		fprintf(stderr, "usage: numaplace NODE MB\n");
+		fprintf(stderr, "usage: numaplace NODE MB [hot]\n");
 		return 2;
 	}
 	n = mb * (1L << 20) / page;
@@ -116,6 +118,12 @@ int main(int argc, char **argv)
 		sigemptyset(&none);
 		sigemptyset(&usr1);
 		sigaddset(&usr1, SIGUSR1);
+		/* hot: every page written again until asked where they are */
+		while (argc == 4 && !want) {
+			for (long i = 0; i < n && !want; i++)
+				buf[i * page]++;
+			usleep(20000);
+		}
 		sigprocmask(SIG_BLOCK, &usr1, NULL);
 		while (!want)
 			sigsuspend(&none);
