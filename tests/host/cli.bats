@@ -33,7 +33,7 @@ load helper
 @test "unknown objects, commands and options are usage errors" {
 	run "$DAMOCTL" frob
 	assert_failure 2
-	assert_output "damoctl: unknown object 'frob' (objects: scheme attrs target monitor stats lru-sort reclaim report export record apply help)"
+	assert_output "damoctl: unknown object 'frob' (objects: scheme attrs target monitor stats lru-sort reclaim report export tier record apply help)"
 	run "$DAMOCTL" scheme ad lru_prio
 	assert_failure 2
 	assert_output "damoctl: scheme: unknown command 'ad' (commands: add list rm clear set goal encode)"
@@ -89,7 +89,7 @@ load helper
 	assert_failure 2
 	assert_output '{"error":"scheme add: min age 10s > max age 5s"}'
 	run "$DAMOCTL" --json frob
-	assert_output "{\"error\":\"unknown object 'frob' (objects: scheme attrs target monitor stats lru-sort reclaim report export record apply help)\"}"
+	assert_output "{\"error\":\"unknown object 'frob' (objects: scheme attrs target monitor stats lru-sort reclaim report export tier record apply help)\"}"
 	run damoctl --json scheme add lru_prio
 	assert_success
 	assert_output '{"index":0}'

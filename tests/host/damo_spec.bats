@@ -169,10 +169,20 @@ spec() {
 	run damoctl apply tuner.json
 	assert_failure 2
 	assert_output --partial 'quotas.goal_tuner: "temporal": damoctl does not model goal tuners'
-	spec two.json 's["kdamonds"].append(s["kdamonds"][0])'
+	# two contexts in a kdamond: Linux's sysfs takes one (issue 41)
+	spec two.json 's["kdamonds"][0]["contexts"].append(c)'
 	run damoctl apply two.json
 	assert_failure 2
-	assert_output --partial '$.kdamonds: 2 kdamonds'
+	assert_output --partial '$.kdamonds[0].contexts: 2 contexts: Linux'"'"'s sysfs takes one context a kdamond'
+	# an error of a second kdamond names its path
+	spec two-bad.json 'import copy; s["kdamonds"].append(copy.deepcopy(s["kdamonds"][0])); s["kdamonds"][1]["contexts"][0]["schemes"][0]["action"] = "frob"'
+	run damoctl apply two-bad.json
+	assert_failure 2
+	assert_output --partial '$.kdamonds[1].contexts[0].schemes[0].action: "frob" is not an action'
+	printf '{"kdamonds": []}\n' > none.json
+	run damoctl apply none.json
+	assert_failure 2
+	assert_output --partial '$.kdamonds: no kdamond'
 	# several errors: all of them
 	spec many.json 'k["action"] = "frob"; c["pause"] = True'
 	run damoctl apply many.json
