@@ -27,12 +27,12 @@ tree() {
 	assert_success
 	assert_line "kdamond 0"
 	assert_line "target paddr region 0x1000 0x9fc00 region 0x100000 0x7ffda000 region 0x100000000 0x140000000"
-	assert_line --partial "scheme migrate_cold access 0 0 age 5000000us max nid 1 quota size 209715200 reset 1000 apply_interval 1s filter young goal user_input 50 7500"
+	assert_line --partial "scheme migrate_cold access 0 0 age 5000000us max nid 1 quota size 20971520 reset 100 filter young goal user_input 50 7500"
 	assert_line "target paddr region 0x140000000 0x180000000"
-	assert_line --partial "scheme migrate_hot access 5% max nid 0 quota size 209715200 reset 1000 apply_interval 1s goal user_input 9970 2500"
+	assert_line --partial "scheme migrate_hot access 5% max nid 0 quota size 20971520 reset 100 goal user_input 9970 2500"
 	run damoctl tier conf quota 50M free 10% used 90% cold 30s hot 10%
 	assert_success
-	assert_output --partial "age 30000000us max nid 1 quota size 52428800"
+	assert_output --partial "age 30000000us max nid 1 quota size 5242880 reset 100"
 	assert_output --partial "goal user_input 1000 7500"
 	assert_output --partial "migrate_hot access 10% max"
 }
