@@ -57,20 +57,29 @@ does not start next to another DAMON user	\\fBenable\\fR is refused while \\fBda
 dbgfs takes schemes only while monitoring is off	refuse writes while \\fImonitor_on\\fR reads \\fBon\\fR
 dbgfs refuses to change schemes while it runs	refuse writes while \\fImonitor_on\\fR reads \\fBon\\fR
 quota goals need the sysfs interface of Linux 6.8	Quota goals need sysfs of Linux 6.8 or later
-no DAMON dbgfs interface: .*/sys/kernel/debug/damon does not exist	no dbgfs in Debian's 6.12"
+no DAMON dbgfs interface: .*/sys/kernel/debug/damon does not exist	no dbgfs in Debian's 6.12
+tier enable: no DAMON sysfs interface: .*/sys/kernel/mm/damon/admin does not exist	Memory tiering with DAMOS \\fBmigrate_cold\\fR and \\fBmigrate_hot\\fR (sysfs,"
 
-# /proc/iomem and node 1 (target set paddr node 1): its memory blocks
-# 40..47 of 128 MiB, the last GiB of the System RAM range above the hole
+# /proc/iomem and nodes 0 and 1 (target set paddr node 1, tier enable):
+# node 1's memory blocks 40..47 of 128 MiB, the last GiB of the System RAM
+# range above the hole, no CPU; node 0 the first GiB and the CPUs
 make_node1() {
-	local b
-	mkdir -p "$ROOT/proc" "$ROOT/sys/devices/system/node/node1"
+	local b n
+	mkdir -p "$ROOT/proc" "$ROOT/sys/devices/system/node/node0" "$ROOT/sys/devices/system/node/node1"
 	printf '100000000-17fffffff : System RAM\n' > "$ROOT/proc/iomem"
 	mkdir -p "$ROOT/sys/devices/system/memory"
 	echo 8000000 > "$ROOT/sys/devices/system/memory/block_size_bytes"
-	for ((b = 40; b < 48; b++)); do
+	for ((b = 32; b < 48; b++)); do
+		n=$((b < 40 ? 0 : 1))
 		mkdir -p "$ROOT/sys/devices/system/memory/memory$b"
-		ln -s "../../memory/memory$b" "$ROOT/sys/devices/system/node/node1/memory$b"
+		ln -s "../../memory/memory$b" "$ROOT/sys/devices/system/node/node$n/memory$b"
 	done
+	for n in 0 1; do
+		printf 'Node %s MemTotal:       1048576 kB\nNode %s MemFree:         524288 kB\n' $n $n \
+			> "$ROOT/sys/devices/system/node/node$n/meminfo"
+	done
+	echo 0-1 > "$ROOT/sys/devices/system/node/node0/cpulist"
+	echo > "$ROOT/sys/devices/system/node/node1/cpulist"
 }
 
 # Each example on one tree, in the README's order.  Files the user brings
