@@ -3,7 +3,8 @@
 # NUMA=1: node 1 has memory and no CPU), proven by where the pages are:
 # a cold 256 MiB buffer first placed on node 0 and a hot 64 MiB one placed
 # on node 1 (tests/guest/helpers/numaplace: move_pages(2) in query mode,
-# which moves nothing), then "tier enable" and "tier run", and a bounded
+# which moves nothing), the kernel's NUMA balancing off (it would move the
+# hot buffer by itself), then "tier enable" and "tier run", and a bounded
 # wait until most of the cold buffer is on node 1 and most of the hot one
 # on node 0.  The figures (pages, seconds, the feeder's CPU time) are
 # printed.  On a one-node machine, or a kernel before 6.11, it skips.
@@ -17,6 +18,14 @@ setup() {
 	kernel_at_least 6.11 || { krel rel; skip "kernel lacks: migrate_hot/migrate_cold (Linux 6.11; this is $rel)"; }
 	need sysfs paddr
 	damon_off
+	# the kernel's own NUMA balancing (Debian's kernels: on with two
+	# nodes) would bring the hot buffer back by itself: off, so that
+	# what moves is what DAMOS moved
+	NUMA_BAL=
+	if [ -w /proc/sys/kernel/numa_balancing ]; then
+		NUMA_BAL=$(cat /proc/sys/kernel/numa_balancing)
+		echo 0 > /proc/sys/kernel/numa_balancing
+	fi
 	log_mark
 }
 
@@ -27,6 +36,7 @@ teardown() {
 		wait "$p" 2>/dev/null
 	done
 	damon_off
+	[ -z "${NUMA_BAL:-}" ] || echo "$NUMA_BAL" > /proc/sys/kernel/numa_balancing
 	assert_kernel_log_clean
 }
 
