@@ -55,11 +55,19 @@ node_ram() {
 			local a=$((rs > s ? rs : s)) b=$((re < e ? re : e))
 			[ $a -lt $b ] && echo "$a $b"
 		done <<<"$ram"
-	done <<<"$srat" | sort -n | awk '
-		NR > 1 && $1 == e { e = $2; next }
-		NR > 1 { printf "0x%x 0x%x\n", s, e }
-		{ s = $1; e = $2 }
-		END { if (NR) printf "0x%x 0x%x\n", s, e }'
+	done <<<"$srat" | sort -n | {
+		# merged where they touch; printed by bash (mawk's %x stops at 32 bits)
+		local s= e= a b
+		while read -r a b; do
+			if [ -n "$e" ] && [ "$a" = "$e" ]; then
+				e=$b
+				continue
+			fi
+			[ -z "$e" ] || printf '0x%x 0x%x\n' "$s" "$e"
+			s=$a e=$b
+		done
+		[ -z "$e" ] || printf '0x%x 0x%x\n' "$s" "$e"
+	}
 }
 
 # in_list N LIST: N is in a kernel list such as "0", "0-1" or "0,2-3"
@@ -140,7 +148,7 @@ node_target_or_skip() {
 	done
 }
 
-# place_counts: the helper's last line, "pages N node0 N node1 N ... other N"
+# place_last: the helper's last line, "pages N node0 N node1 N ... other N"
 place_last() { grep '^pages ' "$BATS_TEST_TMPDIR/place.out" | tail -n 1; }
 # count_of NODE LINE
 count_of() { awk -v k="node$1" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } } END { }' <<<"$2"; }
