@@ -146,8 +146,9 @@ GUEST_TIMEOUT = $(or $(DAMOS_GUEST_TIMEOUT),$(if $(filter default,$(KCONFIG)),18
 # machine's looping ACPI _PRT method hangs (issue 17); pc otherwise.
 guest_q35 := q35,sata=off,smbus=off
 GUEST_MACHINE = $(or $(DAMOS_GUEST_MACHINE),$(if $(filter default,$(KCONFIG)),$(if $(filter 1,$(NUMA)),$(guest_q35),pc),$(guest_q35)))
-# NUMA=1: the two-node machine (run.sh, DAMOS_GUEST_NUMA): 4 GiB in two
-# System RAM ranges, node 1 a CPU-less memory tier with HMAT latencies; q35.
+# NUMA=1: the two-node machine (run.sh, DAMOS_GUEST_NUMA): 2 GiB (or
+# DAMOS_GUEST_MEM) in two System RAM ranges, node 1 a CPU-less memory
+# tier with HMAT latencies; q35.
 NUMA ?= 0
 
 check-guest: check-guest-prereqs $(KERNEL_BZIMAGE) $(KERNEL_SRC_STAMP) $(GUEST_IMAGE)

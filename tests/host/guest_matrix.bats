@@ -19,10 +19,11 @@ setup() {
 	# time; check-guest prints what the real one prints last.
 	cat > "$T/bin/fake-make" <<'EOF'
 #!/bin/bash
-target= kver= kimage= stage=-
+target= kver= kimage= stage=- numa=-
 for a in "$@"; do
 	case $a in
 	--no-print-directory) ;;
+	NUMA=*) numa=${a#NUMA=} ;;
 	KVER=*) kver=${a#KVER=} ;;
 	KIMAGE=*) kimage=${a#KIMAGE=} ;;
 	GUEST_STAGE=*) stage=${a#GUEST_STAGE=} ;;
@@ -62,6 +63,7 @@ kernel)
 	exit 0 ;;
 check-guest)
 	ev start
+	echo "numa $kver-$kimage $numa" >> "$FAKE_EVENTS"
 	# whether the builder had said it was done when this suite started
 	[ -f "$FAKE_OUT/builds-done" ] && ev built || ev building
 	sleep "${FAKE_SUITE_S:-0.6}"
@@ -213,4 +215,17 @@ end 6.1-patched"
 	FAKE_BURN= run "$MATRIX_SH" "$T/out" 6.12:patched
 	assert_success
 	assert_line --regexp '^matrix: CPU: 6\.12 patched build 0m00s, 6\.12 patched suite 0m00s$'
+}
+
+@test "matrix: both 6.12s boot the two-node machine (NUMA=1), the 6.1s the one-node one; MATRIX_NUMA picks them" {
+	run "$MATRIX_SH" "$T/out" 6.1:patched 6.12:patched 6.12:debian 6.1:debian
+	assert_success
+	assert_output --partial "6.12 patched: suites (make check-guest KVER=6.12 KIMAGE=patched NUMA=1)"
+	run awk '$1 == "numa" { print $2, $3 }' "$FAKE_EVENTS"
+	assert_output "$(printf '%s\n' '6.12-debian 1' '6.1-debian 0' '6.12-patched 1' '6.1-patched 0')"
+	: > "$FAKE_EVENTS"
+	MATRIX_NUMA="6.1:patched" run "$MATRIX_SH" "$T/out" 6.1:patched 6.12:debian
+	assert_success
+	run awk '$1 == "numa" { print $2, $3 }' "$FAKE_EVENTS"
+	assert_output "$(printf '%s\n' '6.12-debian 0' '6.1-patched 1')"
 }

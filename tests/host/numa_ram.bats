@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # Issue 44: paddr monitors all of RAM by default, and one NUMA node's memory
 # with "node N", on fake trees of a two-node machine: QEMU's q35 with
-# 4 GiB (make run NUMA=1), 2 GiB below the 32-bit hole and 2 GiB above it;
+# 4 GiB (make run NUMA=1 DAMOS_GUEST_MEM=4G), 2 GiB below the 32-bit hole
+# and 2 GiB above it;
 # node 0 the CPUs and 3 GiB (the low range and the first GiB above the
 # hole), node 1 the last GiB.  Memory blocks of 128 MiB, as x86 has them.
 
