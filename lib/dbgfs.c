@@ -303,7 +303,16 @@ static int dbgfs_in_use(struct damon_ctx *d, const char *self)
 	};
 	int busy = 0;
 
-	for (size_t i = 0; !busy && i < ARRAY_SIZE(files); i++) {
+	char *pid = damos_path("%s/%s/kdamond_pid", d->root, damos_dbgfs_backend.top);
+	/*
+	 * monitor_on reads "on" while any DAMON context runs, a sysfs
+	 * kdamond's too (damon_nr_running_ctxs()): dbgfs's own is on only if
+	 * its kdamond_pid is a pid.
+	 */
+	bool own = !pid || !damos_exists(pid) || !damos_word_is(d, pid, "none");
+
+	free(pid);
+	for (size_t i = 0; own && !busy && i < ARRAY_SIZE(files); i++) {
 		char *p = damos_path("%s/%s/%s", d->root,
 				     damos_dbgfs_backend.top, files[i]);
 

@@ -158,3 +158,21 @@ canon() {
 	[ "$TXN_HALF" -eq 0 ] || fail "$(head -40 "$TXN_WORK/half")"
 	[ "$TXN_CMDS" -eq 6 ]
 }
+
+@test "a second kdamond starts while dbgfs's monitor_on reads on for the first (Linux counts every running context there; dbgfs's kdamond_pid says none)" {
+	tree off
+	make_dbgfs
+	printf '%s\n' "kdamond 0" "target paddr region 0x1000 0x2000" "scheme stat" "monitor on" \
+		"kdamond 1" "target paddr region 0x3000 0x4000" "scheme stat" "monitor on" > on.conf
+	# what patched 6.12 shows while a sysfs kdamond runs
+	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
+	run damoctl --interface sysfs apply on.conf
+	assert_success
+	[ "$(cat "$ROOT/$ADMIN/kdamonds/1/state")" = on ]
+	# dbgfs's own kdamond running is another DAMON user
+	damoctl --interface sysfs -k all monitor stop
+	echo 4242 > "$ROOT/sys/kernel/debug/damon/kdamond_pid"
+	run damoctl --interface sysfs -k 1 monitor start
+	assert_failure 1
+	assert_output --partial "dbgfs monitoring is on"
+}
