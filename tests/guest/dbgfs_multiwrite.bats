@@ -129,6 +129,37 @@ $(line 4 7)"
 	echo > "$DBGFS/target_ids"
 }
 
+@test "an open file takes at most 96 KiB: the write past it fails with EFBIG and the input fails whole" {
+	local old pad
+	old=$(line 9 5)
+	echo "$old" > "$DBGFS/schemes"
+	pad=$(printf '%60s' '')
+	# a scheme, then lines of 60 spaces, one per write, as a bash loop
+	# writes them: the 1,611th write ends past 98,304 bytes
+	run bash -c 'exec 3> "$1"; echo "$2" >&3 || exit 9
+		for ((i = 1; i <= 2000; i++)); do
+			echo "$3" >&3 || { echo "write $i failed"; exit 1; }
+		done' _ "$DBGFS/schemes" "$(line 1 6)" "$pad"
+	assert_failure 1
+	assert_output --partial "File too large"
+	assert_output --partial "write 1611 failed"
+	assert_equal "$(schemes_now)" "$old"
+	# the same input under the cap, in one write, is taken
+	run bash -c 'exec 3> "$1"; echo "$2" >&3 || exit 9
+		for ((i = 1; i <= 1610; i++)); do
+			echo "$3" >&3 || { echo "write $i failed"; exit 1; }
+		done' _ "$DBGFS/schemes" "$(line 1 6)" "$pad"
+	assert_success
+	assert_equal "$(schemes_now)" "$(line 1 6)"
+	# init_regions and target_ids have the same cap
+	run bash -c 'head -c 98305 /dev/zero | tr "\\0" " " > "$1"' _ "$DBGFS/init_regions"
+	assert_failure
+	assert_output --partial "File too large"
+	run bash -c 'head -c 98305 /dev/zero | tr "\\0" " " > "$1"' _ "$DBGFS/target_ids"
+	assert_failure
+	assert_output --partial "File too large"
+}
+
 @test "two bash writers on their own opens at once: the schemes are always one whole content" {
 	local a b st i
 	a="$(line 1 6)

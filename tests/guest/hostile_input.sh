@@ -4,7 +4,8 @@
 # on a host).  Classes, all by default:
 #
 #   random      random bytes, near-miss numbers, typos in valid lines
-#   long        very long lines (1 MiB, 16 MiB, 64 MiB)
+#   long        very long lines (1 MiB, 16 MiB, 64 MiB), and inputs at and
+#               over the series' cap of the input of one open dbgfs file
 #   split       one content split over several write() calls
 #   offset      writes at an offset
 #   many        10,000 schemes (dbgfs: one write; sysfs: nr_schemes)
@@ -60,8 +61,8 @@ if [ -z "${HOSTILE_OUT:-}" ]; then
 	else HOSTILE_OUT=/tmp/hostile.tsv; fi
 fi
 case $(uname -r) in
-*-damos*) STRICT=${HOSTILE_STRICT:-1} ;;
-*) STRICT=${HOSTILE_STRICT:-0} ;;
+*-damos*) STRICT=${HOSTILE_STRICT:-1} SERIES=1 ;;
+*) STRICT=${HOSTILE_STRICT:-0} SERIES=0 ;;
 esac
 
 DBGFS=/sys/kernel/debug/damon
@@ -283,6 +284,7 @@ hw() {
 	echo "-- $iface: ${*:1:12}" >> "$LOG"
 	out=$("$HW" -S "$SEED" "$@" 2>>"$LOG") || { say "hostile_write failed: $*"; return 1; }
 	echo "   $out" >> "$LOG"
+	HW_LAST=$out
 	[ -n "${VERBOSE:-}" ] && say "$iface: $out"
 	hw_add "$iface" "$out"
 	return 0
@@ -396,23 +398,69 @@ class_random() {
 	done
 }
 
+# refused_as ERRNO WHAT: on a kernel with the series, the last hw run's
+# writes all failed with ERRNO (a name: EFBIG); a kernel without it says
+# anything.  The series caps the input of one open 'schemes', 'init_regions'
+# or 'target_ids' file at DBGFS_INPUT_MAX bytes: a write that makes it
+# longer fails with EFBIG ("File too large"), and the input fails whole.
+DBGFS_INPUT_MAX=98304
+refused_as() {
+	no_dbgfs && return 0
+	[ "$SERIES" = 1 ] || return 0
+	case $HW_LAST in
+	*" ok=0 "*"errors=$1:"*) ;;
+	*) say "dbgfs: $2: not refused with $1 alone: $HW_LAST"; TOOL_FAIL=1 ;;
+	esac
+}
+
+# pad_to N: stdin, then spaces up to N bytes in all
+pad_to() {
+	local t
+	t=$(cat; echo x)
+	t=${t%x}
+	printf '%s' "$t"
+	head -c $(($1 - ${#t})) /dev/zero | tr '\0' ' '
+}
+
 class_long() {
 	local f s=$C/schemes/1
 	head -c 1048576 /dev/zero | tr '\0' 1 | dhw -V "$ORACLE" "$DBGFS/schemes"
+	refused_as EFBIG "1 MiB of digits"
 	# 1M zeros on one line: the stock parser takes 256 schemes of them
 	head -c 2097152 /dev/zero | tr '\0' ' ' | sed 's/  /0 /g' | dhw -V "$ORACLE" "$DBGFS/schemes"
+	refused_as EFBIG "1 Mi zeros on one line"
+	# under the cap, and too many schemes: refused for what it says
 	{ for _ in $(seq 300); do echo "$BASE_A"; done; } | dhw -V "$ORACLE" "$DBGFS/schemes"
+	refused_as EINVAL "300 schemes"
 	head -c 67108864 /dev/zero | tr '\0' x | dhw -V "$ORACLE" "$DBGFS/schemes"
+	refused_as EFBIG "64 MiB of x"
 	# a valid line, then 1 MiB of spaces and a junk word on the same line
 	{ printf '%s' "$BASE_A"; head -c 1048576 /dev/zero | tr '\0' ' '; echo junk; } |
 		dhw -V "$ORACLE" "$DBGFS/schemes"
+	refused_as EFBIG "a line of 1 MiB"
+	# valid content padded to the cap is taken, one byte more is not
+	echo "$BASE_A" | pad_to "$DBGFS_INPUT_MAX" | dhw -V "$ORACLE" "$DBGFS/schemes"
+	if [ "$SERIES" = 1 ] && ! no_dbgfs && [[ $HW_LAST != *" ok=1 "* ]]; then
+		say "dbgfs: a valid input of $DBGFS_INPUT_MAX bytes (the cap) not taken: $HW_LAST"
+		TOOL_FAIL=1
+	fi
+	put "$DBGFS/schemes" "$BASE_A\n$BASE_B\n"
+	echo "$BASE_A" | pad_to $((DBGFS_INPUT_MAX + 1)) | dhw -I "$DBGFS/schemes"
+	refused_as EFBIG "a valid input one byte over the cap"
+	# bash-like: many writes to one open file, each leaving a valid input,
+	# until one crosses the cap; the input fails whole (the baseline stays)
+	{ echo "$BASE_A"; head -c $((DBGFS_INPUT_MAX + 4096)) /dev/zero | tr '\0' '\n'; } |
+		dhw -I -c 4096 "$DBGFS/schemes"
+	refused_as EFBIG "writes of 4 KiB to one open file past the cap"
 	for f in attrs ${DBGFS_ON##*/}; do
 		head -c 1048576 /dev/zero | tr '\0' 7 | dhw -I "$DBGFS/$f"
 	done
-	# not made strict by the series: only the schemes must survive them
-	for f in target_ids init_regions mk_contexts; do
-		head -c 1048576 /dev/zero | tr '\0' 7 | dhw "$DBGFS/$f"
+	for f in target_ids init_regions; do
+		head -c 1048576 /dev/zero | tr '\0' 7 | dhw -I "$DBGFS/$f"
+		refused_as EFBIG "1 MiB into $f"
 	done
+	# not made strict by the series: only the schemes must survive it
+	head -c 1048576 /dev/zero | tr '\0' 7 | dhw "$DBGFS/mk_contexts"
 	for f in "$s/action" "$s/access_pattern/sz/min" "$s/quotas/ms" "$C/operations" "$K/state"; do
 		head -c 65536 /dev/zero | tr '\0' 9 | shw "$f" -I
 		head -c 65536 /dev/zero | tr '\0' a | shw "$f" -I
