@@ -168,6 +168,38 @@ static int value(struct spec *sp, const char *path, struct json_object *v,
 	if (!json_object_is_type(v, json_type_string))
 		goto not_value;
 	s = json_object_get_string(v);
+	/* damo's times of a minute or more: "1 m 30 s", "2 h 5 m" */
+	if (base == K_US && strlen(s) < 96) {
+		char buf[96], *save = NULL, *tok[9];
+		int nt = 0;
+
+		strcpy(buf, s);
+		for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
+			if (nt < 9)
+				tok[nt++] = t;
+			else
+				nt = 9;
+		if (nt >= 4 && nt <= 8 && nt % 2 == 0) {
+			uint64_t sum = 0, part;
+
+			for (int i = 0; i < nt; i += 2) {
+				char piece[64];
+				struct json_object *one;
+				int rc;
+
+				snprintf(piece, sizeof(piece), "%.40s %.8s", tok[i], tok[i + 1]);
+				one = json_object_new_string(piece);
+				rc = one ? value(sp, path, one, kind, &part) : -1;
+				json_object_put(one);
+				if (rc < 0)
+					return -1;
+				if (rc > 0 || __builtin_add_overflow(sum, part, &sum))
+					goto too_large;
+			}
+			*out = sum;
+			return 0;
+		}
+	}
 	if (!strcmp(s, "max")) {
 		*out = UINT64_MAX;
 		return 1;
@@ -222,7 +254,8 @@ units:
 	else if (kind == K_PERMIL)
 		div = 100;
 	/* damo's "no upper bound" in %: U64_MAX percent */
-	if (base == K_PERCENT && scale == 1 && n == UINT64_MAX) {
+	/* (damo reading its own spec back writes 2^64: its floats) */
+	if (base == K_PERCENT && scale == 1 && n >= UINT64_MAX && n <= (u128)UINT64_MAX + 1) {
 		*out = UINT64_MAX;
 		return 1;
 	}
@@ -1059,6 +1092,24 @@ static struct json_object *bytes(uint64_t v)
 }
 
 /* microseconds as "0 ns", "5 ms", "1 s" */
+/* damo's whole seconds (format_time_ns): "1 h 2 m 3 s", "1 m", "5 s" */
+static struct json_object *time_s(uint64_t t)
+{
+	char buf[96];
+	int n = 0;
+
+	if (t >= 3600)
+		n += snprintf(buf + n, sizeof(buf) - n, "%llu h", (unsigned long long)(t / 3600));
+	t %= 3600;
+	if (t >= 60 || (n && t >= 60))
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%llu m", n ? " " : "",
+			      (unsigned long long)(t / 60));
+	t %= 60;
+	if (t || !n)
+		snprintf(buf + n, sizeof(buf) - n, "%s%llu s", n ? " " : "", (unsigned long long)t);
+	return json_object_new_string(buf);
+}
+
 static struct json_object *time_us(uint64_t us)
 {
 	if (us == UINT64_MAX)
@@ -1066,7 +1117,7 @@ static struct json_object *time_us(uint64_t us)
 	if (!us)
 		return json_object_new_string("0 ns");
 	if (us % 1000000 == 0)
-		return with_unit(us / 1000000, "s");
+		return us / 1000000 >= 60 ? time_s(us / 1000000) : with_unit(us / 1000000, "s");
 	if (us % 1000 == 0)
 		return with_unit(us / 1000, "ms");
 	return with_unit(us, "us");

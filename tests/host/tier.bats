@@ -159,3 +159,46 @@ tree() {
 	grep -qx "lib/systemd/system/damoctl-tier.service" "$src/debian/damoctl.install"
 	grep -q "^ExecStart=@BINDIR@/damoctl tier run$" "$src/cli/damoctl-tier.service"
 }
+
+@test "export damo of the tier setup is damo's; damo v3.3.0's reading of it applies back to the same setup (fixtures/damo-3.3.0/reread)" {
+	local fx=$BATS_TEST_DIRNAME/fixtures/damo-3.3.0/reread
+	tree
+	damoctl tier enable
+	damoctl export damo > export.json
+	diff -u "$fx/tier-export.json" export.json
+	# what damo printed for it: applied over the setup, nothing changes
+	before=$(find "$ROOT/sys/kernel/mm" -type f -exec md5sum {} + | sort | md5sum)
+	run damoctl apply "$fx/tier-export.damo.json"
+	assert_success
+	[ "$(find "$ROOT/sys/kernel/mm" -type f -exec md5sum {} + | sort | md5sum)" = "$before" ]
+	# and on a tree of one kdamond it makes the same setup
+	rm -rf "$ROOT"; mkdir -p "$ROOT"
+	tree
+	run damoctl apply "$fx/tier-export.damo.json"
+	assert_success
+	damoctl export damo > again.json
+	diff -u "$fx/tier-export.json" again.json
+}
+
+@test "damo's compound times (1 m, 1 m 30 s, 2 h 5 m) are read, and written as damo writes them" {
+	tree
+	damoctl tier enable
+	damoctl export damo > e.json
+	grep -q '"ops_update_us": "1 m"' e.json
+	python3 - e.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["kdamonds"] = d["kdamonds"][:1]
+c = d["kdamonds"][0]["contexts"][0]
+c["intervals"]["ops_update_us"] = "2 h 5 m 30 s"
+c["schemes"][0]["access_pattern"]["age"]["min"] = "1 m 30 s"
+json.dump(d, open("c.json", "w"))
+PY
+	run damoctl -k 0 apply c.json
+	assert_success
+	[ "$(cat "$ROOT/$ADMIN/kdamonds/0/contexts/0/monitoring_attrs/intervals/update_us")" = $(((2 * 3600 + 5 * 60 + 30) * 1000000)) ]
+	[ "$(cat "$(S 0 access_pattern/age/min)")" = 900 ]
+	damoctl -k 0 export damo > c2.json
+	grep -q '"ops_update_us": "2 h 5 m 30 s"' c2.json
+	grep -q '"min": "1 m 30 s"' c2.json
+}
