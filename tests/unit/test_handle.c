@@ -687,6 +687,7 @@ static void test_error_hints(void **state)
 	damon_close(d);
 	put(t, "sys/module/damon_reclaim/parameters/enabled", "N\n");
 	put(t, "sys/kernel/debug/damon/monitor_on", "on\n");
+	put(t, "sys/kernel/debug/damon/kdamond_pid", "4242\n");
 	d = open_tree(t, DAMON_IFACE_SYSFS, false);
 	tg.ops = DAMON_OPS_PADDR;
 	tg.nr = 1;
@@ -694,6 +695,12 @@ static void test_error_hints(void **state)
 	assert_int_equal(damon_targets_write(d, &tg), 0);
 	assert_int_equal(damon_monitor_start(d), -EBUSY);
 	assert_hint(DAMOS_HINT_STOP_DBGFS, "stop it first", 0);
+	/*
+	 * monitor_on reads on while any context runs, a sysfs kdamond's
+	 * too: dbgfs's own is off while its kdamond_pid says none
+	 */
+	put(t, "sys/kernel/debug/damon/kdamond_pid", "none\n");
+	assert_int_equal(damon_monitor_start(d), 0);
 	damon_close(d);
 
 	/* a kdamond that is not there: how many there are */
