@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #include <dirent.h>
 #include <errno.h>
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -295,6 +296,22 @@ static int dbgfs_turn(struct damon_ctx *d, bool on)
 	return err;
 }
 
+/* Whether a sysfs kdamond below the handle's root is on. */
+static bool sysfs_kdamond_on(struct damon_ctx *d)
+{
+	char *pat = damos_path("%s/sys/kernel/mm/damon/admin/kdamonds/*/state", d->root);
+	bool on = false;
+	glob_t g;
+
+	if (pat && !glob(pat, 0, NULL, &g)) {
+		for (size_t i = 0; !on && i < g.gl_pathc; i++)
+			on = damos_word_is(d, g.gl_pathv[i], "on");
+		globfree(&g);
+	}
+	free(pat);
+	return on;
+}
+
 /* Any handle: below its root, whichever interface it is on. */
 static int dbgfs_in_use(struct damon_ctx *d, const char *self)
 {
@@ -306,10 +323,11 @@ static int dbgfs_in_use(struct damon_ctx *d, const char *self)
 	char *pid = damos_path("%s/%s/kdamond_pid", d->root, damos_dbgfs_backend.top);
 	/*
 	 * monitor_on reads "on" while any DAMON context runs, a sysfs
-	 * kdamond's too (damon_nr_running_ctxs()): dbgfs's own is on only if
-	 * its kdamond_pid is a pid.
+	 * kdamond's too (damon_nr_running_ctxs()): with a sysfs kdamond on
+	 * and dbgfs's kdamond_pid "none", the "on" is sysfs's.
 	 */
-	bool own = !pid || !damos_exists(pid) || !damos_word_is(d, pid, "none");
+	bool own = !pid || !damos_exists(pid) || !damos_word_is(d, pid, "none") ||
+		   !sysfs_kdamond_on(d);
 
 	free(pid);
 	for (size_t i = 0; own && !busy && i < ARRAY_SIZE(files); i++) {

@@ -162,15 +162,19 @@ canon() {
 @test "a second kdamond starts while dbgfs's monitor_on reads on for the first (Linux counts every running context there; dbgfs's kdamond_pid says none)" {
 	tree off
 	make_dbgfs
-	printf '%s\n' "kdamond 0" "target paddr region 0x1000 0x2000" "scheme stat" "monitor on" \
-		"kdamond 1" "target paddr region 0x3000 0x4000" "scheme stat" "monitor on" > on.conf
+	printf '%s\n' "kdamond 0" "target paddr region 0x1000 0x2000" "scheme stat" \
+		"kdamond 1" "target paddr region 0x3000 0x4000" "scheme stat" > two.conf
+	run damoctl --interface sysfs apply two.conf
+	assert_success
+	run damoctl --interface sysfs -k 0 monitor start
+	assert_success
 	# what patched 6.12 shows while a sysfs kdamond runs
 	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
-	run damoctl --interface sysfs apply on.conf
+	run damoctl --interface sysfs -k 1 monitor start
 	assert_success
 	[ "$(cat "$ROOT/$ADMIN/kdamonds/1/state")" = on ]
 	# dbgfs's own kdamond running is another DAMON user
-	damoctl --interface sysfs -k all monitor stop
+	damoctl --interface sysfs -k 1 monitor stop
 	echo 4242 > "$ROOT/sys/kernel/debug/damon/kdamond_pid"
 	run damoctl --interface sysfs -k 1 monitor start
 	assert_failure 1

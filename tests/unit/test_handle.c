@@ -697,10 +697,13 @@ static void test_error_hints(void **state)
 	assert_hint(DAMOS_HINT_STOP_DBGFS, "stop it first", 0);
 	/*
 	 * monitor_on reads on while any context runs, a sysfs kdamond's
-	 * too: dbgfs's own is off while its kdamond_pid says none
+	 * too: with one on, dbgfs's own is off while its kdamond_pid says
+	 * none (kdamond 12 runs; this handle's kdamond 0 starts)
 	 */
 	put(t, "sys/kernel/debug/damon/kdamond_pid", "none\n");
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/12/state", "on\n");
 	assert_int_equal(damon_monitor_start(d), 0);
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/12/state", "off\n");
 	damon_close(d);
 
 	/* a kdamond that is not there: how many there are */
