@@ -113,8 +113,10 @@ tree() {
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.1
 	done
-	run wait $pid
-	assert_success
+	# wait here, not in run's subshell (the job is this shell's)
+	rc=0
+	wait $pid || rc=$?
+	[ $rc -eq 0 ] || fail "tier run: status $rc: $(cat run.err)"
 	grep -q "kdamonds 0 and 1 are off: nothing to feed" run.err
 }
 
@@ -135,8 +137,9 @@ tree() {
 		sleep 0.1
 	done
 	kill -TERM $pid
-	run wait $pid
-	assert_success
+	rc=0
+	wait $pid || rc=$?
+	[ $rc -eq 0 ] || fail "tier run: status $rc: $(cat run.err)"
 	grep -q "SIGTERM after" run.err
 }
 
