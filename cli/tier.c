@@ -329,33 +329,41 @@ static char *tier_text(struct cli *c, const struct tier_opts *o)
 	return t;
 }
 
+/* The options, then the text: NULL with the status in *@status. */
+static char *tier_conf(struct cli *c, int argc, char **argv, struct tier_opts *o,
+		       int *status)
+{
+	char *t;
+
+	*status = tier_args(c, argc, argv, o);
+	if (*status)
+		return NULL;
+	t = tier_text(c, o);
+	if (!t)
+		*status = EXIT_FAIL;
+	return t;
+}
+
 static int do_conf(struct cli *c, int argc, char **argv)
 {
 	struct tier_opts o;
-	int status = tier_args(c, argc, argv, &o);
-	char *t;
+	int status;
+	char *t = tier_conf(c, argc, argv, &o, &status);
 
-	if (status)
-		return status;
-	t = tier_text(c, &o);
-	if (!t)
-		return EXIT_FAIL;
-	fputs(t, c->out);
+	if (t)
+		fputs(t, c->out);
 	free(t);
-	return EXIT_OK;
+	return status;
 }
 
 static int do_enable(struct cli *c, int argc, char **argv)
 {
 	struct tier_opts o;
-	int status = tier_args(c, argc, argv, &o);
-	char *t;
+	int status;
+	char *t = tier_conf(c, argc, argv, &o, &status);
 
-	if (status)
-		return status;
-	t = tier_text(c, &o);
 	if (!t)
-		return EXIT_FAIL;
+		return status;
 	status = cli_apply_text(c, "tier", t, strlen(t), false);
 	if (!status)
 		cli_note(c, "node %d -> node %d cold, node %d -> node %d hot; the goals need 'damoctl tier run' (damoctl-tier.service) to follow the memory",
