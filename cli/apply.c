@@ -15,7 +15,7 @@ struct apply {
 	const char *name;
 	struct cli_conf *cfg;
 	struct damon_ctx *d;		/* when the file has a DAMON part */
-	struct damon_lru_sort *lru;	/* live + the file's, when lru-sort */
+	struct damon_module *lru;	/* live + the file's, when lru-sort */
 	bool lru_on;			/* what the module does now */
 	bool mon_on;			/* what DAMON monitoring does now */
 	struct damos_scheme *const *schemes;
@@ -24,11 +24,9 @@ struct apply {
 	bool schemes_first;		/* may be refused at once: see check_iface */
 	struct damon_targets targets;	/* to write: the file's, paddr filled */
 	bool has_targets;
+	bool has_damon;			/* the file has a DAMON part (not the module only) */
 	char **paths;			/* a damo spec's: the JSON path of a line */
 	size_t nr_paths;
-	/* a kdamond section (apply_sections()): its caller starts it */
-	bool defer_start;
-	bool start;			/* write_all: to be started at the end */
 };
 
 /* @t with paddr's region filled in (cli_paddr_fill) as a->targets. */
@@ -235,13 +233,13 @@ static int check_live(struct apply *a)
 		unsigned int line = cli_conf_line(a->cfg, "lru-sort");
 
 		cli_opts(a->c, &o);
-		err = damon_lru_sort_read(&o, &a->lru);
+		err = damon_module_read(&o, "lru_sort", &a->lru);
 		if (err) {
 			cli_conf_add_error(a->cfg, line, cli_errmsg());
 		} else {
-			a->lru_on = damon_lru_sort_enabled(a->lru);
-			damon_lru_sort_overlay(a->lru, cli_conf_lru_sort(a->cfg));
-			if (damon_lru_sort_validate(a->lru)) {
+			a->lru_on = damon_module_enabled(a->lru);
+			damon_module_overlay(a->lru, cli_conf_lru_sort(a->cfg));
+			if (damon_module_validate(a->lru)) {
 				char msg[600];
 
 				snprintf(msg, sizeof(msg), "lru-sort: %s (with the module's other parameters)",
@@ -266,161 +264,134 @@ static int check_live(struct apply *a)
 	} else if (mon == 1) {
 		/* the module, if there is one, must not run */
 		struct damon_opts o;
-		struct damon_lru_sort *l = NULL;
+		struct damon_module *l = NULL;
 
 		cli_opts(a->c, &o);
-		if (!damon_lru_sort_read(&o, &l) && damon_lru_sort_enabled(l))
+		if (!damon_module_read(&o, "lru_sort", &l) && damon_module_enabled(l))
 			cli_conf_add_error(a->cfg, cli_conf_line(a->cfg, "monitor"),
 					       "monitor on: damon_lru_sort is on (add 'lru-sort off'): Linux 6.1 runs one DAMON user at a time");
-		damon_lru_sort_free(l);
+		damon_module_free(l);
 	}
 	return EXIT_OK;
 }
 
-static int lru_write(struct apply *a, int enable)
+/* The file's parts over @k, kdamond @k of the setup to apply. */
+static int want_kdamond(struct apply *a, struct damon_kdamond_setup *k)
 {
-	struct damon_opts o;
-	char *script = NULL;
-	int err;
+	const struct damon_attrs *at = cli_conf_attrs(a->cfg);
+	int mon = cli_conf_monitor(a->cfg);
 
-	cli_opts(a->c, &o);
-	err = damon_lru_sort_write(&o, a->lru, enable, &script);
-	cli_print_script(a->c, "damon_lru_sort", script);
-	free(script);
-	return err ? cli_lib_error(a->c, err) : EXIT_OK;
+	if (at)
+		k->attrs = *at;
+	if (a->has_targets) {
+		damon_targets_free(&k->targets);
+		k->targets = a->targets;	/* the setup's now */
+		memset(&a->targets, 0, sizeof(a->targets));
+		a->has_targets = false;
+	}
+	if (a->has_schemes) {
+		struct damos_scheme **s = calloc(a->nr_schemes + 1, sizeof(*s));
+
+		for (size_t i = 0; s && i < a->nr_schemes; i++)
+			if (!(s[i] = damos_scheme_dup(a->schemes[i]))) {
+				damos_schemes_free(s, i);
+				s = NULL;
+			}
+		if (!s)
+			return cli_error(a->c, EXIT_FAIL, "out of memory");
+		damos_schemes_free(k->schemes, k->nr_schemes);
+		k->schemes = s;
+		k->nr_schemes = a->nr_schemes;
+	}
+	if (mon >= 0)
+		k->on = mon == 1;
+	return EXIT_OK;
+}
+
+/* The file's lru-sort line over the setup's damon_lru_sort. */
+static void want_lru_sort(struct apply *a, struct damon_setup *s)
+{
+	for (size_t i = 0; a->lru && i < s->nr_modules; i++) {
+		struct damon_module_setup *m = &s->modules[i];
+
+		if (strcmp(damon_module_name(m->module), "lru_sort"))
+			continue;
+		damon_module_free(m->module);
+		m->module = a->lru;
+		m->enable = cli_conf_lru_sort_enable(a->cfg);
+		a->lru = NULL;
+	}
 }
 
 /*
- * The order: the module off if it must go off (it may hold DAMON), DAMON
- * stopped if it must stop or if dbgfs would refuse the writes, the
- * attributes, the targets, the schemes, DAMON started, the module's
- * parameters and the module on.
+ * Read the setup, put the file's parts (of @nr kdamond sections, or of
+ * the one file for kdamond @k when @nr is 0) over it, apply it once: one
+ * transaction, in the library's one order, read back before the commit
+ * point (damon_setup_apply()).  Only what differs is written
+ * (damoctl.conf(5): a second apply of a file changes nothing).
  */
-/* Whether the kernel holds @t exactly (regions included). */
-static bool targets_held(struct damon_ctx *d, const struct damon_targets *t)
+static int commit(struct apply *a, size_t nr, unsigned int k)
 {
-	struct damon_targets l;
-	bool same;
+	struct cli *c = a->c;
+	struct damon_setup *s = NULL;
+	struct damon_opts o;
+	char *script = NULL;
+	int err, status = EXIT_OK;
 
-	if (damon_targets_read(d, &l))
-		return false;
-	same = l.ops == t->ops && l.nr == t->nr;
-	for (size_t i = 0; same && i < t->nr; i++) {
-		const struct damon_target *x = &l.targets[i], *y = &t->targets[i];
-
-		same = x->pid == y->pid && x->nr_regions == y->nr_regions &&
-		       (!x->nr_regions || !memcmp(x->regions, y->regions,
-						  x->nr_regions * sizeof(*x->regions)));
-	}
-	damon_targets_free(&l);
-	return same;
-}
-
-static bool schemes_held(struct damon_ctx *d, struct damos_scheme *const *s,
-			 size_t n)
-{
-	struct damos_scheme **l;
-	size_t nl;
-	bool same;
-
-	if (damos_schemes_read(d, &l, &nl))
-		return false;
-	same = nl == n;
-	for (size_t i = 0; same && i < n; i++)
-		same = damos_scheme_equal(l[i], s[i]);
-	damos_schemes_free(l, nl);
-	return same;
-}
-
-static int write_all(struct apply *a)
-{
-	const struct damon_attrs *at = cli_conf_attrs(a->cfg);
-	const struct damon_targets *t = a->has_targets ? &a->targets : NULL;
-	int mon = cli_conf_monitor(a->cfg);
-	int lru_en = cli_conf_lru_sort_enable(a->cfg);
-	bool has_schemes = a->has_schemes;
-	bool writes, restart = false, lru_done = false;
-	const struct damon_attrs *want_at = at;
-	const struct damon_targets *want_t = t;
-	int err = 0, status;
-
-	/*
-	 * Only what differs is written (damoctl.conf(5): a second apply of a
-	 * file changes nothing): no rewrite, no commit, no restart.
-	 */
-	if (a->d && at) {
-		struct damon_attrs live;
-
-		if (!damon_attrs_read(a->d, &live) && !memcmp(&live, at, sizeof(live)))
-			at = NULL;
-	}
-	if (a->d && t && targets_held(a->d, t))
-		t = NULL;
-	if (a->d && has_schemes && schemes_held(a->d, a->schemes, a->nr_schemes))
-		has_schemes = false;
-	writes = at || t || has_schemes;
-
-	/*
-	 * One transaction for everything the file changes (damos_txn_begin()):
-	 * the module's parameters, attrs, targets and schemes, and the
-	 * read-back of what the file says, before the commit point.  A failure
-	 * anywhere puts back every file as it was, the module's included.
-	 */
-	err = damos_txn_begin(NULL);
+	cli_opts(c, &o);
+	err = damon_setup_read(&o, &s);
 	if (err)
-		return cli_lib_error(a->c, err);
-	status = EXIT_OK;
-	if (a->lru && a->lru_on && (lru_en == 0 || mon == 1)) {
-		status = lru_write(a, 0);
-		lru_done = true;
+		return cli_lib_error(c, err);
+	if (nr && s->nr_kdamonds != nr) {
+		/* a new count makes every kdamond anew, as the kernel makes it */
+		struct damon_kdamond_setup *ks = calloc(nr, sizeof(*ks));
+
+		if (!ks) {
+			damon_setup_free(s);
+			return cli_error(c, EXIT_FAIL, "out of memory");
+		}
+		for (size_t i = 0; i < s->nr_kdamonds; i++) {
+			damon_targets_free(&s->kdamonds[i].targets);
+			damos_schemes_free(s->kdamonds[i].schemes,
+					   s->kdamonds[i].nr_schemes);
+		}
+		free(s->kdamonds);
+		s->kdamonds = ks;
+		s->nr_kdamonds = nr;
+		for (size_t i = 0; i < nr; i++)
+			damon_attrs_default(&ks[i].attrs);
+	} else if (!nr && !a->has_damon) {
+		/* the module only: DAMON's setup stays as it is */
+	} else if (!nr && k >= s->nr_kdamonds) {
+		/* no kdamond yet: kdamond 0 is made (nr_kdamonds 1) */
+		struct damon_kdamond_setup *ks = k ? NULL :
+			calloc(1, sizeof(*ks));
+
+		if (!ks) {
+			damon_setup_free(s);
+			return k ? cli_error(c, EXIT_FAIL, "kdamond %u does not exist (%zu there)",
+					     k, s->nr_kdamonds) :
+				   cli_error(c, EXIT_FAIL, "out of memory");
+		}
+		damon_attrs_default(&ks->attrs);
+		free(s->kdamonds);
+		s->kdamonds = ks;
+		s->nr_kdamonds = 1;
 	}
-	if (!status && a->d) {
-		err = damos_txn_begin(a->d);
-		/* an interface without commit refuses changes while on */
-		if (!err && a->mon_on && (mon == 0 || (writes &&
-		    damos_has(a->d, DAMOS_FEAT_COMMIT) != 1))) {
-			err = damon_monitor_stop(a->d);
-			restart = !err && mon != 0;
-		}
-		if (!err && has_schemes && a->schemes_first)
-			err = damos_schemes_write(a->d, a->schemes, a->nr_schemes);
-		if (!err && at)
-			err = damon_attrs_write(a->d, at);
-		if (!err && t)
-			err = damon_targets_write(a->d, t);
-		if (!err && has_schemes && !a->schemes_first)
-			err = damos_schemes_write(a->d, a->schemes, a->nr_schemes);
-		if (!err && (restart || (mon == 1 && !a->mon_on))) {
-			if (a->defer_start)
-				a->start = true;
-			else
-				err = damon_monitor_start(a->d);
-		}
-		err = damos_txn_end(a->d, err);
+	s->restart = true;	/* as the file says, whatever runs now */
+	for (size_t i = 0; !status && (nr || a->has_damon) && i < (nr ? nr : 1); i++)
+		status = want_kdamond(&a[i], &s->kdamonds[nr ? i : k]);
+	for (size_t i = 0; !status && i < (nr ? nr : 1); i++)
+		want_lru_sort(&a[i], s);
+	if (!status) {
+		err = damon_setup_apply(&o, s, c->dry_run ? &script : NULL);
+		cli_print_script(c, s->iface == DAMON_IFACE_AUTO ? "modules" :
+				 damon_iface_name(s->iface), script);
+		free(script);
 		if (err)
-			status = cli_lib_error(a->c, err);
-		/* what the file says is there, unless another program interfered */
-		if (!status && want_at)
-			status = cli_verify_attrs(a->c, a->d, want_at);
-		if (!status && want_t)
-			status = cli_verify_targets(a->c, a->d, want_t);
-		if (!status && a->has_schemes)
-			status = cli_verify_schemes(a->c, a->d, a->schemes,
-						    a->nr_schemes);
+			status = cli_lib_error(c, err);
 	}
-	if (!status && a->lru && !lru_done)
-		status = lru_write(a, lru_en);
-	err = damos_txn_end(NULL, status ? -ECANCELED : 0);
-	if (err && (!status || err == -ENOTRECOVERABLE))
-		status = cli_lib_error(a->c, err);
-	/* the files are as before: monitoring goes on on them */
-	if (status && err != -ENOTRECOVERABLE && restart && !a->defer_start &&
-	    !damon_monitor_start(a->d))
-		cli_error(a->c, status, "monitoring restarted, nothing changed");
-	if (a->d) {
-		status = cli_close(a->c, a->d, status);
-		a->d = NULL;
-	}
+	damon_setup_free(s);
 	return status;
 }
 
@@ -544,8 +515,7 @@ static int apply_sections(struct apply *top, const char *buf, size_t len,
 	int saved_k = c->kdamond, status = EXIT_OK, err = 0;
 	enum damon_iface saved_iface = c->iface;
 	unsigned int now = 0;
-	bool resize = false;
-	size_t nr_errs = 0, nr_lines = 0, started = 0;
+	size_t nr_errs = 0, nr_lines = 0;
 
 	if (!a)
 		return cli_error(c, EXIT_FAIL, "out of memory");
@@ -575,9 +545,8 @@ static int apply_sections(struct apply *top, const char *buf, size_t len,
 	for (size_t i = 0; i < nr; i++) {
 		char *t = section_text(buf, len, &sec[i]);
 
-		a[i] = (struct apply){ .c = c, .name = top->name,
-				       .paths = top->paths, .nr_paths = top->nr_paths,
-				       .defer_start = true };
+		a[i] = (struct apply){ .c = c, .name = top->name, .has_damon = true,
+				       .paths = top->paths, .nr_paths = top->nr_paths };
 		if (!t) {
 			status = cli_error(c, EXIT_FAIL, "out of memory");
 			goto out;
@@ -615,77 +584,8 @@ static int apply_sections(struct apply *top, const char *buf, size_t len,
 	if (check_only)
 		goto out;
 
-	resize = now != nr;
-	err = damos_txn_begin(NULL);
-	if (err) {
-		status = cli_lib_error(c, err);
-		goto out;
-	}
-	err = damos_txn_begin(h);
-	if (err) {
-		status = cli_lib_error(c, err);
-		goto end;
-	}
-	/* a new count makes every kdamond anew: all of them off first */
-	for (unsigned int i = 0; resize && i < now && !status; i++) {
-		struct damon_ctx *k;
-		bool on = false;
-
-		c->kdamond = (int)i;
-		k = cli_open_quiet(c);
-		if (!k)
-			status = cli_lib_error(c, -errno);
-		else if ((err = damon_monitor_status(k, &on, NULL)) ||
-			 (on && (err = damon_monitor_stop(k))))
-			status = cli_lib_error(c, err);
-		damon_close(k);
-	}
-	if (!status && resize && (err = damon_kdamonds_resize(h, (unsigned int)nr)))
-		status = cli_lib_error(c, err);
-	for (size_t i = 0; i < nr && !status; i++) {
-		c->kdamond = (int)i;
-		a[i].d = cli_open(c);
-		if (!a[i].d) {
-			status = EXIT_FAIL;
-			break;
-		}
-		err = damon_monitor_status(a[i].d, &a[i].mon_on, NULL);
-		status = err ? cli_lib_error(c, err) : write_all(&a[i]);
-	}
-	/* started last, so that a failure before leaves every kdamond off */
-	for (size_t i = 0; i < nr && !status; i++) {
-		struct damon_ctx *k;
-
-		if (!a[i].start)
-			continue;
-		c->kdamond = (int)i;
-		k = cli_open(c);
-		err = k ? damon_monitor_start(k) : -errno;
-		damon_close(k);
-		if (err)
-			status = cli_lib_error(c, err);
-		else
-			started = i + 1;
-	}
-	/* a kdamond that runs keeps nr_kdamonds as it is: off before a restore */
-	for (size_t i = 0; status && i < started; i++) {
-		struct damon_ctx *k;
-
-		if (!a[i].start)
-			continue;
-		c->kdamond = (int)i;
-		k = cli_open_quiet(c);
-		if (k)
-			damon_monitor_stop(k);
-		damon_close(k);
-	}
-	err = damos_txn_end(h, status ? -ECANCELED : 0);
-	if (err && !status)
-		status = cli_lib_error(c, err);
-end:
-	err = damos_txn_end(NULL, status ? -ECANCELED : 0);
-	if (err && (!status || err == -ENOTRECOVERABLE))
-		status = cli_lib_error(c, err);
+	c->kdamond = 0;
+	status = commit(a, nr, 0);
 	if (!status)
 		cli_note(c, "%s: %zu kdamond%s set", top->name, nr, nr == 1 ? "" : "s");
 out:
@@ -738,6 +638,7 @@ int cli_apply_text(struct cli *c, const char *name, char *buf, size_t len,
 		   bool check_only)
 {
 	struct apply a = { .c = c, .name = name };
+	unsigned int k = 0;
 	int status, err;
 
 	/* an editor's UTF-8 byte order mark is no part of the text */
@@ -812,12 +713,24 @@ int cli_apply_text(struct cli *c, const char *name, char *buf, size_t len,
 	status = check_live(&a);
 	if (!status && cli_conf_nr_errors(a.cfg))
 		status = report(&a);
-	if (!status && !check_only)
-		status = write_all(&a);
+	if (a.d) {
+		a.has_damon = true;
+		k = damon_get_iface(a.d) == DAMON_IFACE_SYSFS ? (unsigned int)c->kdamond : 0;
+		status = cli_close(c, a.d, status);
+		a.d = NULL;
+	}
+	if (!status && !check_only) {
+		enum damon_iface saved = c->iface;
+
+		if (c->iface == DAMON_IFACE_AUTO && cli_conf_iface(a.cfg) >= 0)
+			c->iface = cli_conf_iface(a.cfg);
+		status = commit(&a, 0, k);
+		c->iface = saved;
+	}
 out:
 	if (a.d)
 		damon_close(a.d);
-	damon_lru_sort_free(a.lru);
+	damon_module_free(a.lru);
 	damon_targets_free(&a.targets);
 	cli_conf_free(a.cfg);
 	damo_spec_paths_free(a.paths, a.nr_paths);

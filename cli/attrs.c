@@ -38,6 +38,24 @@ static int do_show(struct cli *c, int argc, char **argv)
 	return cli_close(c, d, status);
 }
 
+struct words {
+	int argc;
+	char **argv;
+};
+
+/* attrs set: the values given over the kdamond's */
+static int set_edit(struct cli *c, struct damon_kdamond_setup *k, void *arg)
+{
+	const struct words *w = arg;
+	struct damon_attrs a = k->attrs;
+	int err = damon_attrs_parse(&a, w->argc, (const char *const *)w->argv);
+
+	if (err)
+		return cli_parse_error(c, err);
+	k->attrs = a;
+	return EXIT_OK;
+}
+
 static int do_set(struct cli *c, int argc, char **argv)
 {
 	/* any value that fails over these fails over every live setting */
@@ -46,11 +64,11 @@ static int do_set(struct cli *c, int argc, char **argv)
 		.sample_us = 1, .aggr_us = UINT64_MAX >> 1, .update_us = 1,
 		.min_nr_regions = 3, .max_nr_regions = UINT64_MAX >> 1,
 	};
+	struct words w = { argc, argv };
 	struct damon_ctx *d;
 	int status, err;
 	char *msg;
 
-	/* the values given apply over the live ones */
 	d = cli_open_quiet(c);
 	if (!d) {
 		/* a bad word is a usage error even where there is no DAMON */
@@ -61,15 +79,8 @@ static int do_set(struct cli *c, int argc, char **argv)
 		free(msg);
 		return status;
 	}
-	status = cli_attrs(c, d, &a);
-	if (!status && (err = damon_attrs_parse(&a, argc,
-						 (const char *const *)argv)))
-		status = cli_parse_error(c, err);
-	if (!status && (err = damon_attrs_write(d, &a)))
-		status = cli_lib_error(c, err);
-	if (!status)
-		status = cli_verify_attrs(c, d, &a);
-	return cli_close(c, d, status);
+	damon_close(d);
+	return cli_setup_change(c, set_edit, &w);
 }
 
 static const struct cli_grammar attrs_grammar = {

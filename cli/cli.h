@@ -24,7 +24,7 @@
 #include <json-c/json.h>
 
 #include "conf.h"
-#include "damos.h"
+#include "damos-private.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -281,10 +281,11 @@ void cli_stats_update(struct cli *c, struct damon_ctx *d);
 /* "no schemes" on a terminal when @n is 0 (scheme list, stats show) */
 void cli_no_schemes(struct cli *c, size_t n);
 /* cli/verify.c: after a write, EXIT_OK if what was meant is there */
-int cli_verify_schemes(struct cli *c, struct damon_ctx *d,
-		       struct damos_scheme *const *want, size_t n);
-int cli_verify_attrs(struct cli *c, struct damon_ctx *d,
-		     const struct damon_attrs *want);
+/* cli/setup.c: one change of the options' kdamond, read → edit → apply */
+int cli_setup_change(struct cli *c,
+		     int (*edit)(struct cli *c, struct damon_kdamond_setup *k,
+				 void *arg),
+		     void *arg);
 int cli_verify_targets(struct cli *c, struct damon_ctx *d,
 		       const struct damon_targets *want);
 #define CLI_WAIT_DEFAULT_US	(30 * 1000000ULL)

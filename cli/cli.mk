@@ -10,7 +10,7 @@ DAMOCTL := $(BUILD)/damoctl
 ALL_TARGETS += $(DAMOCTL)
 INSTALL_TARGETS += install-cli
 
-$(BUILD)/cli/%.o: cli/%.c cli/cli.h cli/conf.h lib/damos.h cli/cli.mk
+$(BUILD)/cli/%.o: cli/%.c cli/cli.h cli/conf.h lib/damos.h lib/damos-private.h cli/cli.mk
 	@mkdir -p $(@D)
 	$(CC) $(DAMOS_CFLAGS) $(CLI_CFLAGS) -DDAMOS_VERSION='"$(VERSION)"' -Ilib -c -o $@ $<
 
@@ -25,17 +25,10 @@ CLI_LIBS += -ljson-c
 DEPS += zlib1g-dev
 CLI_LIBS += -lz
 
-# DAMOCTL_LINK=shared links libdamos.so instead (the Debian package does:
-# damoctl then depends on libdamos0, through the symbols file); such a
-# damoctl runs from the build directory only with LD_LIBRARY_PATH.
-DAMOCTL_LINK ?= static
-ifeq ($(DAMOCTL_LINK),shared)
-$(DAMOCTL): $(CLI_OBJS) $(LIB_SO)
-	$(CC) -o $@ $(CLI_OBJS) -L$(BUILD) -ldamos $(DAMOS_LDFLAGS) $(CLI_LIBS)
-else
+# Always the static library: damoctl uses libdamos' private functions
+# (lib/damos-private.h), which libdamos.so does not export.
 $(DAMOCTL): $(CLI_OBJS) $(LIB_A)
 	$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(DAMOS_LDFLAGS) $(CLI_LIBS)
-endif
 
 # the bash completion and the systemd unit that applies /etc/damoctl.conf
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions

@@ -42,7 +42,7 @@ struct cli_conf {
 	struct cfg_scheme *schemes;
 	struct damos_scheme **scheme_arr;
 	int monitor;			/* -1, 0, 1 */
-	struct damon_lru_sort *lru;	/* NULL: no lru-sort line */
+	struct damon_module *lru;	/* NULL: no lru-sort line */
 	int lru_enable;			/* -1, 0, 1 */
 	unsigned int lines[D_NR];	/* where each directive was, 0: absent */
 	size_t nr_errors;
@@ -210,7 +210,7 @@ static int directive(struct cli_conf *c, unsigned int line, int argc,
 			return add_error(c, line, "monitor: expected on or off");
 		return 0;
 	case D_LRU_SORT:
-		c->lru = damon_lru_sort_new();
+		c->lru = damon_module_new("lru_sort");
 		if (!c->lru)
 			return -ENOMEM;
 		if (nargs && on_off(args[0]) >= 0) {
@@ -220,7 +220,7 @@ static int directive(struct cli_conf *c, unsigned int line, int argc,
 		}
 		if (!nargs && c->lru_enable < 0)
 			return add_error(c, line, "lru-sort: expected on, off and/or keywords");
-		if (damon_lru_sort_parse(c->lru, nargs, args))
+		if (damon_module_parse(c->lru, nargs, args))
 			return add_error(c, line, "lru-sort: %s", damos_errmsg());
 		return 0;
 	}
@@ -470,7 +470,7 @@ void cli_conf_free(struct cli_conf *c)
 	free(c->schemes);
 	free(c->scheme_arr);
 	damon_targets_free(&c->targets);
-	damon_lru_sort_free(c->lru);
+	damon_module_free(c->lru);
 	for (size_t i = 0; i < c->nr_errors; i++)
 		free(c->errors[i].msg);
 	free(c->errors);
@@ -572,7 +572,7 @@ int cli_conf_monitor(const struct cli_conf *c)
 	return c->monitor;
 }
 
-const struct damon_lru_sort *cli_conf_lru_sort(const struct cli_conf *c)
+const struct damon_module *cli_conf_lru_sort(const struct cli_conf *c)
 {
 	return c->lru;
 }

@@ -8,7 +8,7 @@
 #ifndef DAMOCTL_CONF_H
 #define DAMOCTL_CONF_H
 
-#include "damos.h"
+#include "damos-private.h"
 
 /*
  * cli_words_split() - split one line into words the way damoctl's
@@ -110,14 +110,14 @@ unsigned int cli_conf_scheme_line(const struct cli_conf *c, size_t i);
  * cli_conf_targets()   NULL
  * cli_conf_monitor()   1 on, 0 off, -1
  * cli_conf_lru_sort()  the parameters given (others at their
- *                      defaults, see damon_lru_sort_overlay()), NULL
+ *                      defaults, see damon_module_overlay()), NULL
  * cli_conf_lru_sort_enable()  1 on, 0 off, -1
  */
 int cli_conf_iface(const struct cli_conf *c);
 const struct damon_attrs *cli_conf_attrs(const struct cli_conf *c);
 const struct damon_targets *cli_conf_targets(const struct cli_conf *c);
 int cli_conf_monitor(const struct cli_conf *c);
-const struct damon_lru_sort *cli_conf_lru_sort(const struct cli_conf *c);
+const struct damon_module *cli_conf_lru_sort(const struct cli_conf *c);
 int cli_conf_lru_sort_enable(const struct cli_conf *c);
 
 /*

@@ -85,56 +85,53 @@ static struct damon_ctx *open_for_words(struct cli *c, int argc, char **argv,
 	return NULL;
 }
 
+/* scheme add: the scheme appended to the kdamond's (@arg: struct add). */
+struct add {
+	struct damos_scheme *s;
+	size_t idx;
+};
+
+static int add_edit(struct cli *c, struct damon_kdamond_setup *k, void *arg)
+{
+	struct add *x = arg;
+	struct damos_scheme **arr;
+	int status = EXIT_OK;
+
+	/* an action the live targets' operations ignore: as apply refuses it */
+	if (k->targets.nr)
+		status = cli_check_ops(c, k->targets.ops, damos_scheme_action(x->s), NULL);
+	if (status)
+		return status;
+	arr = realloc(k->schemes, (k->nr_schemes + 1) * sizeof(*arr));
+	if (!arr)
+		return cli_error(c, EXIT_FAIL, "out of memory");
+	k->schemes = arr;
+	x->idx = k->nr_schemes;
+	arr[k->nr_schemes++] = x->s;	/* the setup's now */
+	x->s = NULL;
+	return EXIT_OK;
+}
+
 static int do_add(struct cli *c, int argc, char **argv)
 {
-	struct damos_scheme *s = NULL;
-	int status, idx;
+	struct add x = { 0 };
+	int status;
 	struct damon_ctx *d = open_for_words(c, argc, argv, &status);
 
 	if (!d)
 		return status;
-	struct damos_scheme **arr = NULL;
-	size_t n = 0;
-	int err;
+	status = parse_scheme(c, d, argc, argv, &x.s);
+	status = cli_close(c, d, status);
+	if (!status)
+		status = cli_setup_change(c, add_edit, &x);
+	if (!status && c->json && !c->dry_run) {
+		struct json_object *o = json_object_new_object();
 
-	status = parse_scheme(c, d, argc, argv, &s);
-	/* an action the live targets' operations ignore: as apply refuses it */
-	if (!status) {
-		struct damon_targets t;
-
-		if (!damon_targets_read(d, &t) && t.nr)
-			status = cli_check_ops(c, t.ops, damos_scheme_action(s), NULL);
-		damon_targets_free(&t);
+		json_object_object_add(o, "index", json_object_new_int((int)x.idx));
+		json_print(c->out, o);
 	}
-	/* what is there before, to check the add against */
-	if (!status && (err = damos_schemes_read(d, &arr, &n)))
-		status = cli_lib_error(c, err);
-	if (!status) {
-		idx = damos_scheme_add(d, s);
-		if (idx < 0) {
-			status = cli_lib_error(c, idx);
-		} else {
-			struct damos_scheme **want = realloc(arr, (n + 1) * sizeof(*arr));
-
-			if (!want) {
-				status = cli_error(c, EXIT_FAIL, "out of memory");
-			} else {
-				arr = want;
-				arr[n] = s;
-				status = cli_verify_schemes(c, d, arr, n + 1);
-				arr[n] = NULL;
-			}
-		}
-		if (!status && c->json && !c->dry_run) {
-			struct json_object *o = json_object_new_object();
-
-			json_object_object_add(o, "index", json_object_new_int(idx));
-			json_print(c->out, o);
-		}
-	}
-	damos_schemes_free(arr, n);
-	damos_scheme_free(s);
-	return cli_close(c, d, status);
+	damos_scheme_free(x.s);
+	return status;
 }
 
 /* Whether the library knows every word of @s (else it cannot judge it). */
@@ -237,11 +234,29 @@ static int parse_index(struct cli *c, const char *s, size_t *idx)
 	return EXIT_OK;
 }
 
+static int no_scheme(struct cli *c, size_t idx, size_t n)
+{
+	return cli_error(c, EXIT_FAIL, "no scheme %zu (there %s %zu)", idx,
+			 n == 1 ? "is" : "are", n);
+}
+
+static int rm_edit(struct cli *c, struct damon_kdamond_setup *k, void *arg)
+{
+	size_t idx = *(size_t *)arg;
+
+	if (idx >= k->nr_schemes)
+		return no_scheme(c, idx, k->nr_schemes);
+	damos_scheme_free(k->schemes[idx]);
+	memmove(&k->schemes[idx], &k->schemes[idx + 1],
+		(k->nr_schemes - idx - 1) * sizeof(*k->schemes));
+	k->nr_schemes--;
+	return EXIT_OK;
+}
+
 static int do_rm(struct cli *c, int argc, char **argv)
 {
-	struct damon_ctx *d;
 	size_t idx = 0;
-	int status, err;
+	int status;
 
 	if (argc != 1)
 		return argc ? cli_error(c, EXIT_USAGE,
@@ -249,42 +264,65 @@ static int do_rm(struct cli *c, int argc, char **argv)
 					argv[1], argv[0]) :
 			      cli_error(c, EXIT_USAGE, "expected INDEX");
 	status = parse_index(c, argv[0], &idx);
-	if (status)
-		return status;
-	struct damos_scheme **arr = NULL;
-	size_t n = 0;
+	return status ? status : cli_setup_change(c, rm_edit, &idx);
+}
 
-	d = cli_open(c);
-	if (!d)
-		return EXIT_FAIL;
-	err = damos_schemes_read(d, &arr, &n);
-	if (!err)
-		err = damos_scheme_remove(d, idx);
-	if (err) {
-		status = cli_lib_error(c, err);
-	} else {
-		damos_scheme_free(arr[idx]);
-		memmove(&arr[idx], &arr[idx + 1], (n - idx - 1) * sizeof(*arr));
-		n--;
-		status = cli_verify_schemes(c, d, arr, n);
-	}
-	damos_schemes_free(arr, n);
-	return cli_close(c, d, status);
+static int clear_edit(struct cli *c, struct damon_kdamond_setup *k, void *arg)
+{
+	(void)c;
+	(void)arg;
+	damos_schemes_free(k->schemes, k->nr_schemes);
+	k->schemes = NULL;
+	k->nr_schemes = 0;
+	return EXIT_OK;
 }
 
 static int do_clear(struct cli *c, int argc, char **argv)
 {
-	struct damon_ctx *d;
-	int err;
-
 	(void)argc;
 	(void)argv;
-	d = cli_open(c);
-	if (!d)
-		return EXIT_FAIL;
-	err = damos_schemes_clear(d);
-	return cli_close(c, d, err ? cli_lib_error(c, err) :
-			 cli_verify_schemes(c, d, NULL, 0));
+	return cli_setup_change(c, clear_edit, NULL);
+}
+
+/*
+ * scheme set INDEX KEYWORDS: the scheme there with the keywords given
+ * changed, written in place (a running sysfs kdamond takes it by commit
+ * and keeps its statistics), one transaction.
+ */
+struct set {
+	size_t idx;
+	int argc;
+	char **argv;
+};
+
+static int set_edit(struct cli *c, struct damon_kdamond_setup *k, void *arg)
+{
+	struct set *x = arg;
+	struct damos_scheme *s;
+	int status = EXIT_OK;
+
+	if (x->idx >= k->nr_schemes)
+		return no_scheme(c, x->idx, k->nr_schemes);
+	s = damos_scheme_dup(k->schemes[x->idx]);
+	if (!s)
+		return cli_lib_error(c, -ENOMEM);
+	if (damos_scheme_edit(s, x->argc, (const char *const *)x->argv, &k->attrs))
+		status = cli_error(c, EXIT_USAGE, "%s; nothing was written",
+				   cli_errmsg());
+	for (int i = 0; !status && i < x->argc; i++)
+		if (!strcmp(x->argv[i], "access")) {
+			status = check_samples(c, &k->attrs, &s);
+			break;
+		}
+	if (!status && k->targets.nr)
+		status = cli_check_ops(c, k->targets.ops, damos_scheme_action(s), NULL);
+	if (status) {
+		damos_scheme_free(s);
+		return status;
+	}
+	damos_scheme_free(k->schemes[x->idx]);
+	k->schemes[x->idx] = s;
+	return EXIT_OK;
 }
 
 /*
@@ -294,56 +332,15 @@ static int do_clear(struct cli *c, int argc, char **argv)
  */
 static int do_set(struct cli *c, int argc, char **argv)
 {
-	struct damos_scheme **arr = NULL, *s = NULL;
-	struct damon_attrs a;
-	struct damon_ctx *d;
-	size_t idx = 0, n = 0;
-	int status, err;
+	struct set x = { .argc = argc - 1, .argv = argv + 1 };
+	int status;
 
 	if (argc < 2)
 		return cli_error(c, EXIT_USAGE, argc ?
 				 "expected FIELD VALUE... after INDEX (see damoctl help scheme set)" :
 				 "expected INDEX FIELD VALUE...");
-	status = parse_index(c, argv[0], &idx);
-	if (status)
-		return status;
-	d = cli_open(c);
-	if (!d)
-		return EXIT_FAIL;
-	status = cli_attrs(c, d, &a);
-	if (!status && (err = damos_schemes_read(d, &arr, &n)))
-		status = cli_lib_error(c, err);
-	if (!status && idx >= n)
-		status = cli_error(c, EXIT_FAIL, "no scheme %zu (there %s %zu)", idx,
-				   n == 1 ? "is" : "are", n);
-	if (!status && !(s = damos_scheme_dup(arr[idx])))
-		status = cli_lib_error(c, -ENOMEM);
-	if (!status && damos_scheme_edit(s, argc - 1, (const char *const *)argv + 1, &a))
-		status = cli_error(c, EXIT_USAGE, "%s; nothing was written",
-				   cli_errmsg());
-	for (int i = 1; !status && i < argc; i++)
-		if (!strcmp(argv[i], "access")) {
-			status = check_samples(c, &a, &s);
-			break;
-		}
-	if (!status) {
-		struct damon_targets t;
-
-		if (!damon_targets_read(d, &t) && t.nr)
-			status = cli_check_ops(c, t.ops, damos_scheme_action(s), NULL);
-		damon_targets_free(&t);
-	}
-	if (!status && (err = damos_scheme_update(d, idx, s)))
-		status = cli_lib_error(c, err);
-	if (!status) {
-		damos_scheme_free(arr[idx]);
-		arr[idx] = s;
-		s = NULL;
-		status = cli_verify_schemes(c, d, arr, n);
-	}
-	damos_scheme_free(s);
-	damos_schemes_free(arr, n);
-	return cli_close(c, d, status);
+	status = parse_index(c, argv[0], &x.idx);
+	return status ? status : cli_setup_change(c, set_edit, &x);
 }
 
 /* scheme goal INDEX GOAL current VALUE */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * After a write, under the lock: read back and check that what was meant
- * is there.  A program that writes without the lock (libdamos(3),
- * "Locking") may have changed the files between damoctl's read and its
- * write, or just after; then the command fails and says what is there now,
- * rather than exit 0 with the change lost.
+ * target set/clear and monitor start, which write targets outside the
+ * setup apply (damon_setup_apply() reads back itself): after the write,
+ * under the lock, read back and check that what was meant is there.  A
+ * program that writes without the lock (libdamos(3)) may have changed the
+ * files between damoctl's read and its write, or just after; then the
+ * command fails and says what is there now, rather than exit 0 with the
+ * change lost.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,48 +14,6 @@
 #include "cli.h"
 
 #define CHANGED "another program changed the %s while damoctl wrote them (a program that does not take the lock: see LOCKING in damoctl(8)): "
-
-int cli_verify_schemes(struct cli *c, struct damon_ctx *d,
-		       struct damos_scheme *const *want, size_t n)
-{
-	struct damos_scheme **arr;
-	char *text = NULL, line[512];
-	size_t len = 0, nr;
-	bool same;
-	FILE *f;
-	int err;
-
-	if (c->dry_run)
-		return EXIT_OK;
-	err = damos_schemes_read(d, &arr, &nr);
-	if (err)
-		return cli_lib_error(c, err);
-	same = nr == n;
-	for (size_t i = 0; same && i < n; i++)
-		same = damos_scheme_equal(arr[i], want[i]);
-	if (same) {
-		damos_schemes_free(arr, nr);
-		return EXIT_OK;
-	}
-	f = open_memstream(&text, &len);
-	for (size_t i = 0; f && i < nr; i++)
-		if (damos_scheme_format(arr[i], line, sizeof(line)) > 0)
-			fprintf(f, "%s%zu: %s", i ? "; " : ": ", i, line);
-	if (f)
-		fclose(f);
-	cli_error(c, EXIT_FAIL,
-		  CHANGED "damoctl meant %zu scheme%s, there %s now %zu%s",
-		  "schemes", n, n == 1 ? "" : "s", nr == 1 ? "is" : "are", nr,
-		  text ? text : "");
-	damos_schemes_free(arr, nr);
-	free(text);
-	return EXIT_FAIL;
-}
-
-static void print_attrs(struct cli *c, const void *a)
-{
-	cli_print_attrs(c, a);
-}
 
 static void print_targets(struct cli *c, const void *t)
 {
@@ -82,22 +42,6 @@ static int changed(struct cli *c, const char *what,
 		  text ? text : "?");
 	free(text);
 	return EXIT_FAIL;
-}
-
-int cli_verify_attrs(struct cli *c, struct damon_ctx *d,
-		     const struct damon_attrs *want)
-{
-	struct damon_attrs a;
-	int err;
-
-	if (c->dry_run)
-		return EXIT_OK;
-	err = damon_attrs_read(d, &a);
-	if (err)
-		return cli_lib_error(c, err);
-	if (!memcmp(&a, want, sizeof(a)))
-		return EXIT_OK;
-	return changed(c, "attributes", print_attrs, &a);
 }
 
 int cli_verify_targets(struct cli *c, struct damon_ctx *d,

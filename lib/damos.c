@@ -455,61 +455,6 @@ int damos_schemes_write(struct damon_ctx *d, struct damos_scheme *const *s,
 	return DAMOS_TXN(d, d->ops->schemes_write(d, s, n));
 }
 
-/* A running dbgfs takes no schemes: say so, naming the kernel. */
-static int dbgfs_running(struct damon_ctx *d)
-{
-	bool on = false;
-
-	if (d->iface != DAMON_IFACE_DBGFS || damon_monitor_status(d, &on, NULL) ||
-	    !on)
-		return 0;
-	return damos_err(-EBUSY,
-			 "dbgfs takes schemes only while monitoring is off (%s): stop it first; sysfs changes a running kdamond's schemes in place",
-			 damos_kernel_desc(d));
-}
-
-int damos_scheme_update(struct damon_ctx *d, size_t idx,
-			const struct damos_scheme *s)
-{
-	struct damos_scheme **arr, *old;
-	size_t n;
-	int err;
-
-	err = damos_scheme_validate(s);
-	if (err)
-		return err;
-	err = damos_schemes_read(d, &arr, &n);
-	if (err)
-		return err;
-	if (idx >= n) {
-		damos_schemes_free(arr, n);
-		return damos_err(-ENOENT, "no scheme %zu (there %s %zu)", idx,
-				 n == 1 ? "is" : "are", n);
-	}
-	err = dbgfs_running(d);
-	if (err) {
-		damos_schemes_free(arr, n);
-		return err;
-	}
-	old = arr[idx];
-	arr[idx] = damos_scheme_dup(s);
-	if (!arr[idx]) {
-		arr[idx] = old;
-		damos_schemes_free(arr, n);
-		return -ENOMEM;
-	}
-	/* what the library does not model of the old one stays */
-	if (!arr[idx]->raw && old->raw) {
-		arr[idx]->raw = old->raw;
-		old->raw = NULL;
-	}
-	arr[idx]->dirty = true;
-	damos_scheme_free(old);
-	err = damos_schemes_write(d, arr, n);
-	damos_schemes_free(arr, n);
-	return err;
-}
-
 int damos_goal_current_write(struct damon_ctx *d, size_t idx, size_t goal,
 			     uint64_t v)
 {
@@ -552,54 +497,6 @@ int damos_goal_current_write(struct damon_ctx *d, size_t idx, size_t goal,
 	if (err)
 		return err;
 	return DAMOS_TXN(d, d->ops->goal_current(d, idx, goal, v));
-}
-
-int damos_scheme_add(struct damon_ctx *d, const struct damos_scheme *s)
-{
-	struct damos_scheme **arr, **tmp;
-	size_t n;
-	int err;
-
-	err = damos_scheme_validate(s);
-	if (err)
-		return err;
-	err = damos_schemes_read(d, &arr, &n);
-	if (err)
-		return err;
-	tmp = realloc(arr, (n + 1) * sizeof(*arr));
-	if (tmp) {
-		arr = tmp;
-		arr[n] = damos_scheme_dup(s);
-	}
-	if (!tmp || !arr[n]) {
-		damos_schemes_free(arr, n);
-		return damos_err(-ENOMEM, "out of memory");
-	}
-	n++;
-	err = damos_schemes_write(d, arr, n);
-	damos_schemes_free(arr, n);
-	return err ? err : (int)(n - 1);
-}
-
-int damos_scheme_remove(struct damon_ctx *d, size_t idx)
-{
-	struct damos_scheme **arr;
-	size_t n;
-	int err;
-
-	err = damos_schemes_read(d, &arr, &n);
-	if (err)
-		return err;
-	if (idx >= n) {
-		damos_schemes_free(arr, n);
-		return damos_err(-ENOENT, "no scheme %zu (there %s %zu)", idx,
-				 n == 1 ? "is" : "are", n);
-	}
-	damos_scheme_free(arr[idx]);
-	memmove(&arr[idx], &arr[idx + 1], (n - idx - 1) * sizeof(*arr));
-	err = damos_schemes_write(d, arr, n - 1);
-	damos_schemes_free(arr, n - 1);
-	return err;
 }
 
 /*
@@ -683,11 +580,6 @@ void damos_tried_regions_free(struct damos_tried_regions *r)
 		return;
 	free(r->r);
 	free(r);
-}
-
-int damos_schemes_clear(struct damon_ctx *d)
-{
-	return damos_schemes_write(d, NULL, 0);
 }
 
 int damon_attrs_read(struct damon_ctx *d, struct damon_attrs *a)

@@ -2,61 +2,30 @@
 /*
  * libdamos: DAMON-based operation schemes (DAMOS) for user space.
  *
- * The library models schemes, the monitoring attributes and the monitoring
- * targets, turns human values ("4K", "120s", "50%") into the kernel's units,
- * and reads and writes them through either of DAMON's two kernel interfaces:
+ * The whole DAMON setup below a root is one value (struct damon_setup):
+ * read it from either of DAMON's kernel interfaces, edit it in memory,
+ * apply it in one transaction.  Its parts are modelled here: schemes and
+ * their quotas, watermarks, filters and goals, the monitoring attributes,
+ * the targets, DAMON's modules; with human values ("4K", "120s", "50%")
+ * turned into the kernel's units, and dbgfs' scheme lines encoded and
+ * decoded.
  *
  *   dbgfs  <root>/sys/kernel/debug/damon/          one 18-number line a scheme
  *   sysfs  <root>/sys/kernel/mm/damon/admin/       one directory tree a scheme
  *
- * Names follow the kernel's (include/linux/damon.h): what the kernel calls
- * damon_* is damon_* here (the monitoring attributes, targets, regions, the
- * context and its handle, operations sets, interfaces, monitoring on/off,
- * access snapshots, the DAMON modules); schemes and their parts (actions,
- * fields, quotas, watermarks, filters, goals, tried regions) are damos_*,
- * and so is what is the library's own (errors, units, locks, transactions,
- * I/O layers, features, version).
+ * Names follow the kernel's (include/linux/damon.h): damon_* for what the
+ * kernel calls so, damos_* for schemes and their parts and for what is the
+ * library's own.  Every function, struct and enum has a kernel-doc comment
+ * (tests/host/docs.bats checks them and libdamos(3) against this file).
  *
- * Every function has a kernel-doc comment of its own, and every struct and
- * enum (scripts/kernel-doc -Wall reads this file without a warning;
- * tests/host/docs.bats checks each function has one, with every parameter
- * and, unless it returns void, a Return: section, each struct and enum one
- * with every member, and that libdamos(3) names the same functions).
- *
- * Conventions, for every function below unless it says otherwise:
- *
- * - Functions returning int return 0 (or a documented non-negative value) on
- *   success and a negative errno on failure.  Functions returning a pointer
- *   return NULL and set errno on failure.
- * - On failure, a message naming the field and the value at fault (for
- *   example "age: '5x' is not a time (units: us ms s m h)") is kept for the
- *   calling thread and returned by damos_errmsg() until the next failure.
- * - The library never prints, never exits and never clamps or truncates a
- *   value: a value that does not fit its field exactly is an error.
- * - Every path is below a root directory ("/" by default).  The library
- *   writes plain files as it writes the kernel's: what the kernel would
- *   make on a write (a sysfs nr_* file's directories) it makes only on the
- *   dry run's copy (damos_layer_dry_run()); damos' own tests put a fake
- *   kernel under a tree of plain files in their test build.
- *
- * Detecting whether dbgfs accepts lru_prio/lru_deprio (action numbers 6 and
- * 7, added by the damos kernel series; stock kernels reject them with
- * EINVAL and never misread them):
- *
- * 1. damon_opts.dbgfs_lru forces the answer (1 yes, 0 no).
- * 2. A layer of the handle's I/O may know (damos' test build's fake kernel
- *    reads it from a fake tree's "<dbgfs>/damon/.max_action": the highest
- *    dbgfs action number that tree's kernel accepts).
- * 3. On a real debugfs, with monitoring off, the library creates a private
- *    context ("damos_probe_<pid>" via mk_contexts), writes one action-6
- *    scheme to that context's schemes file only, reads the errno and removes
- *    the context again.  The user's contexts are never written by the probe.
- *    If the probe context cannot be made, the answer is "unknown" and a
- *    schemes write that the kernel rejects with EINVAL is reported as "this
- *    kernel's dbgfs does not accept lru_prio and lru_deprio" (-EOPNOTSUPP,
- *    hint DAMOS_HINT_USE_SYSFS): the kernel rejects the whole write, so
- *    nothing has changed.
- * The answer is cached in the handle.  Dry runs never probe (a probe writes).
+ * Conventions, for every function below unless it says otherwise: int
+ * functions return 0 (or a documented non-negative value) or a negative
+ * errno; pointer functions NULL with errno set.  A failure keeps a message
+ * naming the field and the value at fault for the calling thread
+ * (damos_errmsg()).  The library never prints, never exits, and never
+ * clamps or truncates a value.  Whether dbgfs takes lru_prio/lru_deprio
+ * (actions 6 and 7, added by the damos kernel series) is probed on a
+ * private context of its own, never the user's: libdamos(3).
  */
 #ifndef DAMOS_H
 #define DAMOS_H
@@ -71,10 +40,6 @@ extern "C" {
 
 #define DAMOS_API __attribute__((visibility("default")))
 
-/* ------------------------------------------------------------------------
- * Errors and version
- */
-
 /**
  * damos_errmsg() - the message of the calling thread's last failure.
  *
@@ -84,82 +49,16 @@ extern "C" {
 DAMOS_API const char *damos_errmsg(void);
 
 /**
- * enum damos_hint - what the caller can do about a failure, beyond its
- * message
- * @DAMOS_HINT_NONE: no advice to give
- * @DAMOS_HINT_USE_SYSFS: the sysfs interface can do it
- * @DAMOS_HINT_STOP_MONITOR: turn this handle's monitoring off
- * @DAMOS_HINT_STOP_DBGFS: turn dbgfs monitoring off
- * @DAMOS_HINT_STOP_KDAMOND: turn sysfs kdamond .arg off
- * @DAMOS_HINT_STOP_LRU_SORT: disable damon_lru_sort
- * @DAMOS_HINT_STOP_RECLAIM: disable damon_reclaim
- * @DAMOS_HINT_SET_TARGET: give the context a monitoring target
- * @DAMOS_HINT_PICK_KDAMOND: use a kdamond of 0 .. .arg - 1
- *
- * The library's messages state the fact and, at most, generic advice
- * ("stop it first"); they never name a program's options.  A client turns
- * the hint into its own advice and puts it at .pos of damos_errmsg()
- * (damoctl prints " (damoctl monitor stop)" there for
- * DAMOS_HINT_STOP_MONITOR).  Append-only values.
- */
-enum damos_hint {
-	DAMOS_HINT_NONE = 0,
-	DAMOS_HINT_USE_SYSFS = 1,
-	DAMOS_HINT_STOP_MONITOR = 2,
-	DAMOS_HINT_STOP_DBGFS = 3,
-	DAMOS_HINT_STOP_KDAMOND = 4,
-	DAMOS_HINT_STOP_LRU_SORT = 5,
-	DAMOS_HINT_STOP_RECLAIM = 6,
-	DAMOS_HINT_SET_TARGET = 7,
-	DAMOS_HINT_PICK_KDAMOND = 8,
-};
-
-/**
- * struct damos_hint_info - the hint of the calling thread's last failure
- * @sz: sizeof(struct damos_hint_info), set by the caller
- * @hint: the hint; DAMOS_HINT_NONE: no advice to give
- * @pos: where in damos_errmsg() the advice fits
- * @arg: DAMOS_HINT_STOP_KDAMOND: the kdamond's index;
- *	 DAMOS_HINT_PICK_KDAMOND: how many there are
- *
- * Fields are only appended.
- */
-struct damos_hint_info {
-	size_t sz;
-	enum damos_hint hint;
-	size_t pos;
-	int64_t arg;
-};
-
-/**
- * damos_error_hint() - fill @out with the hint of the calling thread's
- * last failure (the one damos_errmsg() describes; it lives as long).
- * @out: the hint, .sz set by the caller
- *
- * Return: 0, or -EINVAL if @out is NULL or its .sz is too small.
- */
-DAMOS_API int damos_error_hint(struct damos_hint_info *out);
-
-/**
  * damos_version() - the library version, "MAJOR.MINOR.PATCH".
- *
  * Return: the version string, static.
  */
 DAMOS_API const char *damos_version(void);
 
 /* ------------------------------------------------------------------------
- * Actions: one table (lib/tables.c) for names, dbgfs numbers, sysfs strings,
- * help text and the feature each needs.
- *
- * The values are the library's own and append-only: a value once released
- * never changes meaning, whatever order the kernel's enum has (6.11 put
- * migrate_hot and migrate_cold before stat).  The sysfs string is the name;
- * the dbgfs numbers are a separate, stable mapping (0..5 as the kernel has
- * them, 6 and 7 from the damos kernel series; sysfs-only actions have none).
- * Iterate with "for (a = 0; a < DAMOS_NR_ACTIONS; a++)" for help text and
- * completion.  A scheme read from the kernel with an action this library
- * does not know has DAMOS_ACTION_UNKNOWN and keeps the kernel's word
- * (damos_scheme_action_name()).
+ * Actions: the library's own append-only values (not the kernel's enum,
+ * whose order changed in 6.11); the sysfs string is the name, the dbgfs
+ * numbers a stable mapping (0..5 as the kernel's, 6 and 7 from the damos
+ * kernel series, none for sysfs-only actions).
  */
 /**
  * enum damos_action - the DAMOS actions
@@ -176,8 +75,6 @@ DAMOS_API const char *damos_version(void);
  * @DAMOS_ACTION_MIGRATE_HOT: migrate_hot (sysfs, Linux 6.11+: needs nid)
  * @DAMOS_ACTION_MIGRATE_COLD: migrate_cold (sysfs, Linux 6.11+: needs nid)
  * @DAMOS_NR_ACTIONS: the number of actions of this version; grows
- *
- * damos_action_desc() says what each does.
  */
 enum damos_action {
 	DAMOS_ACTION_UNKNOWN = -1,
@@ -203,37 +100,12 @@ enum damos_action {
 DAMOS_API const char *damos_action_name(enum damos_action a);
 
 /**
- * damos_action_desc() - a one-line description of the action, for help.
- * @a: the action
- *
- * Return: the description; NULL (errno EINVAL) if @a is not an action.
- */
-DAMOS_API const char *damos_action_desc(enum damos_action a);
-
-/**
  * damos_action_from_name() - look an action up by its exact name.
  * @name: the name
  *
  * Return: the enum damos_action value, or -EINVAL (message lists the names).
  */
 DAMOS_API int damos_action_from_name(const char *name);
-
-/**
- * damos_action_dbgfs_nr() - the number that stands for @a in a dbgfs line.
- * @a: the action
- *
- * Return: 0..7, -EINVAL if @a is not an action, -EOPNOTSUPP if dbgfs has
- * no number for it (migrate_hot, migrate_cold).
- */
-DAMOS_API int damos_action_dbgfs_nr(enum damos_action a);
-
-/**
- * damos_action_from_dbgfs() - the action a dbgfs action number stands for.
- * @nr: the number
- *
- * Return: the enum damos_action value, or -EINVAL for an unknown number.
- */
-DAMOS_API int damos_action_from_dbgfs(long nr);
 
 /**
  * enum damos_wmark_metric - watermark metrics: dbgfs numbers are the enum
@@ -268,7 +140,7 @@ DAMOS_API int damos_metric_from_name(const char *name);
 /* ------------------------------------------------------------------------
  * Scheme fields.  Explicit, append-only values: the 18 numbers of a dbgfs
  * line in their order, the five statistics of 6.1, then what later kernels
- * added.  damos_field_is_stat() tells inputs from read-only values.
+ * added.  The statistics (the comments say so) are read-only.
  */
 /**
  * enum damos_field - the values of a scheme
@@ -339,16 +211,6 @@ enum damos_field {
 #define DAMOS_NID_NONE UINT64_MAX
 
 /**
- * damos_field_is_stat() - whether @f is a read-only value the kernel
- * reports (statistics), not one a scheme sets.
- * @f: the field
- *
- * Return: true for a statistic; false for an input field or for a value that
- * is not a field.
- */
-DAMOS_API bool damos_field_is_stat(enum damos_field f);
-
-/**
  * damos_field_name() - the field's identifier, as DESIGN.md and the JSON
  * output spell it ("min_sz", "quota_reset_interval_ms", "qt_exceeds", ...).
  * @f: the field
@@ -357,44 +219,11 @@ DAMOS_API bool damos_field_is_stat(enum damos_field f);
  */
 DAMOS_API const char *damos_field_name(enum damos_field f);
 
-/**
- * damos_field_label() - the field's name in messages ("min age", "quota
- * reset", ...).
- * @f: the field
- *
- * Return: the label; NULL (errno EINVAL) if @f is not a field.
- */
-DAMOS_API const char *damos_field_label(enum damos_field f);
-
-/**
- * damos_field_sysfs_path() - the field's file relative to a sysfs scheme
- * directory ("access_pattern/age/min", "quotas/weights/sz_permil", ...).
- * @f: the field
- *
- * Return: the path; NULL (errno EINVAL) if @f is not a field.
- */
-DAMOS_API const char *damos_field_sysfs_path(enum damos_field f);
-
-/**
- * damos_field_max() - the largest value the kernel stores in the field
- * (ULONG_MAX for unsigned long fields, UINT_MAX for unsigned int ones, the
- * last enum value for the action and the metric).
- * @f: the field
- *
- * Return: the bound; 0 if @f is not a field.
- */
-DAMOS_API uint64_t damos_field_max(enum damos_field f);
-
 /* ------------------------------------------------------------------------
- * Monitoring attributes (the five numbers of dbgfs "attrs").
- *
- * Sized structs (this one and struct damon_targets), as the other 2.0
- * structs: the functions that fill one (damon_attrs_default(),
- * damon_attrs_decode(), damon_attrs_read(), ...) set .sz to the size they
- * filled; one a caller fills itself starts from DAMON_ATTRS_INIT (or sets
- * .sz = sizeof(struct damon_attrs)).  A function that takes one refuses
- * (-EINVAL) a .sz short of the 2.0 fields, or set bytes past the fields it
- * knows.  Fields are only appended.
+ * Monitoring attributes (the five numbers of dbgfs "attrs").  Sized
+ * structs, this one and struct damon_targets: a caller starts one from
+ * DAMON_ATTRS_INIT (or .sz = sizeof); a .sz short of the 2.0 fields, or
+ * set bytes past the fields known, is refused.  Fields are only appended.
  */
 /**
  * struct damon_attrs - the monitoring attributes
@@ -429,19 +258,10 @@ DAMOS_API void damon_attrs_default(struct damon_attrs *a);
  * regions >= 3 and <= max regions.
  * @a: the monitoring attributes
  *
- * Return: 0 or -EINVAL with a message naming the values in the words of
- * damon_attrs_parse() ("aggr 1ms < sample 5ms").
+ * Return: 0 or -EINVAL with a message naming the values in damoctl's words
+ * ("aggr 1ms < sample 5ms").
  */
 DAMOS_API int damon_attrs_validate(const struct damon_attrs *a);
-
-/**
- * damon_attrs_max_nr_accesses() - aggr_us / sample_us, the largest number
- * of accesses one aggregation interval can count (the kernel's own formula).
- * @a: the monitoring attributes
- *
- * Return: the number, or 0 if @a has no sampling interval or a bad .sz.
- */
-DAMOS_API uint64_t damon_attrs_max_nr_accesses(const struct damon_attrs *a);
 
 /**
  * damon_attrs_decode() - parse a dbgfs "attrs" line ("5000 100000 ...").
@@ -463,18 +283,6 @@ DAMOS_API int damon_attrs_decode(const char *text, struct damon_attrs *a);
  */
 DAMOS_API int damon_attrs_encode(const struct damon_attrs *a, char *buf,
 				 size_t sz);
-
-/**
- * damon_attrs_set_str() - set one attribute from a human value.
- * @a: the monitoring attributes
- * @key: "sample", "aggr" or "update" (times: us ms s m h, bare = us) or
- *	 "min_regions"/"max_regions" (bare counts)
- * @value: the value as text
- *
- * Return: 0, or -EINVAL with a message naming @key and @value.
- */
-DAMOS_API int damon_attrs_set_str(struct damon_attrs *a, const char *key,
-				  const char *value);
 
 /* ------------------------------------------------------------------------
  * Human values.
@@ -577,7 +385,7 @@ DAMOS_API void damos_scheme_free(struct damos_scheme *s);
 
 /**
  * damos_schemes_free() - free an array of @n schemes and the array itself,
- * as damos_dbgfs_decode() and damos_schemes_read() return it.
+ * as damos_dbgfs_decode() returns it.
  * @s: where the scheme goes
  * @n: the number
  */
@@ -598,19 +406,9 @@ DAMOS_API uint64_t damos_scheme_get(const struct damos_scheme *s,
  * @s: the scheme
  *
  * Return: the action; DAMOS_ACTION_UNKNOWN for a word of the kernel this
- * library does not know (damos_scheme_action_name() has it).
+ * library does not know (damos_scheme_format() shows the kernel's word).
  */
 DAMOS_API enum damos_action damos_scheme_action(const struct damos_scheme *s);
-
-/**
- * damos_scheme_action_name() - the scheme's action as the kernel calls it:
- * the name of a known action, or the word the kernel showed for one this
- * library does not know (kept, and written back as it was).
- * @s: the scheme
- *
- * Return: the name or the kernel's word, owned by the scheme.
- */
-DAMOS_API const char *damos_scheme_action_name(const struct damos_scheme *s);
 
 /* ------------------------------------------------------------------------
  * Filters (sysfs, Linux 6.3+; addr and target 6.6+, young 6.10+): a
@@ -813,29 +611,6 @@ DAMOS_API int damos_scheme_set(struct damos_scheme *s, enum damos_field f,
 			       uint64_t v);
 
 /**
- * damos_scheme_set_str() - set field @f from a human value:
- *   "min"/"max" the field's own bounds, a bare number the kernel's unit;
- *   sizes (min_sz, max_sz, quota_sz): B K M G T;
- *   access counts: "N%" of the samples per aggregation interval;
- *   ages: times (us ms s m h) turned into aggregation intervals;
- *   quota time/reset (ms) and watermark interval (us): times;
- *   watermark levels: per mille, or "N%" (at most one decimal);
- *   action and metric: their names (or dbgfs numbers).
- * @attrs (may be NULL when no % or age time is used) does the conversions;
- * a conversion must give a whole number or it is an error that says which
- * values would work.
- * @s: the scheme
- * @f: the field
- * @value: the value as text
- * @attrs: the attributes units convert with (NULL: the defaults)
- *
- * Return: 0, or -EINVAL/-ERANGE with a message naming field and value.
- */
-DAMOS_API int damos_scheme_set_str(struct damos_scheme *s, enum damos_field f,
-				   const char *value,
-				   const struct damon_attrs *attrs);
-
-/**
  * damos_scheme_validate() - check the rules the kernel applies to a scheme:
  * min <= max for sizes, accesses and ages, and watermarks high >= mid >=
  * low.
@@ -874,7 +649,7 @@ DAMOS_API bool damos_scheme_equal(const struct damos_scheme *a,
  * migrate_hot and migrate_cold need nid.  filter and goal may come again
  * (one filter or goal each); every other keyword once.
  * It starts from damos_scheme_new_preset(ACTION, @attrs) and applies every
- * keyword given, with damos_scheme_set_str() for each value; then it checks
+ * keyword given, each value in the units of @attrs; then it checks
  * the scheme (a message such as "min age 10s > max age 5s" quotes the
  * values as the user wrote them).  A keyword may appear once.
  *
@@ -883,77 +658,6 @@ DAMOS_API bool damos_scheme_equal(const struct damos_scheme *a,
 DAMOS_API struct damos_scheme *damos_scheme_parse(int argc,
 						  const char *const *argv,
 						  const struct damon_attrs *attrs);
-
-/**
- * damos_scheme_keywords() - the keywords damos_scheme_parse() knows, in
- * grammar order ("sz", "access", "age", "quota", "weights", "wmarks",
- * "nid", "apply_interval", "filter", "goal"), for help text and
- * completion.
- *
- * Return: a static NULL-terminated array.
- */
-DAMOS_API const char *const *damos_scheme_keywords(void);
-/**
- * damos_scheme_quota_keywords() - the words after "quota" ("time",
- * "size", "reset"), for help text and completion.
- *
- * Return: a static NULL-terminated array.
- */
-DAMOS_API const char *const *damos_scheme_quota_keywords(void);
-
-/**
- * enum damos_kw_values - what completes a keyword's first value (or every
- * one, DAMOS_KW_V_MIN_MAX)
- * @DAMOS_KW_V_NONE: nothing fixed
- * @DAMOS_KW_V_MIN_MAX: "min", "max": each value
- * @DAMOS_KW_V_WMARK_METRIC: damos_metric_name()
- * @DAMOS_KW_V_FILTER_TYPE: "not", damos_filter_type_name()
- * @DAMOS_KW_V_GOAL_METRIC: damos_goal_metric_name()
- */
-enum damos_kw_values {
-	DAMOS_KW_V_NONE = 0,
-	DAMOS_KW_V_MIN_MAX = 1,
-	DAMOS_KW_V_WMARK_METRIC = 2,
-	DAMOS_KW_V_FILTER_TYPE = 3,
-	DAMOS_KW_V_GOAL_METRIC = 4,
-};
-
-/**
- * struct damos_scheme_kw - keyword i of the scheme grammar
- * @sz: sizeof(struct damos_scheme_kw), set by the caller
- * @kw: the keyword
- * @nr_values: how many words follow it; 0: the sub-keywords @subs
- * @subs: the sub-keywords, NULL-terminated, each with one value
- * @values: what completes its values
- * @repeat: it may come again (filter, goal)
- * @args: the words after it as a synopsis shows them ("MIN MAX")
- * @help_args: the words after it as a keyword list shows them (the filter
- *	types spelt out)
- * @help: one line of help
- *
- * From the one table that damos_scheme_parse(), damos_scheme_edit(),
- * damos_scheme_format() and their messages read (damos_scheme_keyword()).
- * The strings are static.
- */
-struct damos_scheme_kw {
-	size_t sz;
-	const char *kw;
-	int nr_values;
-	const char *const *subs;
-	enum damos_kw_values values;
-	bool repeat;
-	const char *args, *help_args, *help;
-};
-
-/**
- * damos_scheme_keyword() - fill @out with keyword @i (0, 1, ... in grammar
- * order).
- * @i: the index
- * @out: the keyword, .sz set by the caller
- *
- * Return: 0, or -EINVAL past the last keyword or for a short @out->sz.
- */
-DAMOS_API int damos_scheme_keyword(size_t i, struct damos_scheme_kw *out);
 
 /**
  * damos_scheme_format() - print @s in the keyword grammar with every
@@ -1134,15 +838,6 @@ DAMOS_API const char *damon_iface_name(enum damon_iface i);
  */
 DAMOS_API int damon_iface_from_name(const char *name);
 
-/**
- * damos_detect() - which interfaces exist below @root (NULL for "/").
- * @root: the root directory ("" or NULL: /)
- *
- * Return: a mask of (1 << DAMON_IFACE_SYSFS) and (1 << DAMON_IFACE_DBGFS);
- * 0 if there is none.
- */
-DAMOS_API unsigned int damos_detect(const char *root);
-
 /*
  * struct damos_layer - one layer of a handle's I/O (opaque).  Every read
  * and write of a handle goes through the layers damon_opts.layers lists,
@@ -1150,22 +845,6 @@ DAMOS_API unsigned int damos_detect(const char *root);
  * of the library knows which layers are there.
  */
 struct damos_layer;
-
-/**
- * damos_layer_dry_run() - the dry run: the handle works on a private copy
- * of the DAMON files below the root (made at the first dry run of the
- * process, kept for the later ones, removed at exit).  Each write is
- * recorded with its real path (damos_dry_run_script()) and made on the
- * copy with what the kernel would make (a sysfs nr_* write its numbered
- * directories, from the sysfs backend's own layout), so that a later
- * read, in the same handle or a later one of the process, sees it as the
- * kernel would show it: a batch of dry-run commands writes the script its
- * commands write when run one after the other.  The real tree is never
- * written.  Put it on top.
- *
- * Return: the layer, static (for damon_opts.layers).
- */
-DAMOS_API const struct damos_layer *damos_layer_dry_run(void);
 
 /**
  * struct damon_opts - how to open a handle (damon_open())
@@ -1177,7 +856,7 @@ DAMOS_API const struct damos_layer *damos_layer_dry_run(void);
  * @dbgfs_lru: -1 probe, 0 no, 1 yes: whether dbgfs takes lru_prio and
  *	lru_deprio (see the top of this file)
  * @layers: the layers over the files, top first, NULL-terminated; NULL
- *	for none.  A dry run: { damos_layer_dry_run(), NULL }.
+ *	for none (damoctl's test build has its own)
  *
  * Fields added later are appended, and a caller built against an older
  * header keeps working.
@@ -1188,11 +867,7 @@ struct damon_opts {
 	enum damon_iface iface;	/* AUTO: see damon_open() */
 	int kdamond;		/* sysfs: kdamonds/<kdamond>, context 0 */
 	const char *dbgfs_ctx;	/* dbgfs: context directory, NULL = root */
-	int dbgfs_lru;		/* -1 probe, 0 no, 1 yes: see the top */
-	/*
-	 * The layers over the files, top first, NULL-terminated; NULL for
-	 * none.  A dry run: { damos_layer_dry_run(), NULL }.
-	 */
+	int dbgfs_lru;		/* -1 probe, 0 no, 1 yes */
 	const struct damos_layer *const *layers;
 };
 
@@ -1231,142 +906,6 @@ DAMOS_API void damon_close(struct damon_ctx *d);
  * Return: DAMON_IFACE_SYSFS or DAMON_IFACE_DBGFS.
  */
 DAMOS_API enum damon_iface damon_get_iface(const struct damon_ctx *d);
-
-/**
- * damon_get_dir() - the directory the handle works in: the dbgfs context
- * directory or the sysfs context directory (kdamonds/N/contexts/0).
- * @d: the handle
- *
- * Return: the path, owned by the handle.
- */
-DAMOS_API const char *damon_get_dir(const struct damon_ctx *d);
-
-/**
- * damon_context_check() - whether the handle's context is there, or a
- * write would make it without resetting another (a read of a context that
- * is not there shows made-up defaults).  On sysfs, a context whose
- * kdamond (other than 0, which the first write makes) does not exist is
- * neither.
- * @d: the handle
- *
- * Return: 0, or -ENOENT with a message ("kdamond 3 does not exist: ...").
- */
-DAMOS_API int damon_context_check(struct damon_ctx *d);
-
-/**
- * damon_kdamonds_count() - how many kdamonds the interface has: sysfs's
- * nr_kdamonds; 1 on dbgfs.
- * @d: any handle of the interface
- * @nr: where the count goes
- *
- * Return: 0 or a negative errno with a message.
- */
-DAMOS_API int damon_kdamonds_count(struct damon_ctx *d, unsigned int *nr);
-
-/**
- * damon_kdamonds_resize() - make the sysfs interface hold @nr kdamonds of
- * one context each.  The kernel makes every kdamond directory anew on a
- * write of nr_kdamonds, so a change of count resets all of them: the caller
- * writes each setup afterwards, in the same transaction (damos_txn_begin()
- * on @d first, and a failure puts back every kdamond as it was).  The same
- * count writes nothing.
- * @d: a sysfs handle
- * @nr: 1 to 1024
- *
- * Return: 0, -EBUSY (a kdamond is on; the message names it), -EOPNOTSUPP on
- * dbgfs, or another negative errno with a message.
- */
-DAMOS_API int damon_kdamonds_resize(struct damon_ctx *d, unsigned int nr);
-
-/*
- * Locking.  DAMON's files are read-modify-written (a scheme is added by
- * reading the schemes and writing them all back), so two programs writing
- * at once lose each other's changes, and sysfs answers EBUSY or ENODEV to
- * the slower one.  The library does not lock by itself; damoctl takes, for
- * the whole of every command (of every batch, from its first line to its
- * end), flock(2) on one directory, and any other program can take the same
- * lock (flock(1) in a script, as root):
- *
- *   <root>/run/damos      made 0700 if missing, refused unless it is the
- *                           caller's own and closed to other users
- *
- * LOCK_EX to write, LOCK_SH to read.  DAMON's own directories are
- * world-readable: a lock on them could be held by any user.
- *
- * The journal.  A transaction (damos_txn_begin()) of a process that holds
- * the lock of its root puts, before its first write, the files it may
- * change in <root>/run/damos/journal (fsync()ed), and removes it at its
- * end.  A journal found there by the next holder of the lock is a dead
- * process's, mid-change: damos_journal_recover() puts its files back.
- */
-
-/**
- * damos_lock_take() - flock() the lock directory of @root (above),
- * LOCK_EX if @exclusive else LOCK_SH, trying until @wait_us microseconds
- * have passed (0: once).
- * @root: the root directory ("" or NULL: /)
- * @exclusive: an exclusive lock, else a shared one
- * @wait_us: how long to wait for it
- *
- * Return: the descriptor that holds the lock (release it with
- * damos_lock_release()), -ETIMEDOUT with a message naming the holder when
- * /proc/locks shows it ("... is locked by pid 123 (damoctl scheme add
- * stat)"), -EPERM if the directory is another user's or open to others,
- * -ELOOP if it or its parent is a symlink, or the errno of mkdir(), open()
- * or flock().
- */
-DAMOS_API int damos_lock_take(const char *root, bool exclusive,
-			      uint64_t wait_us);
-
-/**
- * damos_lock_release() - release what damos_lock_take() returned; a
- * negative @fd is a no-op.
- * @fd: the descriptor damos_lock_take() returned
- */
-DAMOS_API void damos_lock_release(int fd);
-
-/**
- * damos_journal_recover() - put back the files of a transaction whose
- * process died in it
- * @lockfd: the lock of @opts' root, held (damos_lock_take()); made
- *          exclusive (waiting up to @wait_us) if there is a journal to
- *          roll back, and left so
- * @opts: the root and the layers of the handles that write the files back
- * @wait_us: how long to wait for the exclusive lock
- *
- * Call it after taking the lock, before reading anything.  After a sysfs
- * restore, every running kdamond takes the files ("commit").
- *
- * Return: 0 if there was no journal to roll back; 1 when it rolled one
- * back, with damos_errmsg() saying whose and what; -ENOTRECOVERABLE with
- * the files left otherwise named; another negative errno with a message
- * (an unreadable journal is left as it is).
- */
-DAMOS_API int damos_journal_recover(int lockfd, const struct damon_opts *opts,
-				    uint64_t wait_us);
-
-/**
- * damon_iface_dir() - the directory of interface @i (not AUTO) below
- * @root (NULL for "/"), whether or not it exists.
- * @root: the root directory ("" or NULL: /)
- * @i: the interface
- *
- * Return: the path (free() it), or NULL with errno EINVAL (no such
- * interface) and a message, or ENOMEM.
- */
-DAMOS_API char *damon_iface_dir(const char *root, enum damon_iface i);
-/**
- * damon_module_dir() - a module's directory below a root
- * @root: the root directory ("" or NULL: /)
- * @name: the name
- *
- * The parameters directory of module @name ("lru_sort" or
- * "damon_lru_sort", ...), whether or not it exists, as damon_iface_dir().
- *
- * Return: the path (free() it), or NULL with errno ENOENT (no such
- * module) and a message, or ENOMEM.
- */
-DAMOS_API char *damon_module_dir(const char *root, const char *name);
 
 
 /**
@@ -1411,15 +950,6 @@ enum damos_feature {
 };
 
 /**
- * damos_feature_name() - the name of a feature.
- * @f: the feature
- *
- * Return: "lru_actions", "migrate", ...; NULL (errno EINVAL) if @f is not a
- * feature.
- */
-DAMOS_API const char *damos_feature_name(enum damos_feature f);
-
-/**
  * damos_has() - whether the handle's kernel has @f.
  * @d: the handle
  * @f: the feature
@@ -1428,84 +958,6 @@ DAMOS_API const char *damos_feature_name(enum damos_feature f);
  * lru probe that could not run).
  */
 DAMOS_API int damos_has(struct damon_ctx *d, enum damos_feature f);
-
-/**
- * damos_kernel_desc() - how the handle's kernel was identified, for
- * messages.
- * @d: the handle
- *
- * Return: the description ("sysfs, Linux 6.12 layout", "dbgfs"), owned by
- * the handle.
- */
-DAMOS_API const char *damos_kernel_desc(struct damon_ctx *d);
-
-/**
- * damos_dbgfs_lru_supported() - whether this dbgfs accepts lru_prio and
- * lru_deprio (see the top of this file for how it is found out).
- * @d: the handle
- *
- * Return: 1 yes, 0 no, -EAGAIN unknown (dry run, or the probe could not
- * run), -EOPNOTSUPP if the handle is not on dbgfs.
- */
-DAMOS_API int damos_dbgfs_lru_supported(struct damon_ctx *d);
-
-/**
- * damos_scheme_check() - whether the handle's interface and kernel take
- * @s, checked without writing: damos_scheme_validate() for a scheme the
- * caller made or changed, every feature it needs (damos_has()), and what
- * the interface refuses (dbgfs without the damos series: lru_prio and
- * lru_deprio; the message then starts with the action, hint
- * DAMOS_HINT_USE_SYSFS).  May run the dbgfs probe described at the top.
- * @d: the handle
- * @s: the scheme
- *
- * Return: 0 yes; 1 not known before the write (the kernel then decides,
- * and a refusal changes nothing); -EINVAL or -EOPNOTSUPP with a message.
- */
-DAMOS_API int damos_scheme_check(struct damon_ctx *d,
-				 const struct damos_scheme *s);
-
-/**
- * damon_targets_check() - whether the handle's interface takes @t:
- * damon_targets_validate(), then what it cannot express (dbgfs: fvaddr,
- * -EOPNOTSUPP with hint DAMOS_HINT_USE_SYSFS).  Writes nothing.
- * @d: the handle
- * @t: the targets
- *
- * Return: 0 or a negative errno with a message.
- */
-DAMOS_API int damon_targets_check(struct damon_ctx *d,
-				  const struct damon_targets *t);
-
-/**
- * damon_targets_same() - whether @shown (damon_targets_read() after a
- * write) shows @want as the handle's interface shows what was written:
- * the operations, each target's pid (vaddr) and regions; dbgfs shows no
- * regions while monitoring runs and keeps none of a target written
- * without them, so there regions count only where both have some.
- * @d: the handle
- * @shown: the targets read back
- * @want: the targets written
- *
- * Return: true if @shown shows @want.
- */
-DAMOS_API bool damon_targets_same(struct damon_ctx *d,
-				  const struct damon_targets *shown,
-				  const struct damon_targets *want);
-
-/**
- * damos_schemes_read() - the context's schemes with their statistics as the
- * files hold them.  On sysfs a running kdamond updates its statistics files
- * only when asked: call damos_stats_update() first to show them.
- * @d: the handle
- * @out: where the array of schemes goes
- * @n: the number
- *
- * Return: 0 with *@out (free with damos_schemes_free()) and *@n, or a
- * negative errno.
- */
-DAMOS_API int damos_schemes_read(struct damon_ctx *d, struct damos_scheme ***out,
-				 size_t *n);
 
 /**
  * damos_stats_update() - asks a running sysfs kdamond to update its schemes'
@@ -1520,42 +972,6 @@ DAMOS_API int damos_schemes_read(struct damon_ctx *d, struct damos_scheme ***out
  * (the statistics are then as they were).
  */
 DAMOS_API int damos_stats_update(struct damon_ctx *d);
-
-/**
- * damos_schemes_write() - replace the context's schemes by @n schemes.
- * dbgfs: one write of the whole "schemes" content; refused with -EBUSY
- * while monitoring is on (nothing is written), and lru_prio/lru_deprio are
- * refused with -EOPNOTSUPP on a dbgfs without them.  sysfs: nr_schemes and
- * every file of every scheme, then "commit" if the kdamond is on.
- * Every scheme is validated before anything is written.
- * @d: the handle
- * @s: the schemes
- * @n: the number
- *
- * Return: 0 or a negative errno with a message.
- */
-DAMOS_API int damos_schemes_write(struct damon_ctx *d,
-				  struct damos_scheme *const *s, size_t n);
-
-/**
- * damos_scheme_add() - append @s to the context's schemes, keeping those
- * already there (read, append, write as damos_schemes_write()).
- * @d: the handle
- * @s: the scheme
- *
- * Return: the new scheme's index, or a negative errno.
- */
-DAMOS_API int damos_scheme_add(struct damon_ctx *d, const struct damos_scheme *s);
-
-/**
- * damos_scheme_remove() - remove the scheme at index @idx, keeping the
- * others in order.
- * @d: the handle
- * @idx: the index of the scheme
- *
- * Return: 0, -ENOENT if there is no such scheme, or a negative errno.
- */
-DAMOS_API int damos_scheme_remove(struct damon_ctx *d, size_t idx);
 
 /*
  * Tried regions (sysfs, Linux 6.2+; total_bytes 6.6+): the regions the
@@ -1638,295 +1054,10 @@ damos_tried_regions_total_bytes(const struct damos_tried_regions *r);
  */
 DAMOS_API void damos_tried_regions_free(struct damos_tried_regions *r);
 
-/**
- * enum damon_snapshot_source - where an access snapshot comes from
- * @DAMON_SNAPSHOT_AUTO: tried regions where the kernel has them, else the
- *	tracepoint
- * @DAMON_SNAPSHOT_TRIED_REGIONS: the tried regions of a stat scheme
- *	(sysfs, Linux 6.2+)
- * @DAMON_SNAPSHOT_TRACE: the damon:damon_aggregated tracepoint (any
- *	interface)
- *
- * Access snapshots: the regions a running context monitors, with their
- * access counts and ages, as one aggregation interval left them.  The
- * result is a struct damos_tried_regions (read it with the functions
- * above).
- *
- * DAMON_SNAPSHOT_TRIED_REGIONS reads the tried regions of a stat scheme
- * that every region passes (no filters, quotas or watermarks): the
- * context's own such scheme if it has one; else one is appended for the
- * snapshot and the schemes are written back as they were afterwards (a
- * running kdamond gets both changes by "commit").
- *
- * DAMON_SNAPSHOT_TRACE reads the tracepoint in a tracefs instance of its
- * own (<tracefs>/instances/damos-<pid>, removed afterwards) so that the
- * user's trace buffer is left alone; lines of other kdamonds are skipped
- * by pid.  It records for .trace_us (0: two aggregation intervals), then
- * for up to 20 more aggregation intervals until each target has a
- * complete aggregation.  On a fake tree the "trace" file below
- * <root>/sys/kernel/tracing (or <root>/sys/kernel/debug/tracing) is read
- * as it is, without waiting.
- */
-enum damon_snapshot_source {
-	DAMON_SNAPSHOT_AUTO = 0,
-	DAMON_SNAPSHOT_TRIED_REGIONS = 1,
-	DAMON_SNAPSHOT_TRACE = 2,
-};
-
-/**
- * struct damon_snapshot_opts - how to take an access snapshot
- * @sz: sizeof(struct damon_snapshot_opts); fields are only appended
- * @source: where the snapshot comes from
- * @trace_us: DAMON_SNAPSHOT_TRACE: record this long
- */
-struct damon_snapshot_opts {
-	size_t sz;
-	enum damon_snapshot_source source;
-	uint64_t trace_us;
-};
-
-/**
- * damon_access_snapshot() - the monitored regions of @d's context.
- * @opts: NULL for the defaults (AUTO).
- * @d: the handle
- * @opts: the source and its options; NULL for the defaults
- * @out: where the tried regions go
- *
- * Return: 0 with *@out (free with damos_tried_regions_free()); -ENODATA
- * (monitoring is off: a snapshot needs a running kdamond), -EOPNOTSUPP
- * (a dry run; the source asked for is missing: no tried regions, no
- * tracepoint), -EAGAIN (the kernel listed no region in time), or the
- * errno of a read or write.
- */
-DAMOS_API int damon_access_snapshot(struct damon_ctx *d,
-				    const struct damon_snapshot_opts *opts,
-				    struct damos_tried_regions **out);
-
-/**
- * damos_schemes_clear() - remove every scheme.
- * @d: the handle
- *
- * Return: 0 or a negative errno with a message.
- */
-DAMOS_API int damos_schemes_clear(struct damon_ctx *d);
-
-/**
- * damon_attrs_read() - the context's monitoring attributes.  If the tree
- * has no attributes file (a minimal fake tree), the kernel's defaults.
- * @d: the handle
- * @a: the monitoring attributes
- *
- * Return: 0 with *@a filled, or a negative errno with a message.
- */
-DAMOS_API int damon_attrs_read(struct damon_ctx *d, struct damon_attrs *a);
-
-/**
- * damon_attrs_write() - set the context's monitoring attributes (validated
- * first; dbgfs refuses while monitoring is on; sysfs commits if on).
- * @d: the handle
- * @a: the monitoring attributes
- *
- * Return: 0, -EINVAL (invalid, named in the message), -EBUSY (dbgfs while
- * monitoring is on) or another negative errno with a message.
- */
-DAMOS_API int damon_attrs_write(struct damon_ctx *d, const struct damon_attrs *a);
-
-/**
- * damon_targets_read() - the context's operations, targets and regions.
- * *@t is set in every case: free it with damon_targets_free() even after
- * a failure.
- * dbgfs reports paddr when target_ids reads "42" and init_regions can be
- * read only while monitoring is off (else targets have no regions).
- * @d: the handle
- * @t: the targets
- *
- * Return: 0 or a negative errno with a message.
- */
-DAMOS_API int damon_targets_read(struct damon_ctx *d, struct damon_targets *t);
-
-/**
- * damon_targets_write() - set the context's operations, targets and their
- * initial regions (validated first).  dbgfs cannot express fvaddr.  The
- * kernel takes the files one by one, so each is checked writable before
- * the first write (-EACCES or the like, nothing written).
- * @d: the handle
- * @t: the targets
- *
- * Return: 0 or a negative errno with a message.
- */
-DAMOS_API int damon_targets_write(struct damon_ctx *d,
-				  const struct damon_targets *t);
-
-/**
- * damon_monitor_status() - whether monitoring runs, and the kdamond's pid
- * (-1 when off or unknown).  Either pointer may be NULL.
- * @d: the handle
- * @on: where whether it runs goes
- * @pid: where the kdamond's pid goes
- *
- * Return: 0 or a negative errno with a message.
- */
-DAMOS_API int damon_monitor_status(struct damon_ctx *d, bool *on, int *pid);
-
-/**
- * damon_monitor_start() - turn monitoring on
- * @d: the handle
- *
- * damon_monitor_start() / damon_monitor_stop(): turn monitoring on or off.
- * dbgfs: monitor_on (monitor_on_DEPRECATED on 6.9+ kernels) for all
- * contexts; sysfs: the kdamond's state.  Starting needs at least a target.
- * Monitoring already in that state is left alone (the kernel would refuse
- * the write: EBUSY, EINVAL or EPERM).
- *
- * Return: 0 (also when monitoring was on already); -EINVAL (hint
- * DAMOS_HINT_SET_TARGET) without a target; -EBUSY when another DAMON user
- * keeps it off (damon_monitor_check_start()); or another negative errno,
- * with a message.
- */
-DAMOS_API int damon_monitor_start(struct damon_ctx *d);
-/**
- * damon_monitor_check_start() - the check of damon_monitor_start() that
- * another DAMON user keeps monitoring off (-EBUSY with a message naming
- * it), for a caller that prepares more before it starts.
- * @d: the handle
- *
- * Return: 0, -EBUSY with a message naming the other user, or another
- * negative errno.
- */
-DAMOS_API int damon_monitor_check_start(struct damon_ctx *d);
-/**
- * damon_monitor_stop() - turn monitoring off
- * @d: the handle
- *
- * See damon_monitor_start().
- *
- * Return: 0 (also when monitoring was off already), or a negative errno
- * with a message.
- */
-DAMOS_API int damon_monitor_stop(struct damon_ctx *d);
-
-/**
- * damos_txn_begin() - begin a transaction of several calls
- * @d: the handle
- *
- * damos_txn_begin() / damos_txn_end(): all or nothing.
- *
- * Every mutating function of this library runs as a transaction: before
- * its first write, every file of the interface's directory is read (what
- * other programs set included); if a write fails, those files are written
- * back (nr_* counts first, as writing them recreates directories with
- * defaults) and read again to check.  On a running sysfs kdamond "commit"
- * is written at the end, only once the staged files read back as written.
- *
- * A caller may make several calls one transaction: damos_txn_begin(@d)
- * (@d may be NULL: each handle used before the end joins with its
- * interface's directory when it first writes), the calls, then
- * damos_txn_end(@d, err) with the first error of the calls (0: none).
- * Transactions nest; only the outermost end restores or commits.  Handles
- * may be closed before the end.  A dry run has none.
- *
- * Return: damos_txn_begin(): 0, or the error of reading the files.
- * damos_txn_end(): 0; @err when the files are as before the transaction;
- * -ENOTRECOVERABLE when they could not be put back (damos_errmsg() names
- * the files left otherwise, after the first error's message).
- */
-DAMOS_API int damos_txn_begin(struct damon_ctx *d);
-/**
- * damos_txn_end() - end the transaction damos_txn_begin() began
- * @d: the handle
- * @err: the errno
- *
- * See damos_txn_begin(), whose comment describes both.
- *
- * Return: 0; @err when the files are as before the transaction;
- * -ENOTRECOVERABLE when they could not be put back (damos_errmsg() names
- * the files left otherwise, after the first error's message).
- */
-DAMOS_API int damos_txn_end(struct damon_ctx *d, int err);
-
-/**
- * damon_dbgfs_contexts() - the names of the dbgfs contexts made through
- * mk_contexts (directories of the damon directory that hold a "schemes"
- * file), sorted; the first context, the damon directory itself, is not
- * listed.
- * @d: the handle
- * @names: where the names go
- * @n: the number
- *
- * Return: 0 with a malloc()ed array of malloc()ed names in *@names (free
- * each and the array) and its length in *@n; -EOPNOTSUPP off dbgfs.
- */
-DAMOS_API int damon_dbgfs_contexts(struct damon_ctx *d, char ***names, size_t *n);
-
-/**
- * damon_dbgfs_context_make() - write @name to mk_contexts
- * @d: the handle
- * @name: the name
- *
- * damon_dbgfs_context_make() / damon_dbgfs_context_remove(): write @name
- * to mk_contexts or rm_contexts.  The kernel refuses (EBUSY) while any
- * DAMON context runs.  A handle opened on a context keeps working on it.
- *
- * Return: 0, -EINVAL for a name with '/' or blanks, -EOPNOTSUPP off dbgfs,
- * or the kernel's errno.
- */
-DAMOS_API int damon_dbgfs_context_make(struct damon_ctx *d, const char *name);
-/**
- * damon_dbgfs_context_remove() - write @name to rm_contexts
- * @d: the handle
- * @name: the name
- *
- * See damon_dbgfs_context_make().
- *
- * Return: as damon_dbgfs_context_make().
- */
-DAMOS_API int damon_dbgfs_context_remove(struct damon_ctx *d, const char *name);
-
-/**
- * damos_dry_run_script() - with damos_layer_dry_run() in the handle's
- * layers, the writes recorded so far as the body of a POSIX shell script,
- * each one write() under any shell (dash, bash): "echo VALUE > 'FILE'" for a single-line write, "cat > 'FILE'
- * <<'EOF'" and the lines for a multi-line one (bash's printf and echo
- * write line by line, and dbgfs keeps the last write only).  Without
- * that layer, "".
- * @d: the handle
- *
- * Return: a string owned by the handle, valid until the next call on it.
- */
-DAMOS_API const char *damos_dry_run_script(struct damon_ctx *d);
-
 /* ------------------------------------------------------------------------
  * The text grammars of the model: the words of damoctl's commands (and of
  * damoctl.conf(5), which damoctl parses).
  */
-
-/**
- * damon_attrs_parse() - apply "[sample TIME] [aggr TIME] [update TIME]
- * [regions MIN MAX]" (the grammar of "damoctl attrs set") to @a, then
- * damon_attrs_validate() it.
- * @a: the monitoring attributes
- * @argc: the number of words
- * @argv: the words
- *
- * Return: 0 or -EINVAL with a message.
- */
-DAMOS_API int damon_attrs_parse(struct damon_attrs *a, int argc,
-				const char *const *argv);
-
-/**
- * damon_targets_parse() - fill @t (which it first zeroes; free it with
- * damon_targets_free() in every case) from the grammar of "damoctl target
- * set": "{paddr|fvaddr} [region START END]..." or "vaddr pid PID [region
- * START END]... [pid PID ...]", addresses as 0xHEX or sizes; then
- * damon_targets_validate().
- * @t: the targets
- * @argc: the number of words
- * @argv: the words
- *
- * Return: 0 or -EINVAL/-ENOMEM with a message.
- */
-DAMOS_API int damon_targets_parse(struct damon_targets *t, int argc,
-				  const char *const *argv);
 
 /**
  * damon_ops_supports() - whether the operations set @o applies action @a
@@ -1941,299 +1072,12 @@ DAMOS_API int damon_targets_parse(struct damon_targets *t, int argc,
  */
 DAMOS_API bool damon_ops_supports(enum damon_ops o, enum damos_action a);
 
-/**
- * damos_iomem_biggest_ram() - the biggest top-level "System RAM" range of
- * <@root>/proc/iomem (@root NULL or "" for /), the range damo and the
- * kernel's damon_reclaim and damon_lru_sort monitor when none is given;
- * Linux 6.1 to 6.12 give paddr no region by themselves.
- * @root: the root directory ("" or NULL: /)
- * @start: where the start goes
- * @end: where the end goes
- *
- * Return: 0 with [*@start, *@end) (@end exclusive); -ENOENT if there is no
- * such range (the message says so, and that a user other than root sees
- * only zeros), or the errno of the read.
- */
-DAMOS_API int damos_iomem_biggest_ram(const char *root, uint64_t *start,
-				      uint64_t *end);
-
-/**
- * damos_iomem_ram() - every top-level "System RAM" range of
- * <@root>/proc/iomem (@root NULL or "" for /), in the file's order: what
- * damoctl's paddr monitors when no region is given.  A machine of 4 GiB or
- * more has one below the 32-bit hole and one above it (and the 640 KiB
- * below the legacy hole); the biggest alone leaves the rest unseen.
- * @root: the root directory ("" or NULL: /)
- * @ranges: where the array goes (free() it), each range's end exclusive
- * @nr: where its length goes
- *
- * Return: 0 with at least one range; -ENOENT if there is none (the message
- * says so, and that a user other than root sees only zeros), or the errno
- * of the read.
- */
-DAMOS_API int damos_iomem_ram(const char *root, struct damon_region **ranges,
-			      size_t *nr);
-
-/**
- * damos_node_ram() - the memory of NUMA node @nid: its memory blocks
- * (<@root>/sys/devices/system/node/node<@nid>/memory<N>, each
- * <@root>/sys/devices/system/memory/block_size_bytes long), contiguous
- * blocks merged, cut to the System RAM ranges of <@root>/proc/iomem (a
- * block also covers holes and firmware's memory), in address order, as
- * damo's --numa_node takes them.  A kernel without CONFIG_MEMORY_HOTPLUG
- * lists no blocks: then the spans of the node's zones in
- * <@root>/proc/zoneinfo, cut the same way.
- * @root: the root directory ("" or NULL: /)
- * @nid: the node id
- * @ranges: where the array goes (free() it), each range's end exclusive
- * @nr: where its length goes
- *
- * Return: 0 with at least one range; -ENOENT with a message that names the
- * node if there is no such node, if it has no memory block (a kernel
- * without CONFIG_MEMORY_HOTPLUG has none in sysfs: the message says so)
- * or no System RAM in them; -EINVAL for a bad block size or @nid < 0; or
- * the errno of a read.
- */
-DAMOS_API int damos_node_ram(const char *root, int nid,
-			     struct damon_region **ranges, size_t *nr);
-
-/* ------------------------------------------------------------------------
- * damon_lru_sort: the kernel's LRU-lists sorting module (built in), driven
- * through its parameters in <root>/sys/module/damon_lru_sort/parameters.
- * The enum follows the parameters of mm/damon/lru_sort.c (Linux 6.1);
- * values are in the kernel's units (the comments say which).
- */
-/**
- * enum damon_lru_param - the parameters of damon_lru_sort, in the
- * kernel's units
- * @DAMON_LRU_HOT_THRES_ACCESS_FREQ: hot_thres_access_freq, per mille of
- *	the samples
- * @DAMON_LRU_COLD_MIN_AGE: cold_min_age, us
- * @DAMON_LRU_QUOTA_MS: quota_ms, ms, halved for each scheme
- * @DAMON_LRU_QUOTA_RESET_INTERVAL_MS: quota_reset_interval_ms, ms
- * @DAMON_LRU_WMARKS_INTERVAL: wmarks_interval, us
- * @DAMON_LRU_WMARKS_HIGH: wmarks_high, per mille of free memory
- * @DAMON_LRU_WMARKS_MID: wmarks_mid, per mille of free memory
- * @DAMON_LRU_WMARKS_LOW: wmarks_low, per mille of free memory
- * @DAMON_LRU_SAMPLE_INTERVAL: sample_interval, us
- * @DAMON_LRU_AGGR_INTERVAL: aggr_interval, us
- * @DAMON_LRU_MIN_NR_REGIONS: min_nr_regions
- * @DAMON_LRU_MAX_NR_REGIONS: max_nr_regions
- * @DAMON_LRU_MONITOR_REGION_START: monitor_region_start, a physical
- *	address; 0 0: the biggest System RAM range
- * @DAMON_LRU_MONITOR_REGION_END: monitor_region_end, its end
- * @DAMON_LRU_NR_PARAMS: the number of parameters of this version; grows
- */
-enum damon_lru_param {
-	DAMON_LRU_HOT_THRES_ACCESS_FREQ = 0,
-	DAMON_LRU_COLD_MIN_AGE = 1,
-	DAMON_LRU_QUOTA_MS = 2,
-	DAMON_LRU_QUOTA_RESET_INTERVAL_MS = 3,
-	DAMON_LRU_WMARKS_INTERVAL = 4,
-	DAMON_LRU_WMARKS_HIGH = 5,
-	DAMON_LRU_WMARKS_MID = 6,
-	DAMON_LRU_WMARKS_LOW = 7,
-	DAMON_LRU_SAMPLE_INTERVAL = 8,
-	DAMON_LRU_AGGR_INTERVAL = 9,
-	DAMON_LRU_MIN_NR_REGIONS = 10,
-	DAMON_LRU_MAX_NR_REGIONS = 11,
-	DAMON_LRU_MONITOR_REGION_START = 12,
-	DAMON_LRU_MONITOR_REGION_END = 13,
-	DAMON_LRU_NR_PARAMS
-};
-
-struct damon_lru_sort;
-
-/**
- * damon_lru_sort_param_name() - the parameter's file name
- * ("hot_thres_access_freq", ...).
- * @p: the parameter
- *
- * Return: the name; NULL (errno EINVAL) if @p is not a parameter.
- */
-DAMOS_API const char *damon_lru_sort_param_name(enum damon_lru_param p);
-
-/**
- * damon_lru_sort_new() - the module's parameters at their kernel defaults
- * (50%, 120 s, 10 ms per 1 s, watermarks 5 s 200 150 50, 5 ms, 100 ms, 10
- * and 1000 regions, the biggest System RAM), disabled, no statistics, no
- * parameter marked as given.
- *
- * Return: the object (free with damon_lru_sort_free()), or NULL.
- */
-DAMOS_API struct damon_lru_sort *damon_lru_sort_new(void);
-
-/**
- * damon_lru_sort_free() - free @l; NULL is a no-op.
- * @l: damon_lru_sort's parameters
- */
-DAMOS_API void damon_lru_sort_free(struct damon_lru_sort *l);
-
-/**
- * damon_lru_sort_get() - parameter @p in the kernel's unit.
- * @l: damon_lru_sort's parameters
- * @p: the parameter
- *
- * Return: the value; 0 if @p is not a parameter.
- */
-DAMOS_API uint64_t damon_lru_sort_get(const struct damon_lru_sort *l,
-				      enum damon_lru_param p);
-
-/**
- * damon_lru_sort_set() - set parameter @p (kernel unit) and mark it given.
- * Cross-parameter rules are checked by damon_lru_sort_validate().
- * @l: damon_lru_sort's parameters
- * @p: the parameter
- * @v: the value, in the kernel's unit
- *
- * Return: 0, -EINVAL (not a parameter) or -ERANGE.
- */
-DAMOS_API int damon_lru_sort_set(struct damon_lru_sort *l,
-				 enum damon_lru_param p, uint64_t v);
-
-/**
- * damon_lru_sort_overlay() - copy into @dst the parameters given in @src
- * (by damon_lru_sort_set() or damon_lru_sort_parse()), marking them given
- * in @dst.  For "these changes over what the module holds".
- * @dst: the parameters to change
- * @src: the parameters given there
- */
-DAMOS_API void damon_lru_sort_overlay(struct damon_lru_sort *dst,
-				      const struct damon_lru_sort *src);
-
-/**
- * damon_lru_sort_parse() - apply the keyword grammar of "damoctl lru-sort
- * set" to @l, in the units of schemes:
- * @l: damon_lru_sort's parameters
- * @argc: the number of words
- * @argv: the words
- *
- *   [hot RATE] [cold TIME] [quota [time MS] [reset MS]]
- *   [wmarks INTERVAL HIGH MID LOW] [sample TIME] [aggr TIME]
- *   [regions MIN MAX] [region START END]
- *
- * RATE and the watermarks are N% or a bare per-mille number (hot also min
- * and max); times take us ms s m h (bare: us, ms for quota); START and END
- * are 0xHEX or sizes.  A keyword may appear once; the parameters given are
- * marked given.  Cross-parameter rules are not checked here.
- *
- * Return: 0 or -EINVAL/-ERANGE with a message naming the keyword and value
- * (@l may then be partly changed).
- */
-DAMOS_API int damon_lru_sort_parse(struct damon_lru_sort *l, int argc,
-				   const char *const *argv);
-
-/**
- * damon_lru_sort_keywords() - the keywords of damon_lru_sort_parse(),
- * NULL-terminated, for help and completion.
- *
- * Return: a static NULL-terminated array.
- */
-DAMOS_API const char *const *damon_lru_sort_keywords(void);
-
-/**
- * damon_lru_sort_validate() - the rules the kernel and the module need,
- * checked before anything is written: valid monitoring attributes (as
- * damon_attrs_validate()), hot threshold <= 100%, cold age < 2^32
- * aggregation intervals, quota time not 1 ms (halved to 0 = no quota),
- * watermarks <= 1000 and high >= mid >= low, region start < end (or 0 0).
- * @l: damon_lru_sort's parameters
- *
- * Return: 0 or -EINVAL with a message naming the values.
- */
-DAMOS_API int damon_lru_sort_validate(const struct damon_lru_sort *l);
-
-/**
- * damon_lru_sort_format() - print every parameter in the grammar of
- * damon_lru_sort_parse(), with units ("hot 50% cold 2m quota time 10ms
- * reset 1s wmarks 5s 20% 15% 5% sample 5ms aggr 100ms regions 10 1000
- * region 0x0 0x0"), like snprintf.
- * @l: damon_lru_sort's parameters
- * @buf: the buffer
- * @sz: the buffer's size
- *
- * Return: the length the full text needs, or -ENOMEM.
- */
-DAMOS_API int damon_lru_sort_format(const struct damon_lru_sort *l,
-				    char *buf, size_t sz);
-
-/**
- * damon_lru_sort_enabled() - whether damon_lru_sort runs
- * @l: damon_lru_sort's parameters
- *
- * The state damon_lru_sort_read() read (damon_lru_sort_kdamond_pid()
- * too).
- *
- * Return: true if the module runs.
- */
-DAMOS_API bool damon_lru_sort_enabled(const struct damon_lru_sort *l);
-/**
- * damon_lru_sort_kdamond_pid() - the pid of damon_lru_sort's kdamond
- * @l: damon_lru_sort's parameters
- *
- * As damon_lru_sort_read() read it.
- *
- * Return: the pid, -1 when the module is off.
- */
-DAMOS_API int damon_lru_sort_kdamond_pid(const struct damon_lru_sort *l);
-
-/**
- * damon_lru_sort_scheme() - the scheme the module builds from @l for
- * action @a (DAMOS_ACTION_LRU_PRIO: hot regions, DAMOS_ACTION_LRU_DEPRIO:
- * cold ones), as the kernel computes it (thresholds truncated, half the
- * quota time each, weights 0 1 0, free_mem_rate watermarks), with the
- * module's statistics for it.
- * @l: damon_lru_sort's parameters
- * @a: the action
- *
- * Return: the scheme (free with damos_scheme_free()), or NULL (EINVAL).
- */
-DAMOS_API struct damos_scheme *
-damon_lru_sort_scheme(const struct damon_lru_sort *l, enum damos_action a);
-
-/**
- * damon_lru_sort_read() - read the module's parameters, state and
- * statistics below @opts->root (only .root is used; NULL opts for "/").
- * @opts: where and how (root, interface, layers); NULL for the defaults
- * @out: where the parameters go
- *
- * Return: 0 with *@out (free with damon_lru_sort_free()), -ENOENT if the
- * kernel has no damon_lru_sort (message names the directory), or the errno
- * of a read.
- */
-DAMOS_API int damon_lru_sort_read(const struct damon_opts *opts,
-				  struct damon_lru_sort **out);
-
-/**
- * damon_lru_sort_write() - make the module hold @l: validate @l first
- * (nothing is written if it fails), then write the parameters that differ
- * from what the module holds and
- *   @enable 1: write enabled=Y last, if the module is off;
- *   @enable 0: write enabled=N first, if it is on;
- *   any case:  if the module stays on and a parameter changed, write
- *              commit_inputs=Y (the module takes the inputs at its next
- *              aggregation; an input it finds invalid disables it).
- * Honours @opts->root and @opts->layers (no fake kernel: the module's
- * files are plain files anyway); with damos_layer_dry_run() *@script (if
- * @script is not NULL) gets the writes as a malloc()ed sh script body.
- * @opts: where and how (root, interface, layers); NULL for the defaults
- * @l: damon_lru_sort's parameters
- * @enable: 1 on, 0 off, -1 as it is
- * @script: where the dry run's script goes (may be NULL)
- *
- * Return: 0 or a negative errno with a message.
- */
-DAMOS_API int damon_lru_sort_write(const struct damon_opts *opts,
-				   const struct damon_lru_sort *l, int enable,
-				   char **script);
-
 /* ------------------------------------------------------------------------
  * DAMON's modules, one model for all: "lru_sort"
  * (damon_lru_sort) and "reclaim" (damon_reclaim), each a table of its
  * parameters (<root>/sys/module/<kernel name>/parameters, the names and
  * defaults of mm/damon/<module>.c), its keyword grammar in the units of
- * schemes, its statistics and the schemes it builds.  damon_lru_sort's
- * functions above are this model under their first names.  Parameters
+ * schemes, its statistics and the schemes it builds.  Parameters
  * are numbered in the module's table order; values are in the kernel's
  * units (a bool parameter is 0 or 1).
  */
@@ -2269,22 +1113,13 @@ DAMOS_API void damon_module_free(struct damon_module *m);
  * Return: the name, static.
  */
 DAMOS_API const char *damon_module_name(const struct damon_module *m);
-/**
- * damon_module_kernel_name() - the module's kernel name ("damon_reclaim")
- * @m: the module
- *
- * The name of the kernel's module, as under /sys/module.
- *
- * Return: the name, static.
- */
-DAMOS_API const char *damon_module_kernel_name(const struct damon_module *m);
 
 /**
  * damon_module_nr_params() - the number of the module's parameters
  * @m: the module
  *
  * The parameters are numbered 0 .. this - 1 in the module's table order
- * (damon_module_param_name(), damon_module_param_index()).
+ * (damon_module_param_name()).
  *
  * Return: the number of parameters.
  */
@@ -2300,30 +1135,6 @@ DAMOS_API size_t damon_module_nr_params(const struct damon_module *m);
  */
 DAMOS_API const char *damon_module_param_name(const struct damon_module *m,
 					      size_t p);
-/**
- * damon_module_param_index() - the number of the parameter in @file
- * @m: the module
- * @file: the parameter's file name
- *
- * The number of a parameter by its file name.
- *
- * Return: the number, or -ENOENT with a message.
- */
-DAMOS_API int damon_module_param_index(const struct damon_module *m,
-				       const char *file);
-/**
- * damon_module_param_present() - whether this kernel's module has parameter @p
- * @m: the module
- * @p: the parameter's number
- *
- * A parameter of a later kernel that damon_module_read() did not find is
- * not.
- *
- * Return: true if the parameter is there (or was not read); false if
- * damon_module_read() did not find it or there is no parameter @p.
- */
-DAMOS_API bool damon_module_param_present(const struct damon_module *m,
-					  size_t p);
 /**
  * damon_module_get() - the value of parameter @p, in the kernel's unit
  * @m: the module
@@ -2344,95 +1155,7 @@ DAMOS_API uint64_t damon_module_get(const struct damon_module *m, size_t p);
  * type), with a message.
  */
 DAMOS_API int damon_module_set(struct damon_module *m, size_t p, uint64_t v);
-/**
- * damon_module_overlay() - the parameters given in @src into @dst
- * @dst: the module to change
- * @src: the module whose given parameters are copied
- */
-DAMOS_API void damon_module_overlay(struct damon_module *dst,
-				    const struct damon_module *src);
 
-/**
- * damon_module_parse() - the module's keyword grammar (damoctl lru-sort
- * set, damoctl reclaim set) over @m: each value in the units of schemes,
- * the parameters it sets marked given.
- * @m: the module
- * @argc: the number of words
- * @argv: the words
- *
- * Return: 0, or -EINVAL / -ERANGE with a message naming the keyword and
- * the value.
- */
-DAMOS_API int damon_module_parse(struct damon_module *m, int argc,
-				 const char *const *argv);
-/**
- * damon_module_keywords() - the keywords of the module's grammar
- * @m: the module
- *
- * Return: a static NULL-terminated array.
- */
-DAMOS_API const char *const *damon_module_keywords(const struct damon_module *m);
-
-/**
- * struct damon_module_kw - keyword i of a module's grammar
- * (damon_module_keyword())
- * @sz: sizeof(struct damon_module_kw), set by the caller
- * @kw: the keyword
- * @nr_values: how many values follow it, for the parameters from @first
- *	on; 0: sub-keywords
- * @first: the number of its first parameter
- * @nr_subs: the number of @subs
- * @subs: the sub-keywords, each with one value for its parameter
- * @sub_params: the parameter of each sub-keyword
- * @args: the words after it as a synopsis shows them
- * @help: one line of help
- */
-struct damon_module_kw {
-	size_t sz;
-	const char *kw;
-	int nr_values;
-	size_t first;
-	size_t nr_subs;
-	const char *subs[8];
-	size_t sub_params[8];
-	const char *args, *help;
-};
-/**
- * damon_module_keyword() - keyword @i of the module's grammar
- * @m: the module
- * @i: the index
- * @out: the keyword, .sz set by the caller
- *
- * Return: 0, or -EINVAL past the last keyword or for a short @out->sz.
- */
-DAMOS_API int damon_module_keyword(const struct damon_module *m, size_t i,
-				   struct damon_module_kw *out);
-/**
- * damon_module_keyword_format() - keyword @i's values in the grammar's
- * units ("time 10ms reset 1s"); "" for one this kernel does not have.
- * @m: the module
- * @i: the index
- * @buf: the buffer
- * @sz: the buffer's size
- *
- * Return: the length of the text (as snprintf(): it did not fit if
- * >= @sz), or a negative errno.
- */
-DAMOS_API int damon_module_keyword_format(const struct damon_module *m,
-					  size_t i, char *buf, size_t sz);
-/**
- * damon_module_format() - every keyword with its values
- * @m: the module
- * @buf: the buffer
- * @sz: the buffer's size
- *
- * The keywords as damon_module_keyword_format() prints each.
- *
- * Return: the length of the text (as snprintf(): it did not fit if
- * >= @sz), or a negative errno.
- */
-DAMOS_API int damon_module_format(const struct damon_module *m, char *buf,
-				  size_t sz);
 /**
  * damon_module_validate() - as damon_lru_sort_validate(), for any module
  * @m: the module
@@ -2448,48 +1171,6 @@ DAMOS_API int damon_module_validate(const struct damon_module *m);
  * Return: true if the module runs.
  */
 DAMOS_API bool damon_module_enabled(const struct damon_module *m);
-/**
- * damon_module_kdamond_pid() - the pid of the module's kdamond
- * @m: the module
- *
- * Return: the pid, -1 when the module is off.
- */
-DAMOS_API int damon_module_kdamond_pid(const struct damon_module *m);
-
-/**
- * damon_module_nr_schemes() - the number of schemes the module builds
- * @m: the module
- *
- * The schemes the module builds from its parameters (reclaim: one
- * pageout; lru_sort: hot lru_prio, cold lru_deprio): damon_module_scheme().
- *
- * Return: the number of schemes.
- */
-DAMOS_API size_t damon_module_nr_schemes(const struct damon_module *m);
-/**
- * damon_module_scheme_label() - the label of scheme @i ("hot", "cold")
- * @m: the module
- * @i: the index
- *
- * See damon_module_nr_schemes().
- *
- * Return: the label, static; NULL if there is no scheme @i.
- */
-DAMOS_API const char *damon_module_scheme_label(const struct damon_module *m,
-						size_t i);
-/**
- * damon_module_scheme() - scheme @i of those the module builds
- * @m: the module
- * @i: the index
- *
- * Built from the module's parameters, with the statistics
- * damon_module_read() read.
- *
- * Return: the scheme (free with damos_scheme_free()), or NULL with errno
- * EINVAL (no scheme @i, or a zero interval) or ENOMEM and a message.
- */
-DAMOS_API struct damos_scheme *damon_module_scheme(const struct damon_module *m,
-						   size_t i);
 
 /**
  * damon_module_read() - module @name's parameters, state and statistics.
@@ -2502,55 +1183,98 @@ DAMOS_API struct damos_scheme *damon_module_scheme(const struct damon_module *m,
 DAMOS_API int damon_module_read(const struct damon_opts *opts,
 				const char *name, struct damon_module **out);
 
+/* ---- the whole setup: read, edit in memory, apply in one step ---- */
+
 /**
- * damon_module_write() - make the module hold @m, as damon_lru_sort_write()
- * (@enable 1, 0, -1), as one transaction: if a write fails, the files are
- * put back as they were (-ENOTRECOVERABLE naming the files if that fails
- * too).  A parameter this kernel's module does not have, given or not at
- * its default, is -EOPNOTSUPP naming it and the kernel release, before
- * anything is written.
- * @opts: where and how (root, interface, layers); NULL for the defaults
- * @m: the module
- * @enable: 1 on, 0 off, -1 as it is
- * @script: where the dry run's script goes (may be NULL)
+ * struct damon_kdamond_setup - one kdamond (sysfs) or the dbgfs context
+ * @on: monitoring runs
+ * @attrs: the monitoring attributes
+ * @targets: the targets (.nr 0: none)
+ * @schemes: the schemes, owned by the setup
+ * @nr_schemes: their number
+ */
+struct damon_kdamond_setup {
+	bool on;
+	struct damon_attrs attrs;
+	struct damon_targets targets;
+	struct damos_scheme **schemes;
+	size_t nr_schemes;
+};
+
+/**
+ * struct damon_module_setup - a DAMON module and whether it runs
+ * @module: its parameters, owned by the setup
+ * @enable: 1 on, 0 off; to apply, -1 as it is
+ */
+struct damon_module_setup {
+	struct damon_module *module;
+	int enable;
+};
+
+/**
+ * struct damon_setup - everything DAMON holds below a root
+ * @iface: the interface; DAMON_IFACE_AUTO: the kernel has none
+ * @nr_kdamonds: sysfs: nr_kdamonds; dbgfs: 1, the context of the opts
+ * @kdamonds: the kdamonds, malloc()ed
+ * @nr_modules: the modules this kernel has
+ * @modules: the modules, malloc()ed
+ * @restart: to apply: a running dbgfs context is stopped for the writes
+ *	and started again (else dbgfs refuses them: -EBUSY)
  *
- * Return: 0, -EOPNOTSUPP (a parameter this kernel lacks), -ENOTRECOVERABLE
- * (the files could not be put back) or another negative errno, with a
- * message.
+ * Edit it in memory (realloc() the arrays, free what goes with the
+ * library's free functions) and apply it whole.
  */
-DAMOS_API int damon_module_write(const struct damon_opts *opts,
-				 const struct damon_module *m, int enable,
-				 char **script);
+struct damon_setup {
+	enum damon_iface iface;
+	size_t nr_kdamonds;
+	struct damon_kdamond_setup *kdamonds;
+	size_t nr_modules;
+	struct damon_module_setup *modules;
+	bool restart;
+};
 
 /**
- * damos_scheme_edit() - apply the keywords of damos_scheme_parse() (no
- * action first; "action NAME" instead) over @s, as "damoctl scheme set"
- * does: only the fields given change.  The first filter (goal) keyword
- * replaces the scheme's filters (goals); "filter none" ("goal none")
- * removes them.  Then the scheme is checked as a whole.  On an error @s
- * may be half changed: edit a copy (damos_scheme_dup()).
- * Return: 0, or -EINVAL with a message naming the keyword and the value.
- * @s: the scheme
- * @argc: the number of words
- * @argv: the words
- * @attrs: the attributes units convert with (NULL: the defaults)
+ * damon_setup_read() - read the whole setup below @opts' root
+ * @opts: where and how (root, interface, dbgfs context, layers); NULL: defaults
+ * @out: the setup (damon_setup_free())
+ *
+ * Return: 0, or a negative errno with a message.
  */
-DAMOS_API int damos_scheme_edit(struct damos_scheme *s, int argc,
-				const char *const *argv,
-				const struct damon_attrs *attrs);
+DAMOS_API int damon_setup_read(const struct damon_opts *opts,
+			       struct damon_setup **out);
 
 /**
- * damos_scheme_update() - replace scheme @idx of the context by @s, in
- * place: on a running sysfs kdamond through "commit", which keeps the
- * scheme's statistics (nr_tried goes on from where it was).  One
- * transaction.  dbgfs refuses while monitoring is on, naming the kernel.
- * Return: 0, -ENOENT (no scheme @idx), or an errno with a message.
- * @d: the handle
- * @idx: the index of the scheme
- * @s: the scheme
+ * damon_setup_apply() - make the kernel hold @want, as one transaction
+ * @opts: as damon_setup_read()'s
+ * @want: the setup wanted (a module absent from it is left as it is)
+ * @plan: NULL to apply; else nothing is written and *@plan is the plan: a
+ *	POSIX shell script of the writes, in order (free() it)
+ *
+ * Under the lock of the root (above; taken here for up to 30 s unless
+ * this process holds it, a dead process's journal rolled back first), the
+ * setup is read again and only what differs from @want is written (a
+ * second apply writes nothing), in one order: modules that must go off;
+ * running kdamonds that must stop (all if the count changes, then
+ * nr_kdamonds); each kdamond's schemes that only the kernel can refuse,
+ * attributes, targets, schemes; kdamonds started; modules' parameters and
+ * enable.  A running sysfs kdamond takes its changes by commit.  Every
+ * written part is read back before the commit point.  On any failure,
+ * a signal (SIGINT, SIGTERM, SIGHUP are held while files are written) or
+ * a crash (the journal), every file is put back as it was.
+ *
+ * Return: 0; -EINVAL (what @want changes is invalid: before any write), -EIO (read back
+ * otherwise: another program that does not take the lock), -ETIMEDOUT
+ * (the lock), -ENOTRECOVERABLE (the files could not be put back) or
+ * another negative errno, with a message.
  */
-DAMOS_API int damos_scheme_update(struct damon_ctx *d, size_t idx,
-				  const struct damos_scheme *s);
+DAMOS_API int damon_setup_apply(const struct damon_opts *opts,
+				const struct damon_setup *want, char **plan);
+
+/**
+ * damon_setup_free() - free @s and everything it holds; NULL is a no-op
+ * @s: the setup
+ */
+DAMOS_API void damon_setup_free(struct damon_setup *s);
 
 /**
  * damos_goal_current_write() - set the current value of quota goal @goal

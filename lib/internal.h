@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "damos.h"
+#include "damos-private.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define container_of(p, type, member) \
@@ -483,6 +483,8 @@ bool damos_txn_defer_commit(struct damon_ctx *d, const char *state_path);
  */
 int damos_sysfs_commit_check(struct damon_ctx *d, const char *state_path);
 bool damos_sysfs_commit_stopped(struct damon_ctx *d, const char *state_path);
+/* setup.c: the handle @d made kdamond @idx's (sysfs; dbgfs: no-op) */
+int damos_kdamond_select(struct damon_ctx *d, unsigned int idx);
 /* The public mutators run @op(@d, @arg) as one transaction. */
 #define DAMOS_TXN(d, call) \
 	({ int _e = damos_txn_begin(d); \

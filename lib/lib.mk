@@ -26,7 +26,7 @@ LIB_PC := $(BUILD)/libdamos.pc
 ALL_TARGETS += $(LIB_A) $(LIB_SO) $(LIB_PC)
 INSTALL_TARGETS += install-lib
 
-$(BUILD)/lib/%.o: lib/%.c lib/damos.h lib/internal.h lib/lib.mk
+$(BUILD)/lib/%.o: lib/%.c lib/damos.h lib/damos-private.h lib/internal.h lib/lib.mk
 	@mkdir -p $(@D)
 	$(CC) $(DAMOS_CFLAGS) -fPIC -fvisibility=hidden \
 		-DDAMOS_VERSION='"$(VERSION)"' -Ilib -c -o $@ $<

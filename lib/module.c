@@ -120,7 +120,7 @@ static uint64_t val(const struct damon_module *m, const char *file)
 	{ "monitor_region_end", 0, M_ADDR, NULL }
 
 /* ------------------------------------------------------------------------
- * damon_lru_sort (mm/damon/lru_sort.c); the order is enum damon_lru_param's.
+ * damon_lru_sort (mm/damon/lru_sort.c), in its order.
  */
 static const struct mod_param lru_sort_params[] = {
 	{ "hot_thres_access_freq", 500, M_RATE, NULL },
@@ -228,8 +228,6 @@ static const struct mod_info modules[] = {
 
 static const char *const module_names[] = { "lru_sort", "reclaim", NULL };
 
-_Static_assert(ARRAY_SIZE(lru_sort_params) == DAMON_LRU_NR_PARAMS,
-	       "damon_lru_sort's table is enum damon_lru_param");
 
 const char *const *damon_module_names(void)
 {

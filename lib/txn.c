@@ -548,16 +548,21 @@ static int restore_dir(struct txn_dir *t, struct damos_buf *left)
  */
 static void restart_was_on(struct txn_dir *t, struct damos_buf *left)
 {
-	if (strcmp(t->kind, "sysfs"))
+	bool dbgfs = !strcmp(t->kind, "dbgfs");
+
+	if (!dbgfs && strcmp(t->kind, "sysfs"))
 		return;
 	for (size_t i = 0; i < t->snap.n; i++) {
 		const struct damos_snap_file *f = &t->snap.f[i];
-		unsigned int k;
+		unsigned int k = 0;
 		int n = 0;
 		char *p, word[16] = "";
 
-		if (sscanf(f->rel, "kdamonds/%u/state%n", &k, &n) != 1 ||
-		    f->rel[n] || strncmp(f->content, "on", 2))
+		/* dbgfs: its one monitoring, "kdamond 0" in what is said */
+		if (dbgfs ? strcmp(f->rel, "monitor_on") && strcmp(f->rel, "monitor_on_DEPRECATED") :
+			    sscanf(f->rel, "kdamonds/%u/state%n", &k, &n) != 1 || f->rel[n])
+			continue;
+		if (strncmp(f->content, "on", 2))
 			continue;
 		p = damos_path("%s/%s", t->dir, f->rel);
 		if (!p || damos_read_word(t->d, p, word, sizeof(word)) ||
@@ -565,12 +570,19 @@ static void restart_was_on(struct txn_dir *t, struct damos_buf *left)
 			free(p);
 			continue;
 		}
-		if (damos_write(t->d, p, "on\n"))
-			damos_buf_printf(left, "; kdamond %u ran before and could not be started again: %s",
-					 k, damos_errmsg());
-		else
+		if (damos_write(t->d, p, "on\n")) {
+			if (dbgfs)
+				damos_buf_printf(left, "; monitoring ran before and could not be started again: %s",
+						 damos_errmsg());
+			else
+				damos_buf_printf(left, "; kdamond %u ran before and could not be started again: %s",
+						 k, damos_errmsg());
+		} else if (dbgfs) {
+			damos_buf_printf(left, "; monitoring, which the change had stopped, started again on them");
+		} else {
 			damos_buf_printf(left, "; kdamond %u, which the change had stopped, started again on them",
 					 k);
+		}
 		free(p);
 	}
 }

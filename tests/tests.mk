@@ -74,7 +74,7 @@ DAMOCTL_TEST := $(BUILD)/tests/damoctl-test
 DAMOCTL_FAULT := $(BUILD)/tests/damoctl-fault
 
 $(BUILD)/tests/layers/%.o: tests/layers/%.c tests/layers/layers.h cli/cli.h cli/conf.h \
-		lib/damos.h lib/internal.h tests/tests.mk
+		lib/damos.h lib/damos-private.h lib/internal.h tests/tests.mk
 	@mkdir -p $(@D)
 	$(CC) $(DAMOS_CFLAGS) $(CLI_CFLAGS) -Ilib -Icli -c -o $@ $<
 

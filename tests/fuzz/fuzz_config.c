@@ -94,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cli_conf_targets(c) && !err)
 		damon_targets_validate(cli_conf_targets(c));
 	if (cli_conf_lru_sort(c))
-		damon_lru_sort_validate(cli_conf_lru_sort(c));
+		damon_module_validate(cli_conf_lru_sort(c));
 	if (!err)
 		schemes(c, nr_lines);
 	cli_conf_check_ops(c, DAMON_OPS_PADDR);

@@ -80,25 +80,25 @@ static void read_all(enum damon_iface iface)
 static void read_lru_sort(void)
 {
 	struct damon_opts o = DAMON_OPTS_INIT;
-	struct damon_lru_sort *l;
+	struct damon_module *l;
 	struct damos_scheme *s;
 
 	o.root = fake_root;
-	if (damon_lru_sort_read(&o, &l)) {
-		fuzz_check_msg("damon_lru_sort_read");
+	if (damon_module_read(&o, "lru_sort", &l)) {
+		fuzz_check_msg("damon_module_read");
 		return;
 	}
-	damon_lru_sort_enabled(l);
-	damon_lru_sort_kdamond_pid(l);
-	if (!damon_lru_sort_validate(l))
+	damon_module_enabled(l);
+	damon_module_kdamond_pid(l);
+	if (!damon_module_validate(l))
 		for (int a = DAMOS_ACTION_LRU_PRIO; a <= DAMOS_ACTION_LRU_DEPRIO; a++) {
-			s = damon_lru_sort_scheme(l, a);
+			s = damon_module_scheme(l, a == DAMOS_ACTION_LRU_DEPRIO);
 			FUZZ_CHECK(s && !damos_scheme_validate(s),
 				   "read lru-sort parameters are valid, their %s scheme is not",
 				   damos_action_name(a));
 			damos_scheme_free(s);
 		}
-	damon_lru_sort_free(l);
+	damon_module_free(l);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

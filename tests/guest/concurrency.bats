@@ -128,7 +128,7 @@ count_ok() {	# count_ok N: how many of st.1..st.N are 0; failures on stderr
 	done
 }
 
-@test "a write without the lock in the middle of scheme add is reported, not lost silently" {
+@test "a write without the lock in the middle of scheme add is reported and the add rolled back, not lost silently" {
 	local iface file
 	for iface in $(interfaces); do
 		reset_iface "$iface"
@@ -144,8 +144,10 @@ count_ok() {	# count_ok N: how many of st.1..st.N are 0; failures on stderr
 		# as helpers/damoctl-test); it runs $race after damoctl's write
 		DAMOCTL_TEST_RACE="$race" run "$HELPERS/damoctl-test" --root / --interface "$iface" scheme add stat
 		assert_failure 1
-		assert_output --partial "another program changed the schemes while damoctl wrote them"
-		assert_output --partial "damoctl meant 2 schemes, there are now 0"
+		assert_output --partial "another program changed the schemes"
+		assert_output --partial "while they were written"
+		assert_output --partial "2 schemes meant, there are now 0"
+		assert_output --partial "; nothing was changed"
 	done
 }
 

@@ -326,21 +326,23 @@ damoctl: apply: l.conf: 1 bad line; nothing was changed"
 	echo on > "$(DBG monitor_on)"
 	# a kernel the library cannot tell (the probe could not run) ...
 	echo unknown > "$(DBG .max_action)"
-	# ... and that refuses the schemes write
-	rm "$(DBG schemes)" && mkdir "$(DBG schemes)"
 	printf '%s\n' "attrs sample 10ms aggr 200ms" "target paddr region 4G 6G" \
 		"scheme lru_prio" > l.conf
 	local attrs regions
 	attrs=$(cat "$(DBG attrs)")
 	regions=$(cat "$(DBG init_regions)")
-	run damoctl apply l.conf
+	# ... and that refuses the schemes write (EINVAL), made right after
+	# monitoring stops: before the attrs and the targets
+	run env DAMOS_FAULT=2:22 DAMOS_FAULT_LOG="$BATS_TEST_TMPDIR/w.log" \
+		"$DAMOCTL_FAULT" --root "$ROOT" apply l.conf
 	assert_failure 1
-	assert_output --partial "monitoring restarted, nothing changed"
+	assert_output --partial "monitoring, which the change had stopped, started again on them"
+	assert_equal "$(sed -n 1p "$BATS_TEST_TMPDIR/w.log")" "1 $(DBG monitor_on)"
+	assert_equal "$(sed -n 2p "$BATS_TEST_TMPDIR/w.log")" "2 $(DBG schemes)"
 	assert_equal "$(cat "$(DBG attrs)")" "$attrs"
 	assert_equal "$(cat "$(DBG init_regions)")" "$regions"
 	assert_equal "$(cat "$(DBG monitor_on)")" on
 	# a kernel that takes them: the same file goes through
-	rmdir "$(DBG schemes)" && : > "$(DBG schemes)"
 	run damoctl apply l.conf
 	assert_success
 	assert_equal "$(cut -d' ' -f7 "$(DBG schemes)")" 6

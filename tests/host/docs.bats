@@ -120,7 +120,7 @@ header_api() {
 		-e 's/^ \* damos_scheme_free() - / * damos_scheme_gone() - /' \
 		-e '/^ \* damon_attrs_encode() - /,/^ \*\//{/^ \* Return: /d}' \
 		-e '/^ \* struct damon_attrs - /,/^ \*\//{/^ \* @max_nr_regions: /d}' \
-		-e '/^ \* enum damos_hint - /,/^ \*\//{/^ \* @DAMOS_HINT_STOP_DBGFS: /d}' \
+		-e '/^ \* enum damos_action - /,/^ \*\//{/^ \* @DAMOS_ACTION_COLD: /d}' \
 		"$SRC/lib/damos.h" |
 		sed '/^\/\*\*$/{N;s/^\/\*\*\n\( \* struct damon_opts - \)/\/*\n\1/}' \
 		> "$BATS_TEST_TMPDIR/damos.h"
@@ -130,7 +130,7 @@ header_api() {
 	assert_line --partial "damos_scheme_free: its comment is titled"
 	assert_line 'damon_attrs_encode: returns int, no "Return:" section'
 	assert_line "struct damon_attrs: member @max_nr_regions not described"
-	assert_line "enum damos_hint: member @DAMOS_HINT_STOP_DBGFS not described"
+	assert_line "enum damos_action: member @DAMOS_ACTION_COLD not described"
 	assert_line "struct damon_opts: its comment is not kernel-doc (/**)"
 	[ "${#lines[@]}" = 6 ] || fail "expected 6 faults: $output"
 }

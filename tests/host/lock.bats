@@ -273,12 +273,17 @@ serial_outcome() {
 	export DAMOCTL_TEST_RACE="echo '4096 8192 0 0 0 0 5 0 0 0 0 0 0 0 0 0 0 0' > $(DBGDIR)/schemes"
 	run damoctl scheme add stat
 	assert_failure 1
-	assert_output --partial "another program changed the schemes while damoctl wrote them"
-	assert_output --partial "damoctl meant 2 schemes, there is now 1: 0: stat sz 4K 8K"
+	assert_output --partial "another program changed the schemes while they were written"
+	assert_output --partial "2 schemes meant, there is now 1: 0: stat sz 4K 8K"
+	assert_output --partial "; nothing was changed"
+	# the read-back is before the commit point: the add is rolled back
+	run damoctl scheme list
+	assert_output --regexp "^0: pageout sz 1M max"
+	[ "${#lines[@]}" = 1 ]
 	DAMOCTL_TEST_RACE= damoctl scheme add pageout
 	run damoctl scheme rm 0
 	assert_failure 1
-	assert_output --partial "damoctl meant 1 scheme, there is now 1: 0: stat sz 4K 8K"
+	assert_output --partial "1 scheme meant, there is now 1: 0: stat sz 4K 8K"
 	unset DAMOCTL_TEST_RACE
 	run damoctl scheme add stat
 	assert_success
@@ -291,8 +296,11 @@ serial_outcome() {
 	DAMOCTL_TEST_RACE="echo 7000 > $c/monitoring_attrs/intervals/sample_us" \
 		run damoctl attrs set sample 10ms
 	assert_failure 1
-	assert_output --partial "another program changed the attributes while damoctl wrote them"
+	assert_output --partial "another program changed the attributes of kdamond 0 while they were written"
 	assert_output --partial "they are now sample 7ms aggr 100ms"
+	assert_output --partial "; nothing was changed"
+	# rolled back before the commit point: the sample interval as it was
+	[ "$(cat "$c/monitoring_attrs/intervals/sample_us")" = 5000 ]
 	DAMOCTL_TEST_RACE="echo vaddr > $c/operations" \
 		run damoctl target set paddr region 4G 8G
 	assert_failure 1

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "damos.h"
+#include "damos-private.h"
 
 static double now_ms(void)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "damos.h"
+#include "damos-private.h"
 
 /*
  * A quota time or reset interval in ms above 2^64 / 1000 is a valid kernel
@@ -64,26 +64,26 @@ static void test_bare_ms_beyond_u64_us(void **state)
 static void test_lru_sort_hot_threshold_u32(void **state)
 {
 	const char *argv[] = { "sample", "5ms", "aggr", "1004294967295ms" };
-	struct damon_lru_sort *l = damon_lru_sort_new();
+	struct damon_module *l = damon_module_new("lru_sort");
 
 	(void)state;
 	assert_non_null(l);
-	assert_int_equal(damon_lru_sort_parse(l, 4, argv), 0);
-	assert_int_equal(damon_lru_sort_validate(l), -EINVAL);
+	assert_int_equal(damon_module_parse(l, 4, argv), 0);
+	assert_int_equal(damon_module_validate(l), -EINVAL);
 	assert_non_null(strstr(damos_errmsg(), "hot: 500 per mille"));
 	/* the largest that fits: 2^32 - 1 samples at 100% */
-	assert_int_equal(damon_lru_sort_set(l, DAMON_LRU_SAMPLE_INTERVAL, 1), 0);
-	assert_int_equal(damon_lru_sort_set(l, DAMON_LRU_AGGR_INTERVAL,
+	assert_int_equal(damon_module_set(l, (size_t)damon_module_param_index(l, "sample_interval"), 1), 0);
+	assert_int_equal(damon_module_set(l, (size_t)damon_module_param_index(l, "aggr_interval"),
 					    4294967295ULL), 0);
-	assert_int_equal(damon_lru_sort_set(l, DAMON_LRU_HOT_THRES_ACCESS_FREQ,
+	assert_int_equal(damon_module_set(l, (size_t)damon_module_param_index(l, "hot_thres_access_freq"),
 					    1000), 0);
-	assert_int_equal(damon_lru_sort_set(l, DAMON_LRU_COLD_MIN_AGE,
+	assert_int_equal(damon_module_set(l, (size_t)damon_module_param_index(l, "cold_min_age"),
 					    4294967295ULL), 0);
-	assert_int_equal(damon_lru_sort_validate(l), 0);
-	assert_int_equal(damon_lru_sort_set(l, DAMON_LRU_AGGR_INTERVAL,
+	assert_int_equal(damon_module_validate(l), 0);
+	assert_int_equal(damon_module_set(l, (size_t)damon_module_param_index(l, "aggr_interval"),
 					    4294967296ULL), 0);
-	assert_int_equal(damon_lru_sort_validate(l), -EINVAL);
-	damon_lru_sort_free(l);
+	assert_int_equal(damon_module_validate(l), -EINVAL);
+	damon_module_free(l);
 }
 
 int main(void)

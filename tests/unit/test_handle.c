@@ -15,8 +15,55 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "damos.h"
+#include "damos-private.h"
 #include "layers.h"
+
+/*
+ * The read-modify-writes damoctl's scheme add, rm and clear make (through
+ * damon_setup_apply() now): the schemes read, changed, written whole.
+ */
+static int scheme_add(struct damon_ctx *d, const struct damos_scheme *s)
+{
+	struct damos_scheme **arr, **tmp;
+	size_t n;
+	int err = damos_scheme_validate(s);
+
+	if (!err)
+		err = damos_schemes_read(d, &arr, &n);
+	if (err)
+		return err;
+	tmp = realloc(arr, (n + 1) * sizeof(*arr));
+	assert_non_null(tmp);
+	arr = tmp;
+	arr[n++] = damos_scheme_dup(s);
+	err = damos_schemes_write(d, arr, n);
+	damos_schemes_free(arr, n);
+	return err ? err : (int)(n - 1);
+}
+
+static int scheme_remove(struct damon_ctx *d, size_t idx)
+{
+	struct damos_scheme **arr;
+	size_t n;
+	int err = damos_schemes_read(d, &arr, &n);
+
+	if (err)
+		return err;
+	if (idx >= n) {
+		damos_schemes_free(arr, n);
+		return -ENOENT;
+	}
+	damos_scheme_free(arr[idx]);
+	memmove(&arr[idx], &arr[idx + 1], (n - idx - 1) * sizeof(*arr));
+	err = damos_schemes_write(d, arr, n - 1);
+	damos_schemes_free(arr, n - 1);
+	return err;
+}
+
+static int schemes_clear(struct damon_ctx *d)
+{
+	return damos_schemes_write(d, NULL, 0);
+}
 
 #define LRU_PRIO_LINE \
 	"4096 18446744073709551615 10 4294967295 0 4294967295 6 5 0 1000 0 1 0 0 0 0 0 0\n"
@@ -220,7 +267,7 @@ static void test_opts_older_caller(void **state)
 	d = damon_open(&o);
 	assert_non_null(d);
 	assert_int_equal(damon_get_iface(d), DAMON_IFACE_DBGFS);
-	assert_int_equal(damos_schemes_clear(d), 0);
+	assert_int_equal(schemes_clear(d), 0);
 	assert_string_equal(damos_dry_run_script(d), "");
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), "\n");
 	damon_close(d);
@@ -349,21 +396,21 @@ static void test_dbgfs_add_remove(void **state)
 	assert_int_equal(damos_dbgfs_lru_supported(d), 1);
 	assert_int_equal(damon_attrs_read(d, &a), 0);
 	s = damos_scheme_new_preset(DAMOS_ACTION_LRU_PRIO, &a);
-	assert_int_equal(damos_scheme_add(d, s), 1);
+	assert_int_equal(scheme_add(d, s), 1);
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"),
 			    "1 2 3 4 5 6 4 0 0 0 1 2 3 1 100 3 2 1\n" LRU_PRIO_LINE);
 	assert_int_equal(damos_schemes_read(d, &arr, &n), 0);
 	assert_int_equal(n, 2);
 	assert_true(damos_scheme_equal(arr[1], s));
 	damos_schemes_free(arr, n);
-	assert_int_equal(damos_scheme_remove(d, 5), -ENOENT);
-	assert_int_equal(damos_scheme_remove(d, 0), 0);
+	assert_int_equal(scheme_remove(d, 5), -ENOENT);
+	assert_int_equal(scheme_remove(d, 0), 0);
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"),
 			    LRU_PRIO_LINE);
 	/* an invalid scheme is refused before anything is read or written */
 	damos_scheme_set(s, DAMOS_F_MIN_AGE, 9);
 	damos_scheme_set(s, DAMOS_F_MAX_AGE, 8);
-	assert_int_equal(damos_scheme_add(d, s), -EINVAL);
+	assert_int_equal(scheme_add(d, s), -EINVAL);
 	assert_string_equal(damos_errmsg(), "min age 9 > max age 8");
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"),
 			    LRU_PRIO_LINE);
@@ -387,7 +434,7 @@ static void test_dbgfs_busy_and_stock(void **state)
 	assert_int_equal(damon_monitor_status(d, &on, &pid), 0);
 	assert_true(on);
 	assert_int_equal(pid, 777);
-	assert_int_equal(damos_scheme_add(d, s), -EBUSY);
+	assert_int_equal(scheme_add(d, s), -EBUSY);
 	assert_string_equal(damos_errmsg(),
 			    "monitoring is on and dbgfs refuses to change schemes while it runs: stop it first; nothing was changed");
 	assert_hint(DAMOS_HINT_STOP_MONITOR, "stop it first", 0);
@@ -398,7 +445,7 @@ static void test_dbgfs_busy_and_stock(void **state)
 	put(t, "sys/kernel/debug/damon/.max_action", "5\n");
 	d = open_tree(t, DAMON_IFACE_DBGFS, false);
 	assert_int_equal(damos_dbgfs_lru_supported(d), 0);
-	assert_int_equal(damos_scheme_add(d, s), -EOPNOTSUPP);
+	assert_int_equal(scheme_add(d, s), -EOPNOTSUPP);
 	assert_hint(DAMOS_HINT_USE_SYSFS, "kernel series)", 0);
 	assert_string_equal(damos_errmsg() + strlen(damos_errmsg()) - 21,
 			    "; nothing was changed");
@@ -411,7 +458,7 @@ static void test_dbgfs_busy_and_stock(void **state)
 	o.dbgfs_lru = 1;
 	d = damon_open(&o);
 	assert_int_equal(damos_dbgfs_lru_supported(d), 1);
-	assert_int_equal(damos_scheme_add(d, s), 0);
+	assert_int_equal(scheme_add(d, s), 0);
 	damon_close(d);
 	damos_scheme_free(s);
 }
@@ -443,7 +490,7 @@ static void test_dbgfs_probe_unknown(void **state)
 	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"),
 			    "1 2 3 4 5 6 4 0 0 0 1 2 3 1 100 3 2 1\n");
 	/* unknown: the write itself decides (a kernel would say EINVAL) */
-	assert_int_equal(damos_scheme_add(d, s), 1);
+	assert_int_equal(scheme_add(d, s), 1);
 	damon_close(d);
 	damos_scheme_free(s);
 }
@@ -504,7 +551,7 @@ static void test_dbgfs_contexts(void **state)
 	o.dbgfs_ctx = "zed";
 	ctx = damon_open(&o);
 	assert_non_null(ctx);
-	assert_int_equal(damos_schemes_clear(ctx), 0);
+	assert_int_equal(schemes_clear(ctx), 0);
 	assert_string_equal(get(t, "sys/kernel/debug/damon/zed/schemes"), "\n");
 	damon_close(ctx);
 	assert_int_equal(damon_dbgfs_context_remove(d, "zed"), 0);
@@ -536,7 +583,7 @@ static void test_sysfs_dry_run(void **state)
 	assert_int_equal(damon_attrs_read(d, &a), 0);
 	assert_int_equal(a.aggr_us, 100000);
 	s = damos_scheme_new_preset(DAMOS_ACTION_LRU_DEPRIO, &a);
-	assert_int_equal(damos_scheme_add(d, s), 0);
+	assert_int_equal(scheme_add(d, s), 0);
 	script = damos_dry_run_script(d);
 	assert_non_null(strstr(script, "echo 1 > "));
 	assert_non_null(strstr(script, "/kdamonds/0/contexts/nr_contexts\n"));
@@ -611,8 +658,8 @@ static void test_sysfs_emulated(void **state)
 			    "200000\n");
 	s = damos_scheme_new_preset(DAMOS_ACTION_LRU_PRIO, &a);
 	assert_int_equal(damos_scheme_get(s, DAMOS_F_MIN_NR_ACCESSES), 20);
-	assert_int_equal(damos_scheme_add(d, s), 0);
-	assert_int_equal(damos_scheme_add(d, s), 1);
+	assert_int_equal(scheme_add(d, s), 0);
+	assert_int_equal(scheme_add(d, s), 1);
 	assert_int_equal(damos_schemes_read(d, &arr, &n), 0);
 	assert_int_equal(n, 2);
 	assert_true(damos_scheme_equal(arr[0], s));
@@ -625,10 +672,10 @@ static void test_sysfs_emulated(void **state)
 	assert_int_equal(damos_scheme_action(arr[1]), DAMOS_ACTION_UNKNOWN);
 	assert_string_equal(damos_scheme_action_name(arr[1]), "bogus");
 	damos_schemes_free(arr, n);
-	assert_int_equal(damos_scheme_remove(d, 0), 0);
+	assert_int_equal(scheme_remove(d, 0), 0);
 	assert_string_equal(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/action"),
 			    "bogus\n");
-	assert_int_equal(damos_schemes_clear(d), 0);
+	assert_int_equal(schemes_clear(d), 0);
 	assert_string_equal(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/nr_schemes"),
 			    "0\n");
 	assert_null(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/action"));
@@ -713,7 +760,7 @@ static void test_error_hints(void **state)
 	o.kdamond = 5;
 	d = damon_open(&o);
 	assert_non_null(d);
-	assert_int_equal(damos_scheme_add(d, s), -ENOENT);
+	assert_int_equal(scheme_add(d, s), -ENOENT);
 	assert_string_equal(damos_errmsg(),
 			    "kdamond 5 does not exist: making it means writing nr_kdamonds, which would remove the 2 kdamonds there with their setup");
 	assert_hint(DAMOS_HINT_PICK_KDAMOND, "with their setup", 2);
@@ -795,7 +842,7 @@ static void test_tried_regions(void **state)
 
 	make_sysfs(t, "off\n");
 	d = open_tree(t, DAMON_IFACE_SYSFS, false);
-	assert_int_equal(damos_scheme_add(d, s), 0);
+	assert_int_equal(scheme_add(d, s), 0);
 	damon_close(d);
 	/* a scheme directory without tried_regions/: Linux 6.1's layout */
 	d = open_tree(t, DAMON_IFACE_SYSFS, false);

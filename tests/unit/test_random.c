@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "damos.h"
+#include "damos-private.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 

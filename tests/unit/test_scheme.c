@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "damos.h"
+#include "damos-private.h"
 
 #define LRU_PRIO_LINE \
 	"4096 18446744073709551615 10 4294967295 0 4294967295 6 5 0 1000 0 1 0 0 0 0 0 0\n"
@@ -481,6 +481,7 @@ static void test_keyword_lists(void **state)
 	const char *const *kw;
 	size_t n = 0;
 	char joined[128] = "";
+	struct damon_module *lru;
 
 	(void)state;
 	for (kw = damos_scheme_keywords(); *kw; kw++, n++) {
@@ -513,25 +514,28 @@ static void test_keyword_lists(void **state)
 	}
 
 	joined[0] = '\0';
-	for (kw = damon_lru_sort_keywords(), n = 0; *kw; kw++, n++) {
-		struct damon_lru_sort *l = damon_lru_sort_new();
+	lru = damon_module_new("lru_sort");
+	assert_non_null(lru);
+	for (kw = damon_module_keywords(lru), n = 0; *kw; kw++, n++) {
+		struct damon_module *l = damon_module_new("lru_sort");
 		const char *argv[] = { *kw };
 
 		assert_non_null(l);
-		assert_int_not_equal(damon_lru_sort_parse(l, 1, argv), 0);
+		assert_int_not_equal(damon_module_parse(l, 1, argv), 0);
 		assert_null(strstr(damos_errmsg(), "unknown keyword"));
-		damon_lru_sort_free(l);
+		damon_module_free(l);
 		strcat(joined, n ? " " : "");
 		strcat(joined, *kw);
 	}
 	{
-		struct damon_lru_sort *l = damon_lru_sort_new();
+		struct damon_module *l = damon_module_new("lru_sort");
 		const char *argv[] = { "frob" };
 
-		assert_int_not_equal(damon_lru_sort_parse(l, 1, argv), 0);
+		assert_int_not_equal(damon_module_parse(l, 1, argv), 0);
 		assert_non_null(strstr(damos_errmsg(), joined));
-		damon_lru_sort_free(l);
+		damon_module_free(l);
 	}
+	damon_module_free(lru);
 }
 
 /* Linux 6.1: which operations set applies which action. */

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "conf.h"
-#include "damos.h"
+#include "damos-private.h"
 
 static uint64_t size_of(const char *s)
 {
