@@ -226,8 +226,10 @@ void cli_fini(struct cli *c);
 int cli_parse_globals(struct cli *c, int argc, char **argv, int *next);
 int cli_run(struct cli *c, int argc, char **argv);
 const char **cli_complete_words(struct cli *c, int argc, char **argv);
+/* cli/help.c; cli_usage() prints the text of damoctl --help on @f */
 void cli_help(struct cli *c, const struct cli_object *o,
 	      const struct cli_cmd *k);
+void cli_usage(FILE *f);
 const struct cli_object *cli_object_find(const char *name);
 
 /* front ends: cli/shell.c, cli/batch.c, cli/complete.c, cli/watch.c */
@@ -292,13 +294,13 @@ int cli_verify_targets(struct cli *c, struct damon_ctx *d,
 
 /* helpers for the object files */
 const struct cli_cmd *cmd_select(const struct cli_cmd *cmds, const char *name);
+/* cli/messages.c */
 int cli_error(struct cli *c, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int cli_lib_error(struct cli *c, int err);
 /* damos_errmsg() with damoctl's advice for the library's hint in it */
 const char *cli_errmsg(void);
 int cli_parse_error(struct cli *c, int err);
-void cli_opts(struct cli *c, struct damon_opts *o);
 /*
  * layers.c: the I/O layers of the handles @c opens (damon_opts.layers);
  * test builds link tests/layers/cli_layers.c instead, which adds theirs.
@@ -306,6 +308,8 @@ void cli_opts(struct cli *c, struct damon_opts *o);
 const struct damos_layer *const *cli_layers(const struct cli *c);
 /* whether a --root tree acts as the kernel's: only in the test build */
 bool cli_fake_kernel(void);
+/* cli/handle.c: the handle the global options name */
+void cli_opts(struct cli *c, struct damon_opts *o);
 struct damon_ctx *cli_open(struct cli *c);
 struct damon_ctx *cli_open_quiet(struct cli *c);
 int cli_close(struct cli *c, struct damon_ctx *d, int status);

@@ -160,7 +160,7 @@ void *damos_err_null(int err, const char *fmt, ...)
 /*
  * A failure with a hint (damos_error_hint()): DAMOS_HINT_AT in @fmt marks
  * where a client's advice fits (else the end).  The library's words name
- * no program's options: damoctl's advice is damoctl's (cli/dispatch.c).
+ * no program's options: damoctl's advice is damoctl's (cli/messages.c).
  */
 #define DAMOS_HINT_AT "\x1f"
 int damos_err_hint(int err, enum damos_hint hint, int64_t arg,

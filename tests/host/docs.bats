@@ -27,7 +27,7 @@ man_synopsis() {
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/help")" -ge 14 ]
 }
 
-# The global options of damoctl's table (cli_options[] in cli/dispatch.c,
+# The global options of damoctl's table (cli_options[] in cli/options.c,
 # which the option parser, --help and the completion all read), as --help
 # lists them: "-r, --root DIR", "--force".
 help_options() {

@@ -223,7 +223,7 @@ print(len(list(text_string_to_metric_families(sys.stdin.read()))))' <<<"$output"
 }
 
 @test "report effect: the completion offers the keywords its refusal lists, and --format's values" {
-	run "$DAMOCTL" --root . report effect frob 1
+	run "$DAMOCTL" --root "$ROOT" report effect frob 1
 	diff <(sed -n 's/.*(expected \(.*\))$/\1/p' <<<"$output" | sed 's/, \| or /\n/g') \
 		<("$DAMOCTL" --complete -- report effect "") || fail "keywords differ"
 	[ "$("$DAMOCTL" --complete -- report effect --format "" | tr '\n' ' ')" = "text openmetrics prometheus " ]

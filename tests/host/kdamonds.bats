@@ -13,6 +13,14 @@ FIX="$BATS_TEST_DIRNAME/fixtures/damo-3.3.0"
 TWO="$FIX/two-kdamonds.json"
 ADMIN=sys/kernel/mm/damon/admin
 
+# The conf files are named as the user would name them ("a.conf:1: ..."),
+# in the test's directory, not in the one bats runs from.
+setup() {
+	ROOT="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$ROOT"
+	cd "$BATS_TEST_TMPDIR" || return 1
+}
+
 teardown() {
 	[ -z "${TXN_WORK:-}" ] || rm -rf "$TXN_WORK"
 }

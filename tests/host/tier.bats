@@ -10,6 +10,15 @@ load helper
 load numa
 
 ADMIN=sys/kernel/mm/damon/admin
+
+# run.err and the exported specs go to the test's directory, not to the one
+# bats runs from.
+setup() {
+	ROOT="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$ROOT"
+	cd "$BATS_TEST_TMPDIR" || return 1
+}
+
 S() { echo "$ROOT/$ADMIN/kdamonds/$1/contexts/0/schemes/0/$2"; }
 
 tree() {
