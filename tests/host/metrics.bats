@@ -139,10 +139,14 @@ stats_set() {
 	assert_output ""
 	grep -q "damoctl-metrics.service\|damoctl-metrics.timer" "$src/debian/damoctl.install" ||
 		fail "the package does not install the units"
-	# ExecStart as systemd runs it, with its Environment= and --root
-	make_sysfs on 1
+	# ExecStart as systemd runs it, with its Environment= and --root: by
+	# default every kdamond
+	make_612_two on 1
+	put "$(CTX 1)/../../state" off
 	cmd=$(sed -n 's/^ExecStart=//p' "$u/damoctl-metrics.service")
-	DAMOCTL_METRICS_KDAMOND=0 DAMOCTL_METRICS_FILE=$BATS_TEST_TMPDIR/damon.prom
+	DAMOCTL_METRICS_KDAMOND=$(sed -n 's/^Environment=DAMOCTL_METRICS_KDAMOND=//p' "$u/damoctl-metrics.service")
+	[ "$DAMOCTL_METRICS_KDAMOND" = all ] || fail "the unit's default is kdamond '$DAMOCTL_METRICS_KDAMOND', not all"
+	DAMOCTL_METRICS_FILE=$BATS_TEST_TMPDIR/damon.prom
 	cmd=${cmd//'${DAMOCTL_METRICS_KDAMOND}'/$DAMOCTL_METRICS_KDAMOND}
 	cmd=${cmd//'${DAMOCTL_METRICS_FILE}'/$DAMOCTL_METRICS_FILE}
 	cmd=${cmd/#"$DAMOCTL" /"$DAMOCTL --root $ROOT "}
@@ -151,6 +155,14 @@ stats_set() {
 	run parse prometheus < "$DAMOCTL_METRICS_FILE"
 	assert_success
 	assert_line "damon_kdamond_running{context=0,kdamond=0} 1"
+	assert_line "damon_kdamond_running{context=0,kdamond=1} 0"
+	# a drop-in's one kdamond
+	cmd=${cmd/"--kdamond all"/"--kdamond 1"}
+	run $cmd
+	assert_success
+	run parse prometheus < "$DAMOCTL_METRICS_FILE"
+	assert_line "damon_kdamond_running{context=0,kdamond=1} 0"
+	refute_line --partial "kdamond=0"
 }
 
 @test "monitor status --kdamond all --format openmetrics|prometheus: one exposition of every kdamond, each family once, as prometheus_client reads it" {
