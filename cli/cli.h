@@ -264,6 +264,14 @@ void cli_lock_pause(struct cli *c);
 int cli_lock_resume(struct cli *c);
 int cli_call_run(struct cli *c, int (*fn)(struct cli *, int, char **),
 		 bool exclusive, int argc, char **argv);
+/*
+ * cli/monitor.c: --kdamond all: @fn(c, i, @arg) on each kdamond of sysfs,
+ * i = 0, 1, ..., with c->kdamond = i (dbgfs: once); the first failure ends
+ * it and is returned.  No kdamond is an error unless @none_ok.
+ */
+int cli_each_kdamond(struct cli *c, bool none_ok,
+		     int (*fn)(struct cli *c, unsigned int i, void *arg),
+		     void *arg);
 /* cli/target.c: paddr without a region gets every System RAM range */
 int cli_paddr_fill(struct cli *c, struct damon_targets *t, bool *filled);
 /* a note on what damoctl chose (stdout; with --json in the document) */

@@ -10,6 +10,10 @@
  * names a counter's family without "_total" in HELP and TYPE and ends with
  * "# EOF"; the Prometheus text format (0.0.4, what node_exporter's textfile
  * collector parses) names it with "_total" and has no end marker.
+ *
+ * monitor status --kdamond all reads every kdamond first, then prints each
+ * family once with the samples of all of them under it: a parser takes a
+ * family's HELP and TYPE once, and its samples in one group.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -198,71 +202,159 @@ static void labels_start(FILE *f, const char *name, const struct labels *l)
 	fputc('"', f);
 }
 
-static void telemetry(struct cli *c, struct damon_ctx *d, FILE *f,
-		      const struct cli_metrics *m, const struct labels *l)
-{
-	static const char *const pct[] = { "50", "90", "99" };
-	struct cli_access_telemetry t;
+/*
+ * What one kdamond's (or the dbgfs context's) part of the exposition
+ * says, read before any of it is printed: each family is printed once,
+ * with the samples of every kdamond under it.
+ */
+struct kd {
+	struct labels l;
+	char *iface, *kernel;		/* status only */
+	bool have_on, on;
+	bool have_attrs;		/* status only */
+	struct damon_attrs a;
+	bool have_schemes;
+	struct damos_scheme **arr;
+	size_t n;
+	struct cli_access_telemetry t;	/* status only */
+};
 
-	cli_access_telemetry(c, d, &t);
-	family(f, m, &f_tm_available);
-	labels_start(f, f_tm_available.name, l);
-	fprintf(f, ",source=\"%s\"} %d\n", t.available ? t.source : "none",
-		t.available);
-	if (!t.available)
-		return;
-	family(f, m, &f_tm[0]);
-	labels_start(f, f_tm[0].name, l);
-	fprintf(f, "} %llu\n", (unsigned long long)t.total_bytes);
-	family(f, m, &f_tm[1]);
-	labels_start(f, f_tm[1].name, l);
-	fprintf(f, "} %zu\n", t.nr_regions);
-	family(f, m, &f_tm[2]);
-	labels_start(f, f_tm[2].name, l);
-	fprintf(f, ",min_nr_accesses=\"1\"} %llu\n", (unsigned long long)t.wss_bytes);
-	family(f, m, &f_tm[3]);
-	for (size_t i = 0; i < ARRAY_SIZE(pct); i++) {
-		labels_start(f, f_tm[3].name, l);
-		fprintf(f, ",percentile=\"%s\"} %llu.%06llu\n", pct[i],
-			(unsigned long long)(t.age_us[i] / 1000000),
-			(unsigned long long)(t.age_us[i] % 1000000));
+struct kds {
+	bool status;			/* monitor status' families too */
+	struct kd *k;
+	size_t nr;
+	/* some kdamond has these samples: their families are printed */
+	bool on, attrs, schemes, stats, telemetry;
+};
+
+#define for_each_kd(all, k) \
+	for (struct kd *k = (all)->k; k < (all)->k + (all)->nr; k++)
+
+/* kdamond @i, c->kdamond (or the dbgfs context), read into the next of @arg */
+static int kd_read(struct cli *c, unsigned int i, void *arg)
+{
+	struct kds *all = arg;
+	struct damon_ctx *d;
+	struct kd *k;
+
+	k = realloc(all->k, (all->nr + 1) * sizeof(*all->k));
+	if (!k)
+		return cli_error(c, EXIT_FAIL, "out of memory");
+	all->k = k;
+	d = cli_open(c);
+	if (!d)
+		return EXIT_FAIL;
+	k = memset(&all->k[all->nr++], 0, sizeof(*k));
+	snprintf(k->l.kdamond, sizeof(k->l.kdamond), "%u", i);
+	k->l.context = "0";
+	if (damon_get_iface(d) == DAMON_IFACE_DBGFS) {
+		snprintf(k->l.kdamond, sizeof(k->l.kdamond), "dbgfs");
+		k->l.context = c->dbgfs_ctx ? c->dbgfs_ctx : "0";
 	}
+	if (all->status) {
+		k->iface = strdup(damon_iface_name(damon_get_iface(d)));
+		k->kernel = strdup(damos_kernel_desc(d));
+		if (!k->iface || !k->kernel)
+			return cli_close(c, d, cli_error(c, EXIT_FAIL, "out of memory"));
+	}
+	k->have_on = !damon_monitor_status(d, &k->on, NULL);
+	k->have_attrs = all->status && !damon_attrs_read(d, &k->a);
+	cli_stats_update(c, d);
+	k->have_schemes = !damos_schemes_read(d, &k->arr, &k->n);
+	if (all->status)
+		cli_access_telemetry(c, d, &k->t);
+	all->on |= k->have_on;
+	all->attrs |= k->have_attrs;
+	all->schemes |= k->have_schemes;
+	all->stats |= k->have_schemes && k->n;
+	all->telemetry |= k->t.available;
+	return cli_close(c, d, EXIT_OK);
 }
 
-static void exposition(struct cli *c, struct damon_ctx *d, FILE *f,
-		       const struct cli_metrics *m, bool status)
+static void kds_free(struct kds *all)
 {
-	struct labels l = { .context = "0" };
-	struct damos_scheme **arr = NULL;
-	struct damon_attrs a;
-	size_t n = 0;
-	bool on = false;
+	for_each_kd(all, k) {
+		free(k->iface);
+		free(k->kernel);
+		if (k->have_schemes)
+			damos_schemes_free(k->arr, k->n);
+	}
+	free(all->k);
+}
+
+static void telemetry(FILE *f, const struct cli_metrics *m,
+		      const struct kds *all)
+{
+	static const char *const pct[] = { "50", "90", "99" };
+
+	if (all->nr)
+		family(f, m, &f_tm_available);
+	for_each_kd(all, k) {
+		labels_start(f, f_tm_available.name, &k->l);
+		fprintf(f, ",source=\"%s\"} %d\n",
+			k->t.available ? k->t.source : "none", k->t.available);
+	}
+	if (!all->telemetry)
+		return;
+	family(f, m, &f_tm[0]);
+	for_each_kd(all, k)
+		if (k->t.available) {
+			labels_start(f, f_tm[0].name, &k->l);
+			fprintf(f, "} %llu\n", (unsigned long long)k->t.total_bytes);
+		}
+	family(f, m, &f_tm[1]);
+	for_each_kd(all, k)
+		if (k->t.available) {
+			labels_start(f, f_tm[1].name, &k->l);
+			fprintf(f, "} %zu\n", k->t.nr_regions);
+		}
+	family(f, m, &f_tm[2]);
+	for_each_kd(all, k)
+		if (k->t.available) {
+			labels_start(f, f_tm[2].name, &k->l);
+			fprintf(f, ",min_nr_accesses=\"1\"} %llu\n",
+				(unsigned long long)k->t.wss_bytes);
+		}
+	family(f, m, &f_tm[3]);
+	for_each_kd(all, k)
+		for (size_t i = 0; k->t.available && i < ARRAY_SIZE(pct); i++) {
+			labels_start(f, f_tm[3].name, &k->l);
+			fprintf(f, ",percentile=\"%s\"} %llu.%06llu\n", pct[i],
+				(unsigned long long)(k->t.age_us[i] / 1000000),
+				(unsigned long long)(k->t.age_us[i] % 1000000));
+		}
+}
+
+static void exposition(FILE *f, const struct cli_metrics *m,
+		       const struct kds *all)
+{
 	char v[64];
 
-	snprintf(l.kdamond, sizeof(l.kdamond), "%d", c->kdamond);
-	if (damon_get_iface(d) == DAMON_IFACE_DBGFS) {
-		snprintf(l.kdamond, sizeof(l.kdamond), "dbgfs");
-		l.context = c->dbgfs_ctx ? c->dbgfs_ctx : "0";
-	}
-	if (status) {
+	if (all->status && all->nr)
 		family(f, m, &f_info);
+	for_each_kd(all, k) {
+		if (!all->status)
+			break;
 		fprintf(f, "%s%s{kdamond=\"%s\",context=\"", f_info.name,
-			m->format == CLI_FORMAT_PROMETHEUS ? "" : "_info", l.kdamond);
-		label_value(f, l.context);
-		fprintf(f, "\",interface=\"%s\",kernel=\"",
-			damon_iface_name(damon_get_iface(d)));
-		label_value(f, damos_kernel_desc(d));
+			m->format == CLI_FORMAT_PROMETHEUS ? "" : "_info", k->l.kdamond);
+		label_value(f, k->l.context);
+		fprintf(f, "\",interface=\"%s\",kernel=\"", k->iface);
+		label_value(f, k->kernel);
 		fprintf(f, "\"} 1\n");
 	}
-	if (!damon_monitor_status(d, &on, NULL)) {
+	if (all->on)
 		family(f, m, &f_running);
-		sample(f, &f_running, "", &l, -1, NULL, on ? "1" : "0");
-	}
-	if (status && !damon_attrs_read(d, &a)) {
-		uint64_t us[] = { a.sample_us, a.aggr_us, a.update_us };
-		uint64_t nr[] = { a.min_nr_regions, a.max_nr_regions };
+	for_each_kd(all, k)
+		if (k->have_on)
+			sample(f, &f_running, "", &k->l, -1, NULL, k->on ? "1" : "0");
+	for (size_t i = 0; i < ARRAY_SIZE(f_attrs) && all->attrs; i++) {
+		family(f, m, &f_attrs[i]);
+		for_each_kd(all, k) {
+			uint64_t us[] = { k->a.sample_us, k->a.aggr_us, k->a.update_us };
+			uint64_t nr[] = { k->a.min_nr_regions, k->a.max_nr_regions };
 
-		for (size_t i = 0; i < ARRAY_SIZE(f_attrs); i++) {
+			if (!k->have_attrs)
+				continue;
 			if (i < 3)
 				snprintf(v, sizeof(v), "%llu.%06llu",
 					 (unsigned long long)(us[i] / 1000000),
@@ -270,30 +362,28 @@ static void exposition(struct cli *c, struct damon_ctx *d, FILE *f,
 			else
 				snprintf(v, sizeof(v), "%llu",
 					 (unsigned long long)nr[i - 3]);
-			family(f, m, &f_attrs[i]);
-			sample(f, &f_attrs[i], "", &l, -1, NULL, v);
+			sample(f, &f_attrs[i], "", &k->l, -1, NULL, v);
 		}
 	}
-	cli_stats_update(c, d);
-	if (!damos_schemes_read(d, &arr, &n)) {
-		if (status) {
-			snprintf(v, sizeof(v), "%zu", n);
-			family(f, m, &f_nr_schemes);
-			sample(f, &f_nr_schemes, "", &l, -1, NULL, v);
+	if (all->status && all->schemes)
+		family(f, m, &f_nr_schemes);
+	for_each_kd(all, k)
+		if (all->status && k->have_schemes) {
+			snprintf(v, sizeof(v), "%zu", k->n);
+			sample(f, &f_nr_schemes, "", &k->l, -1, NULL, v);
 		}
-		for (size_t k = 0; k < ARRAY_SIZE(f_stats) && n; k++) {
-			family(f, m, &f_stats[k].fa);
-			for (size_t i = 0; i < n; i++) {
+	for (size_t s = 0; s < ARRAY_SIZE(f_stats) && all->stats; s++) {
+		family(f, m, &f_stats[s].fa);
+		for_each_kd(all, k)
+			for (size_t i = 0; k->have_schemes && i < k->n; i++) {
 				snprintf(v, sizeof(v), "%llu", (unsigned long long)
-					 damos_scheme_get(arr[i], f_stats[k].field));
-				sample(f, &f_stats[k].fa, "_total", &l, (long)i,
-				       damos_scheme_action_name(arr[i]), v);
+					 damos_scheme_get(k->arr[i], f_stats[s].field));
+				sample(f, &f_stats[s].fa, "_total", &k->l, (long)i,
+				       damos_scheme_action_name(k->arr[i]), v);
 			}
-		}
-		damos_schemes_free(arr, n);
 	}
-	if (status)
-		telemetry(c, d, f, m, &l);
+	if (all->status)
+		telemetry(f, m, all);
 	if (m->format == CLI_FORMAT_OPENMETRICS)
 		fputs("# EOF\n", f);
 }
@@ -332,26 +422,38 @@ static int write_atomic(struct cli *c, const char *path, const char *text,
 	return err ? EXIT_FAIL : EXIT_OK;
 }
 
+/*
+ * The kdamond --kdamond names, or with --kdamond all every kdamond (none:
+ * an exposition without samples), read whole before the exposition is
+ * printed or the file replaced.
+ */
 int cli_metrics_print(struct cli *c, const struct cli_metrics *m, bool status)
 {
-	struct damon_ctx *d = cli_open(c);
+	struct kds all = { .status = status };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
 	int st;
 
-	if (!d)
-		return EXIT_FAIL;
+	st = c->kdamond_all ? cli_each_kdamond(c, true, kd_read, &all) :
+	     kd_read(c, (unsigned int)c->kdamond, &all);
+	if (st) {
+		kds_free(&all);
+		return st;
+	}
 	f = m->output ? open_memstream(&text, &len) : c->out;
-	if (!f)
-		return cli_close(c, d, cli_error(c, EXIT_FAIL, "out of memory"));
-	exposition(c, d, f, m, status);
+	if (!f) {
+		kds_free(&all);
+		return cli_error(c, EXIT_FAIL, "out of memory");
+	}
+	exposition(f, m, &all);
+	kds_free(&all);
 	if (!m->output)
-		return cli_close(c, d, EXIT_OK);
+		return EXIT_OK;
 	fclose(f);
 	st = write_atomic(c, m->output, text, len);
 	free(text);
-	return cli_close(c, d, st);
+	return st;
 }
 
 /* for the other expositions (cli/effect.c): the same HELP/TYPE lines */

@@ -48,18 +48,31 @@ static int turn(struct cli *c, bool on)
 	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
 }
 
+/* each kdamond's: @arg points to whether on */
+static int turn_one(struct cli *c, unsigned int i, void *arg)
+{
+	(void)i;
+	return turn(c, *(const bool *)arg);
+}
+
+static int do_turn(struct cli *c, bool on)
+{
+	return c->kdamond_all ? cli_each_kdamond(c, false, turn_one, &on) :
+	       turn(c, on);
+}
+
 static int do_start(struct cli *c, int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	return turn(c, true);
+	return do_turn(c, true);
 }
 
 static int do_stop(struct cli *c, int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	return turn(c, false);
+	return do_turn(c, false);
 }
 
 /*
@@ -157,16 +170,18 @@ static void status_setup(struct cli *c, struct damon_ctx *d,
 	}
 }
 
-static int do_status(struct cli *c, int argc, char **argv)
+/*
+ * One kdamond's status; under --kdamond all after a "kdamond N" line, or
+ * as a JSON object with "kdamond": N added to the array @arg.
+ */
+static int status_one(struct cli *c, unsigned int i, void *arg)
 {
-	struct cli_metrics m;
 	struct damon_ctx *d;
 	bool on = false;
 	int pid = -1, err;
 
-	err = cli_metrics_args(c, &argc, argv, &m);
-	if (err || m.format != CLI_FORMAT_TEXT)
-		return err ? err : cli_metrics_print(c, &m, true);
+	if (c->kdamond_all && !c->json)
+		fprintf(c->out, "%skdamond %u\n", i ? "\n" : "", i);
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
@@ -176,12 +191,17 @@ static int do_status(struct cli *c, int argc, char **argv)
 	if (c->json) {
 		struct json_object *o = json_object_new_object();
 
+		if (c->kdamond_all)
+			json_object_object_add(o, "kdamond", json_object_new_int((int)i));
 		json_object_object_add(o, "interface",
 				       json_str(damon_iface_name(damon_get_iface(d))));
 		json_object_object_add(o, "on", json_object_new_boolean(on));
 		json_object_object_add(o, "pid", json_object_new_int(pid));
 		status_setup(c, d, o);
-		json_print(c->out, o);
+		if (arg)
+			json_object_array_add(arg, o);
+		else
+			json_print(c->out, o);
 		return cli_close(c, d, EXIT_OK);
 	}
 	if (on && pid > 0)
@@ -194,57 +214,60 @@ static int do_status(struct cli *c, int argc, char **argv)
 	return cli_close(c, d, EXIT_OK);
 }
 
-/*
- * --kdamond all: @fn on each kdamond of sysfs in turn (status: after a
- * "kdamond N" line, or one JSON object a line); the first failure ends it.
- */
-static int each_kdamond(struct cli *c, int (*fn)(struct cli *, int, char **),
-			int argc, char **argv)
+/* --kdamond all: each kdamond's status, or one exposition of them all */
+static int do_status(struct cli *c, int argc, char **argv)
+{
+	struct json_object *arr;
+	struct cli_metrics m;
+	int err;
+
+	err = cli_metrics_args(c, &argc, argv, &m);
+	if (err || m.format != CLI_FORMAT_TEXT)
+		return err ? err : cli_metrics_print(c, &m, true);
+	if (!c->kdamond_all)
+		return status_one(c, (unsigned int)c->kdamond, NULL);
+	if (!c->json)
+		return cli_each_kdamond(c, false, status_one, NULL);
+	/* an array however many there are, each object with its index */
+	arr = json_object_new_array();
+	err = cli_each_kdamond(c, false, status_one, arr);
+	if (!err)
+		json_print(c->out, arr);
+	else
+		json_object_put(arr);
+	return err;
+}
+
+/* cli.h: monitor start, stop and status and the metrics use it */
+int cli_each_kdamond(struct cli *c, bool none_ok,
+		     int (*fn)(struct cli *c, unsigned int i, void *arg),
+		     void *arg)
 {
 	struct damon_ctx *d;
 	unsigned int nr = 0;
-	int status = EXIT_OK, err;
+	int saved = c->kdamond, status, err;
 
-	if (!c->kdamond_all)
-		return fn(c, argc, argv);
 	d = cli_open(c);
 	if (!d)
 		return EXIT_FAIL;
 	err = damon_kdamonds_count(d, &nr);
 	status = cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
-	if (!status && !nr)
+	if (!status && !nr && !none_ok)
 		status = cli_error(c, EXIT_FAIL, "--kdamond all: there is no kdamond");
 	for (unsigned int i = 0; i < nr && !status; i++) {
 		c->kdamond = (int)i;
-		if (fn == do_status && !c->json)
-			fprintf(c->out, "%skdamond %u\n", i ? "\n" : "", i);
-		status = fn(c, argc, argv);
+		status = fn(c, i, arg);
 	}
-	c->kdamond = 0;
+	c->kdamond = saved;
 	return status;
 }
 
-static int all_start(struct cli *c, int argc, char **argv)
-{
-	return each_kdamond(c, do_start, argc, argv);
-}
-
-static int all_stop(struct cli *c, int argc, char **argv)
-{
-	return each_kdamond(c, do_stop, argc, argv);
-}
-
-static int all_status(struct cli *c, int argc, char **argv)
-{
-	return each_kdamond(c, do_status, argc, argv);
-}
-
 const struct cli_cmd monitor_cmds[] = {
-	{ "start", all_start, "", "start monitoring (needs a target); --kdamond all: every kdamond", NULL,
+	{ "start", do_start, "", "start monitoring (needs a target); --kdamond all: every kdamond", NULL,
 	  CLI_WRITE | CLI_ALL_KDAMONDS },
-	{ "stop", all_stop, "", "stop monitoring; --kdamond all: every kdamond", NULL,
+	{ "stop", do_stop, "", "stop monitoring; --kdamond all: every kdamond", NULL,
 	  CLI_WRITE | CLI_ALL_KDAMONDS },
-	{ "status", all_status, CLI_METRICS_ARGS,
+	{ "status", do_status, CLI_METRICS_ARGS,
 	  "print whether monitoring runs, and the attrs, targets and schemes it runs with; --kdamond all: of every kdamond",
 	  NULL, CLI_WATCH | CLI_ALL_KDAMONDS },
 	{ NULL },

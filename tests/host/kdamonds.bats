@@ -84,6 +84,28 @@ canon() {
 	assert_output --partial "'allx' is not a kdamond index (0 to 1024, or all)"
 }
 
+@test "--kdamond all --json monitor status: an array of every kdamond's status, each with its index" {
+	tree off
+	damoctl apply "$TWO"
+	run damoctl --json -k all monitor status
+	assert_success
+	run python3 -c 'import json,sys
+for o in json.load(sys.stdin):
+    print(o["kdamond"], o["interface"], o["on"], ",".join(o["schemes"]))' <<<"$output"
+	assert_success
+	assert_output "0 sysfs False migrate_cold
+1 sysfs False migrate_hot"
+	# an array with one kdamond too; without --kdamond all no index, as before
+	printf '%s\n' "kdamond 0" "target paddr region 0x1000 0x2000" "scheme stat" > "$BATS_TEST_TMPDIR/one.conf"
+	damoctl apply "$BATS_TEST_TMPDIR/one.conf"
+	run damoctl --json -k all monitor status
+	assert_success
+	[ "$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(type(d).__name__, len(d), d[0]["kdamond"])' <<<"$output")" = "list 1 0" ]
+	run damoctl --json monitor status
+	assert_success
+	[ "$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(type(d).__name__, "kdamond" in d)' <<<"$output")" = "dict False" ]
+}
+
 @test "kdamond sections of damoctl.conf: errors name the line, and nothing is written" {
 	tree on
 	before=$(txn_digest "$ROOT")

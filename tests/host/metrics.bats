@@ -5,8 +5,7 @@
 # file replaced whole.
 
 load helper
-
-CTX() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0"; }
+load report
 
 # parse FORMAT < exposition: "name{labels} value" per sample, sorted, and
 # "family TYPE" per family, from the library's parser (not ours).  Debian's
@@ -28,9 +27,10 @@ print("\n".join(out))
 ' "$1"
 }
 
-stats_set() {	# SCHEME NR_TRIED SZ_TRIED NR_APPLIED SZ_APPLIED QT_EXCEEDS
+# SCHEME NR_TRIED SZ_TRIED NR_APPLIED SZ_APPLIED QT_EXCEEDS, of kdamond $K (0)
+stats_set() {
 	local s
-	s="$(CTX)/schemes/$1/stats"
+	s="$(CTX "${K:-0}")/schemes/$1/stats"
 	put "$s/nr_tried" "$2"
 	put "$s/sz_tried" "$3"
 	put "$s/nr_applied" "$4"
@@ -139,10 +139,14 @@ stats_set() {	# SCHEME NR_TRIED SZ_TRIED NR_APPLIED SZ_APPLIED QT_EXCEEDS
 	assert_output ""
 	grep -q "damoctl-metrics.service\|damoctl-metrics.timer" "$src/debian/damoctl.install" ||
 		fail "the package does not install the units"
-	# ExecStart as systemd runs it, with its Environment= and --root
-	make_sysfs on 1
+	# ExecStart as systemd runs it, with its Environment= and --root: by
+	# default every kdamond
+	make_612_two on 1
+	put "$(CTX 1)/../../state" off
 	cmd=$(sed -n 's/^ExecStart=//p' "$u/damoctl-metrics.service")
-	DAMOCTL_METRICS_KDAMOND=0 DAMOCTL_METRICS_FILE=$BATS_TEST_TMPDIR/damon.prom
+	DAMOCTL_METRICS_KDAMOND=$(sed -n 's/^Environment=DAMOCTL_METRICS_KDAMOND=//p' "$u/damoctl-metrics.service")
+	[ "$DAMOCTL_METRICS_KDAMOND" = all ] || fail "the unit's default is kdamond '$DAMOCTL_METRICS_KDAMOND', not all"
+	DAMOCTL_METRICS_FILE=$BATS_TEST_TMPDIR/damon.prom
 	cmd=${cmd//'${DAMOCTL_METRICS_KDAMOND}'/$DAMOCTL_METRICS_KDAMOND}
 	cmd=${cmd//'${DAMOCTL_METRICS_FILE}'/$DAMOCTL_METRICS_FILE}
 	cmd=${cmd/#"$DAMOCTL" /"$DAMOCTL --root $ROOT "}
@@ -151,4 +155,88 @@ stats_set() {	# SCHEME NR_TRIED SZ_TRIED NR_APPLIED SZ_APPLIED QT_EXCEEDS
 	run parse prometheus < "$DAMOCTL_METRICS_FILE"
 	assert_success
 	assert_line "damon_kdamond_running{context=0,kdamond=0} 1"
+	assert_line "damon_kdamond_running{context=0,kdamond=1} 0"
+	# a drop-in's one kdamond
+	cmd=${cmd/"--kdamond all"/"--kdamond 1"}
+	run $cmd
+	assert_success
+	run parse prometheus < "$DAMOCTL_METRICS_FILE"
+	assert_line "damon_kdamond_running{context=0,kdamond=1} 0"
+	refute_line --partial "kdamond=0"
+}
+
+@test "monitor status --kdamond all --format openmetrics|prometheus: one exposition of every kdamond, each family once, as prometheus_client reads it" {
+	make_612_two on 2
+	put "$(CTX 1)/../../state" off
+	put "$(CTX 1)/schemes/1/action" lru_prio
+	stats_set 0 1 4096 0 0 0
+	K=1 stats_set 1 10 1048576 7 65536 3
+	run damoctl -k all monitor status --format openmetrics
+	assert_success
+	# HELP and TYPE once a family, one # EOF at the end
+	expo=$output
+	[ "$(grep -c '^# TYPE damon_scheme_applied_bytes ' <<<"$expo")" = 1 ] ||
+		fail "damon_scheme_applied_bytes typed more than once"
+	dups=$(grep '^# \(TYPE\|HELP\) ' <<<"$expo" | sort | uniq -d)
+	[ -z "$dups" ] || fail "families printed twice: $dups"
+	[ "$(grep -c '^# EOF' <<<"$expo")" = 1 ] && [ "${lines[-1]}" = "# EOF" ] ||
+		fail "not one # EOF at the end"
+	run parse openmetrics <<<"$expo"
+	assert_success
+	for k in 0 1; do
+		assert_line "damon_context_info{context=0,interface=sysfs,kdamond=$k,kernel=sysfs, Linux 6.12} 1"
+		assert_line "damon_schemes{context=0,kdamond=$k} 2"
+		assert_line "damon_aggregation_interval_seconds{context=0,kdamond=$k} 0.1"
+		assert_line "damon_access_telemetry_available{context=0,kdamond=$k,source=none} 0"
+	done
+	assert_line "damon_kdamond_running{context=0,kdamond=0} 1"
+	assert_line "damon_kdamond_running{context=0,kdamond=1} 0"
+	assert_line "damon_scheme_tried_bytes_total{action=pageout,context=0,kdamond=0,scheme=0} 4096"
+	assert_line "damon_scheme_applied_bytes_total{action=lru_prio,context=0,kdamond=1,scheme=1} 65536"
+	assert_line "damon_scheme_quota_exceeds_total{action=lru_prio,context=0,kdamond=1,scheme=1} 3"
+	[ "$(grep -c '^family ' <<<"$output")" = 14 ] || fail "not 14 families: $output"
+	# the Prometheus text file, replaced whole
+	f=$BATS_TEST_TMPDIR/damon.prom
+	run damoctl -k all monitor status --format prometheus --output "$f"
+	assert_success
+	assert_output ""
+	run parse prometheus < "$f"
+	assert_success
+	assert_line "family damon_scheme_applied_bytes counter"
+	assert_line "damon_scheme_applied_bytes_total{action=lru_prio,context=0,kdamond=1,scheme=1} 65536"
+	assert_line "damon_scheme_applied_bytes_total{action=pageout,context=0,kdamond=0,scheme=0} 0"
+	assert_line "damon_context{context=0,interface=sysfs,kdamond=1,kernel=sysfs, Linux 6.12} 1"
+	[ "$(grep -c '^# TYPE damon_context gauge' "$f")" = 1 ] || fail "damon_context typed twice"
+}
+
+@test "--kdamond all with one kdamond or dbgfs: the exposition as without it, byte for byte; with none: one without samples" {
+	local fmt
+	make_612 on 2
+	stats_set 1 10 1048576 7 65536 3
+	for fmt in openmetrics prometheus; do
+		one=$(damoctl monitor status --format $fmt)
+		all=$(damoctl -k all monitor status --format $fmt)
+		[ "$one" = "$all" ] || fail "$fmt: $(diff <(echo "$one") <(echo "$all"))"
+	done
+	make_dbgfs
+	rm -rf "$ROOT/sys/kernel/mm"
+	echo "1 2 3 4 5 6 2 0 0 0 0 0 0 0 0 0 0 0 7 8 9 10 11" > "$ROOT/sys/kernel/debug/damon/schemes"
+	one=$(damoctl monitor status --format openmetrics)
+	all=$(damoctl -k all monitor status --format openmetrics)
+	[ "$one" = "$all" ] || fail "dbgfs: $(diff <(echo "$one") <(echo "$all"))"
+	grep -q 'kdamond="dbgfs"' <<<"$all" || fail "no dbgfs kdamond label"
+	# no kdamond: nothing to say, and a collector drops the old samples
+	rm -rf "$ROOT/sys"
+	make_sysfs_empty
+	run damoctl -k all monitor status --format openmetrics
+	assert_success
+	assert_output "# EOF"
+	echo old > "$BATS_TEST_TMPDIR/damon.prom"
+	run damoctl -k all monitor status --format prometheus --output "$BATS_TEST_TMPDIR/damon.prom"
+	assert_success
+	[ ! -s "$BATS_TEST_TMPDIR/damon.prom" ] || fail "$(cat "$BATS_TEST_TMPDIR/damon.prom")"
+	# the text form still says there is none
+	run damoctl -k all monitor status
+	assert_failure 1
+	assert_output --partial "--kdamond all: there is no kdamond"
 }

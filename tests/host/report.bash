@@ -2,7 +2,8 @@
 # (tests/perf/snapshot_bench.sh): a 6.12 sysfs tree whose stat scheme lists
 # tried regions, as the kernel would after update_schemes_tried_regions.
 
-CTX() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0"; }
+# kdamond $1's (default 0) context
+CTX() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/${1:-0}/contexts/0"; }
 
 # make_sysfs in 6.12's layout: $1 state, $2 pageout schemes.
 make_612() {
@@ -20,11 +21,20 @@ make_612() {
 	done
 }
 
-# Scheme $1 becomes a stat scheme that every region passes, with the
-# tried regions "START END NR_ACCESSES AGE" given on stdin.
+# Two kdamonds: make_612 $1 $2, and kdamond 1 a copy of kdamond 0.
+make_612_two() {
+	local k="$ROOT/sys/kernel/mm/damon/admin/kdamonds"
+	make_612 "$@"
+	cp -a "$k/0" "$k/1"
+	put "$k/nr_kdamonds" 2
+}
+
+# Scheme $1 of kdamond $2 (default 0) becomes a stat scheme that every
+# region passes, with the tried regions "START END NR_ACCESSES AGE" given
+# on stdin.
 stat_all() {
 	local s n=0 a b acc age
-	s="$(CTX)/schemes/$1"
+	s="$(CTX "${2:-0}")/schemes/$1"
 	put "$s/action" stat
 	put "$s/access_pattern/sz/min" 0
 	put "$s/access_pattern/sz/max" 18446744073709551615

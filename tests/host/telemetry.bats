@@ -73,3 +73,37 @@ damon_access_age_seconds{context=0,kdamond=0,percentile=99} 10'
 	assert_success
 	refute_output --partial damon_access_
 }
+
+@test "monitor status --kdamond all: each running kdamond's access telemetry, under one family each" {
+	make_612_two on 2
+	stat_all 1 0 <<<"$REGIONS"
+	# kdamond 1: 8 pages, all of them accessed, 2 aggregations old
+	stat_all 1 1 <<<"$((1 << 33)) $(((1 << 33) + 8 * 4096)) 3 2"
+	run damoctl -k all monitor status --format openmetrics
+	assert_success
+	run parse openmetrics <<<"$output"
+	assert_success
+	assert_output 'damon_access_telemetry_available{context=0,kdamond=0,source=tried} 1
+damon_access_telemetry_available{context=0,kdamond=1,source=tried} 1
+damon_access_monitored_bytes{context=0,kdamond=0} 409600
+damon_access_monitored_bytes{context=0,kdamond=1} 32768
+damon_access_regions{context=0,kdamond=0} 4
+damon_access_regions{context=0,kdamond=1} 1
+damon_access_working_set_bytes{context=0,kdamond=0,min_nr_accesses=1} 167936
+damon_access_working_set_bytes{context=0,kdamond=1,min_nr_accesses=1} 32768
+damon_access_age_seconds{context=0,kdamond=0,percentile=50} 0.1
+damon_access_age_seconds{context=0,kdamond=0,percentile=90} 1
+damon_access_age_seconds{context=0,kdamond=0,percentile=99} 10
+damon_access_age_seconds{context=0,kdamond=1,percentile=50} 0.2
+damon_access_age_seconds{context=0,kdamond=1,percentile=90} 0.2
+damon_access_age_seconds{context=0,kdamond=1,percentile=99} 0.2'
+	# kdamond 0 off: none of its gauges, kdamond 1's as before
+	put "$(CTX)/../../state" off
+	run damoctl -k all monitor status --format prometheus
+	assert_success
+	run parse prometheus <<<"$output"
+	assert_success
+	assert_line 'damon_access_telemetry_available{context=0,kdamond=0,source=none} 0'
+	assert_line 'damon_access_working_set_bytes{context=0,kdamond=1,min_nr_accesses=1} 32768'
+	refute_line --partial 'damon_access_regions{context=0,kdamond=0}'
+}
