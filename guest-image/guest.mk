@@ -58,6 +58,13 @@ SELFTESTS_DAMON = $(KERNEL_SRC)/tools/testing/selftests/damon
 # stages them anyway: to see whether a selftest that fails on the patched
 # kernel fails on the stock one too.  (KUnit: the stock configs have none.)
 GUEST_SELFTESTS ?= $(if $(filter debian,$(KIMAGE)),0,1)
+# The other kernels of the check-matrix run (make check) this one is part
+# of, KVER:KIMAGE:NUMA each (guest-image/matrix.sh sets it; empty for a
+# check-guest or run of its own).  The suites read it from kernel.knobs: a
+# test whose subject is the same on Debian's 6.12 runs there only
+# (runs_on_debian_612 in tests/guest/helpers/common.bash says which, and
+# skips saying so); alone, a kernel runs every test.
+GUEST_MATRIX_ALSO ?=
 
 .PHONY: image bench-image guest-payload guest-stage check-guest check-guest-prereqs guest-run guest-image-clean check-matrix
 
@@ -111,6 +118,7 @@ guest-stage:
 		echo "guest-stage: no kernel config ($(or $(KERNEL_CONFIG),KERNEL_CONFIG not set)): the suites cannot tell what the kernel lacks" >&2; \
 	fi
 	@echo "KVER=$(KVER) KIMAGE=$(KIMAGE) KCONFIG=$(KCONFIG) KPATCHES=$(KPATCHES) TEST_TIMEOUT=$(GUEST_TEST_TIMEOUT) SERIES_APPLIED=$(words $(filter-out $(KERNEL_SERIES),$(KERNEL_PATCH_FILES)))" > $(GUEST_STAGE)/tests/kernel.knobs
+	@echo "MATRIX_ALSO='$(strip $(GUEST_MATRIX_ALSO))'" >> $(GUEST_STAGE)/tests/kernel.knobs
 	@if [ -n "$(KERNEL_MODULES)" ]; then \
 		cp -al $(KERNEL_MODULES) $(GUEST_STAGE)/modules 2>/dev/null || \
 		{ rm -rf $(GUEST_STAGE)/modules; cp -a $(KERNEL_MODULES) $(GUEST_STAGE)/modules; } || exit 1; \

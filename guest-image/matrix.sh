@@ -14,8 +14,12 @@
 # longer suites (6.12) first; the kernels' suites run MATRIX_JOBS (default
 # 1) at a time, Debian's first (they need no build), each with its own
 # payload tree and output, their lines prefixed with the kernel
-# ([6.12-debian] ...).  Two at a time was slower on 2 cores (see check in
-# the Makefile); it is there for machines with more.  Every
+# ([6.12-debian] ...).  MATRIX_HOLD=FILE: while FILE is there, something
+# else holds one of the MATRIX_JOBS slots (make check: MATRIX_JOBS=2, and
+# its host tests hold one until they are done, so that two loads run at a
+# time, never three; see check in the Makefile).  Each kernel's suites are
+# told the other kernels of the run (GUEST_MATRIX_ALSO): a test whose
+# subject is the same on Debian's 6.12 runs there only.  Every
 # step prints "matrix: [elapsed] kernel: stage"; the closing summary lists
 # the kernels in that order whatever order they finished in.
 set -uo pipefail
@@ -35,6 +39,15 @@ case $JOBS in [1-9]) ;; *) echo "matrix: MATRIX_JOBS='$JOBS' is not 1..9" >&2; e
 # saying so, on the others).  MATRIX_NUMA="" boots none of them so.
 MATRIX_NUMA=${MATRIX_NUMA-6.12:patched 6.12:debian}
 numa_of() { [[ " $MATRIX_NUMA " == *" $1 "* ]] && echo 1 || echo 0; }
+
+# also_of KVER:KIMAGE: the other kernels of this run, KVER:KIMAGE:NUMA each
+also_of() {
+	local j a=
+	for j in "${kernels[@]}"; do
+		[ "$j" = "$1" ] || a+="${a:+ }$j:$(numa_of "$j")"
+	done
+	echo "$a"
+}
 
 mmss() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 el() { mmss $((SECONDS - ${1:-$T0})); }
@@ -207,9 +220,11 @@ run_kernel() {
 	nu=$(numa_of "$k")
 	say "$n: suites (make check-guest KVER=$v KIMAGE=$i NUMA=$nu)"
 	ts=$SECONDS
-	# its own payload tree: two kernels' suites may run at once
+	# its own payload tree: two kernels' suites may run at once; the
+	# other kernels of this run (a test the same on Debian's 6.12 runs
+	# there only: guest.mk's GUEST_MATRIX_ALSO)
 	{ time m check-guest KVER="$v" KIMAGE="$i" NUMA="$nu" GUEST_OUT="$(dirname "$out")/out-$t" \
-		GUEST_STAGE="$(dirname "$out")/stage-$t" 2>&1 |
+		GUEST_STAGE="$(dirname "$out")/stage-$t" GUEST_MATRIX_ALSO="$(also_of "$k")" 2>&1 |
 		sed -u "s/^/[$t] /" | tee -a "$log"; } 2>"$out/cpu-suite-$t"
 	rc=${PIPESTATUS[0]}
 	c=$(cpu_s "$out/cpu-suite-$t")
@@ -251,15 +266,36 @@ if ! m all >"$out/payload.log" 2>&1 || ! m guest-payload >>"$out/payload.log" 2>
 	exit 1
 fi
 
-# JOBS kernels at a time, in order.
+# JOBS kernels at a time, in order; one fewer while MATRIX_HOLD (a file)
+# is there: make check's host tests hold a slot until they are done, so
+# that no more than JOBS loads run at once (the host tests and a guest,
+# then two guests).  Polled: the host tests end on their own time.
+slots() {
+	if [ -n "${MATRIX_HOLD:-}" ] && [ -e "$MATRIX_HOLD" ] && [ "$JOBS" -gt 1 ]; then
+		echo $((JOBS - 1))
+	else
+		echo "$JOBS"
+	fi
+}
+held=
 for k in "${order[@]}"; do
 	while :; do
 		alive=()
 		for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive+=("$p"); done
 		pids=("${alive[@]}")
-		[ ${#pids[@]} -lt "$JOBS" ] && break
-		wait -n "${pids[@]}"
+		n=$(slots)
+		if [ -z "$held" ] && [ "$n" -lt "$JOBS" ]; then
+			held=1
+			say "a slot of $JOBS held while $MATRIX_HOLD is there (make check's host tests)"
+		fi
+		[ ${#pids[@]} -lt "$n" ] && break
+		if [ -n "${MATRIX_HOLD:-}" ]; then
+			sleep 2
+		else
+			wait -n "${pids[@]}"
+		fi
 	done
+	[ -z "$held" ] || [ "$n" -lt "$JOBS" ] || { held=; say "all $JOBS slots free ($MATRIX_HOLD is gone)"; }
 	run_kernel "$k" &
 	pids+=($!)
 done

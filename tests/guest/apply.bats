@@ -37,6 +37,7 @@ write_conf() {
 }
 
 @test "apply, sysfs: attrs, target, schemes and monitoring in one step" {
+	runs_on_debian_612 sysfs
 	need sysfs paddr
 	start_workload -h 64 -c 256
 	write_conf sysfs
@@ -97,6 +98,7 @@ write_conf() {
 }
 
 @test "apply: a bad file is refused whole, every bad line named, the kernel untouched" {
+	runs_on_debian_612 sysfs
 	need sysfs paddr lru_sort
 	write_conf sysfs
 	"$DAMOCTL" apply "$CONF"
@@ -122,6 +124,7 @@ write_conf() {
 }
 
 @test "apply: damon_lru_sort through the file, DAMON off first" {
+	runs_on_debian_612 sysfs
 	need sysfs paddr lru_sort
 	write_conf sysfs
 	"$DAMOCTL" apply "$CONF"
@@ -140,6 +143,7 @@ write_conf() {
 }
 
 @test "the unit: its ExecStart, as at boot, applies /etc/damoctl.conf" {
+	runs_on_debian_612 sysfs
 	need sysfs paddr
 	assert_file_exists "$UNIT"
 	local cmd
@@ -159,6 +163,7 @@ write_conf() {
 }
 
 @test "man damoctl, damoctl.conf and libdamos render; the completion is installed and works" {
+	runs_on_debian_612 any
 	local page
 	for page in damoctl damoctl.conf libdamos; do
 		run man -w "$page"

@@ -157,6 +157,7 @@ assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 }
 
 @test "sysfs: non-numbers in number files are rejected, old value kept" {
+	runs_on_debian_612 sysfs
 	need sysfs
 	sysfs_paddr_setup
 	echo 1 > "$SYSFS_C/schemes/nr_schemes"
@@ -188,6 +189,7 @@ assert_dbgfs_kept() { assert_equal "$(cat "$DBGFS/schemes")" "$KEPT"; }
 }
 
 @test "damoctl sysfs: an invalid value is a usage error (2) that names itself, nothing changed" {
+	runs_on_debian_612 sysfs
 	need sysfs
 	sysfs_paddr_setup
 	"$DAMOCTL" --interface sysfs scheme add lru_prio

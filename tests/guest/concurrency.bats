@@ -28,6 +28,7 @@ setup() {
 
 teardown() {
 	local i
+	[ -z "${holder:-}" ] || release
 	for i in $(interfaces); do
 		"$DAMOCTL" --interface "$i" monitor stop || true
 		"$DAMOCTL" --interface "$i" scheme clear || true
@@ -158,30 +159,44 @@ count_ok() {	# count_ok N: how many of st.1..st.N are 0; failures on stderr
 		dir=$SYSFS
 		[ "$iface" = dbgfs ] && dir=$DBGFS
 		# the holder says when it has the lock (no guess of how long
-		# a fork takes under TCG), then keeps it 4 s
-		rm -f "$BATS_TEST_TMPDIR/held"
-		flock "$lock" sh -c ': > "$1"; sleep 4' sh "$BATS_TEST_TMPDIR/held" &
-		holder=$!
-		for _ in $(seq 100); do
-			[ -e "$BATS_TEST_TMPDIR/held" ] && break
-			sleep 0.1
-		done
-		[ -e "$BATS_TEST_TMPDIR/held" ] || fail "flock did not take $lock in 10 s"
+		# a fork takes under TCG), then keeps it until told to let go
+		# (a fixed 4 s before: waited out twice an interface)
+		hold "$lock"
 		run "$DAMOCTL" --interface "$iface" --wait 1 scheme add stat
 		assert_failure 1
 		assert_output --partial "$lock is locked by pid $holder (flock"
-		wait "$holder"
+		release
 		run "$DAMOCTL" --interface "$iface" scheme list
 		assert_output ""
 		# DAMON's directory is world-readable: anyone's flock there
 		# (issue 41) must not make root's damoctl wait
-		flock -s "$dir" sleep 4 &
-		holder=$!
-		sleep 0.5
+		hold "$dir" -s
 		run "$DAMOCTL" --interface "$iface" --wait 0 scheme add stat
 		assert_success
 		run "$DAMOCTL" --interface "$iface" scheme clear
 		assert_success
-		wait "$holder"
+		release
 	done
+}
+
+# hold FILE [FLOCK OPTION]: flock(1) holds FILE in the background ($holder)
+# from when it says so until release (a line into a FIFO, which it waits
+# on without a CPU; at most 60 s)
+hold() {
+	local d=$BATS_TEST_TMPDIR
+	rm -f "$d/held" "$d/release"
+	mkfifo "$d/release"
+	flock ${2:-} "$1" timeout 60 sh -c ': > "$1"; read -r _ < "$2"' sh "$d/held" "$d/release" 3>&- &
+	holder=$!
+	for _ in $(seq 100); do
+		[ -e "$d/held" ] && return 0
+		sleep 0.1
+	done
+	fail "flock did not take $1 in 10 s"
+}
+release() {
+	# read-write: the open does not wait for the reader
+	echo go 1<>"$BATS_TEST_TMPDIR/release"
+	wait "$holder"
+	holder=
 }

@@ -140,6 +140,7 @@ PY
 }
 
 @test "damo's specs applied by damoctl give the sysfs files the specs describe, and export back" {
+	runs_on_debian_612 sysfs
 	need sysfs paddr
 	local f rel want got n=0 bad=0 files=0 k nk kds=0
 	for f in "$FIXTURES"/*.json; do

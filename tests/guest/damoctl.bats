@@ -21,6 +21,7 @@ dbgfs_attrs_5ms_100ms() { echo "5000 100000 1000000 10 1000" > "$DBGFS/attrs"; }
 sysfs_attrs_5ms_100ms() { sysfs_paddr_setup; }
 
 @test "damoctl: is installed, reports its version, and its man page works" {
+	runs_on_debian_612 any
 	run "$DAMOCTL" --version
 	assert_success
 	assert_output --partial "$(cat /damos/VERSION)"
@@ -105,6 +106,7 @@ $LRU_DEPRIO_LINE"
 }
 
 @test "damoctl sysfs: scheme add lru_prio and lru_deprio create sysfs schemes" {
+	runs_on_debian_612 sysfs
 	need sysfs
 	sysfs_attrs_5ms_100ms
 	run "$DAMOCTL" --interface sysfs scheme add lru_prio
@@ -177,6 +179,7 @@ $LRU_DEPRIO_LINE"
 }
 
 @test "damoctl sysfs: monitor start, online scheme add (commit), stats, stop" {
+	runs_on_debian_612 sysfs
 	need sysfs paddr
 	start_workload -h 64 -c 256
 	damoctl_paddr_setup sysfs
@@ -259,6 +262,7 @@ readme_example() {	# INTERFACE
 }
 
 @test "damoctl sysfs: the README's example monitors every System RAM range and the stats move" {
+	runs_on_debian_612 sysfs
 	need sysfs
 	readme_example sysfs
 }

@@ -22,6 +22,7 @@ teardown() {
 has_migrate() { kernel_at_least 6.11; }
 
 @test "damoctl sysfs: scheme add migrate_cold nid 0 with filters and a goal, as the kernel has them" {
+	runs_on_debian_612 sysfs
 	need sysfs paddr
 	local s=$SYSFS_C/schemes/0 before
 	"$DAMOCTL" --interface sysfs scheme clear

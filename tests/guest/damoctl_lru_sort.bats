@@ -27,6 +27,7 @@ stopped() { [ "$(cat "$P/kdamond_pid")" = -1 ]; }
 committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 
 @test "damoctl lru-sort: status reads the module's parameters in schemes' units" {
+	runs_on_debian_612 sysfs
 	run "$DAMOCTL" lru-sort status
 	assert_success
 	assert_line --index 0 "damon_lru_sort: off"
@@ -36,6 +37,7 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 }
 
 @test "damoctl lru-sort enable/set/disable: the kdamond starts, takes commit_inputs, stops" {
+	runs_on_debian_612 sysfs
 	run "$DAMOCTL" lru-sort enable hot 30% cold 10s
 	assert_success
 	wait_for 10 running || fail "kdamond_pid stayed $(cat "$P/kdamond_pid")"
@@ -56,6 +58,7 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 }
 
 @test "damoctl lru-sort: an invalid combination is refused and the running module keeps going" {
+	runs_on_debian_612 sysfs
 	"$DAMOCTL" lru-sort enable
 	wait_for 10 running
 	local pid
@@ -93,6 +96,7 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 }
 
 @test "damoctl lru-sort under memory pressure: the stats move, status and --watch show them" {
+	runs_on_debian_612 sysfs
 	echo 5000000 > "$P/cold_min_age"
 	start_workload -h 64 -f 100
 	"$DAMOCTL" lru-sort enable cold 5s sample "$SAMPLE_US" aggr "$AGGR_US" \

@@ -34,6 +34,7 @@ teardown() {
 }
 
 @test "report effect: a pageout scheme on a cold file: applied bytes rise, Cached and nr_file_pages fall, the events it matches listed" {
+	runs_on_debian_612 sysfs
 	dd if=/dev/zero of="$COLD_FILE" bs=1M count=128 status=none
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
@@ -75,6 +76,7 @@ for e in ("pgsteal_kswapd", "pgsteal_direct", "pswpout", "workingset_refault_fil
 }
 
 @test "record: 30 s of the hot/cold workload, read back by report heatmap --input (hot above cold) and report wss --input" {
+	runs_on_debian_612 snapshots
 	kernel_at_least 6.2 || kconfig FTRACE ||
 		skip "kernel lacks: tried regions (6.2+) and tracing (CONFIG_FTRACE is not set in $(uname -r)): record has no source of snapshots"
 	t=/sys/kernel/tracing

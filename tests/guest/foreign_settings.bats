@@ -21,6 +21,7 @@ setup() {
 	if ! kernel_at_least 6.11; then
 		skip "kernel lacks: migrate_cold/target_nid (DAMON sysfs of 6.11 and later; this is $(uname -r))"
 	fi
+	runs_on_debian_612 sysfs
 	CONF=$BATS_TEST_TMPDIR/damoctl.conf
 }
 

@@ -31,6 +31,7 @@ disabled() { [ "$(cat "$P/kdamond_pid")" = -1 ]; }
 committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 
 @test "lru_sort: the module's parameters are all there" {
+	runs_on_debian_612 sysfs
 	local p
 	for p in enabled commit_inputs kdamond_pid hot_thres_access_freq cold_min_age \
 		quota_ms quota_reset_interval_ms wmarks_interval wmarks_high wmarks_mid wmarks_low \
@@ -47,6 +48,7 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 }
 
 @test "lru_sort: enable starts a kdamond and sets kdamond_pid; disable stops it" {
+	runs_on_debian_612 sysfs
 	echo Y > "$P/enabled"
 	wait_for 10 enabled_with_pid || fail "kdamond_pid stayed $(cat "$P/kdamond_pid")"
 	local pid
@@ -59,6 +61,7 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 }
 
 @test "lru_sort: commit_inputs applies new parameters online and reads back N" {
+	runs_on_debian_612 sysfs
 	echo Y > "$P/enabled"
 	wait_for 10 enabled_with_pid
 	local pid
@@ -74,6 +77,7 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 }
 
 @test "lru_sort: hot and cold regions are sorted under memory pressure" {
+	runs_on_debian_612 sysfs
 	# damon_lru_sort works only while free memory is between the low (5%) and
 	# mid (15%) watermarks: fill memory down to 10% free.
 	echo 5000000 > "$P/cold_min_age"	# cold after 5 s, not 120 s
@@ -125,6 +129,7 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 }
 
 @test "lru_sort: an invalid committed input disables it cleanly" {
+	runs_on_debian_612 sysfs
 	echo Y > "$P/enabled"
 	wait_for 10 enabled_with_pid
 	# min_nr_regions < 3 is invalid for DAMON

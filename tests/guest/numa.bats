@@ -11,6 +11,7 @@ load helpers/common
 
 setup() {
 	need_two_nodes
+	runs_on_debian_612 numa
 	damon_off
 	log_mark
 }

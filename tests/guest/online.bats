@@ -38,6 +38,7 @@ reclaim_defaults() {
 }
 
 @test "reclaim enable starts DAMON_RECLAIM (kdamond_pid appears), set goes through commit_inputs, disable stops it" {
+	runs_on_debian_612 sysfs
 	need reclaim
 	reclaim_defaults
 	run "$DAMOCTL" reclaim enable cold 30s quota size 64M
@@ -66,6 +67,7 @@ reclaim_defaults() {
 }
 
 @test "reclaim: a parameter this kernel's module has, or the refusal naming the release" {
+	runs_on_debian_612 sysfs
 	need reclaim
 	reclaim_defaults
 	if [ -e "$RECLAIM/skip_anon" ]; then
@@ -132,6 +134,7 @@ effective() {
 }
 
 @test "scheme goal: a user_input goal's current value changes the effective quota" {
+	runs_on_debian_612 sysfs
 	need sysfs paddr
 	damoctl_paddr_setup sysfs
 	run "$DAMOCTL" --interface sysfs scheme add stat

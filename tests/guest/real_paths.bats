@@ -52,11 +52,13 @@ dry_vs_real() {
 }
 
 @test "sysfs dry run: one command's script, run by dash and by bash, leaves what the command leaves" {
+	runs_on_debian_612 sysfs
 	need sysfs
 	dry_vs_real scheme add lru_prio
 }
 
 @test "sysfs dry run: a -f batch's script, run by dash and by bash, leaves what the batch leaves" {
+	runs_on_debian_612 sysfs
 	need sysfs paddr
 	local range
 	range=$(paddr_range)
@@ -107,6 +109,7 @@ vaddr_target() {
 }
 
 @test "sysfs: target set vaddr on a running process's pid, monitored, then target clear" {
+	runs_on_debian_612 sysfs
 	need sysfs
 	vaddr_target sysfs
 }
@@ -117,6 +120,7 @@ vaddr_target() {
 }
 
 @test "sysfs: --kdamond 1 sets, starts and stops kdamond 1; another tool's kdamond 0 is left as it was" {
+	runs_on_debian_612 sysfs
 	need sysfs paddr
 	local range before k1=$SYSFS/kdamonds/1
 	range=$(paddr_range)

@@ -141,6 +141,7 @@ sys.exit(0 if 16 << 20 <= p[50] < 256 << 20 else 1)' "$output"
 }
 
 @test "report access from the damon_aggregated tracepoint: the same, and no tracing instance left" {
+	runs_on_debian_612 sysfs
 	kconfig FTRACE ||
 		skip "kernel lacks: tracing (CONFIG_FTRACE is not set in $(uname -r)): the tracepoint source has nothing to read"
 	t=/sys/kernel/tracing
@@ -166,6 +167,7 @@ sys.exit(0 if 16 << 20 <= p[50] < 256 << 20 else 1)' "$output"
 }
 
 @test "report access on a stopped kdamond: fails and says it needs a running one" {
+	runs_on_debian_612 sysfs
 	"$DAMOCTL" target set paddr && "$DAMOCTL" scheme add stat ||
 		fail "setup failed"
 	before=$(state_now)
@@ -185,6 +187,7 @@ heat_of() {
 }
 
 @test "report heatmap: the rows over the hot range hotter than over the cold one, a PNG of the size asked for, the terminal's within 80 columns" {
+	runs_on_debian_612 snapshots
 	kernel_at_least 6.2 || kconfig FTRACE ||
 		skip "kernel lacks: tried regions (6.2+) and tracing (CONFIG_FTRACE is not set in $(uname -r)): report access has no source"
 	t=/sys/kernel/tracing
@@ -274,6 +277,7 @@ PY
 }
 
 @test "metrics: the file parses with python3-prometheus-client's parsers and a scheme's counters rise while it applies" {
+	runs_on_debian_612 sysfs
 	# stat applies nothing (no bytes applied, ever): willneed on the hot
 	# buffer does, and leaves its pages where they are.  The kdamond needs
 	# no settling here (setup_kdamond's 13 s): the counters only have to

@@ -61,6 +61,7 @@ session_script() {	# IFACE: the session both interfaces go through
 }
 
 @test "shell, sysfs: lru_prio and lru_deprio, monitor start, stats until applied" {
+	runs_on_debian_612 sysfs
 	need sysfs paddr
 	start_workload -h 64 -c 256
 	shell --interface sysfs < <(session_script sysfs)
@@ -89,6 +90,7 @@ session_script() {	# IFACE: the session both interfaces go through
 }
 
 @test "shell: lru-sort through the module's parameters, completion and history" {
+	runs_on_debian_612 sysfs
 	need lru_sort
 	shell <<-'EOF'
 	expect damoctl> 

@@ -17,6 +17,7 @@ setup() {
 		skip "kernel has: one NUMA node on this machine (the two-node one is make check-guest NUMA=1)"
 	kernel_at_least 6.11 || { krel rel; skip "kernel lacks: migrate_hot/migrate_cold (Linux 6.11; this is $rel)"; }
 	need sysfs paddr
+	runs_on_debian_612 numa
 	damon_off
 	# the kernel's own NUMA balancing (Debian's kernels: on with two
 	# nodes) would bring the hot buffer back by itself: off, so that

@@ -74,6 +74,41 @@ fail_older() { echo "kernel_at_least $1 took $2 as $1 or later"; return 1; }
 	if kernel_at_least 6.11 6.1.0-57-amd64; then fail_older 6.11 6.1.0-57-amd64; fi
 }
 
+# on KVER KIMAGE ALSO SCOPE: what runs_on_debian_612 SCOPE does on that
+# kernel of a make check whose other kernels are ALSO: "runs", or the skip
+on() {
+	( skip() { echo "skip $*"; exit 0; }
+	  fail() { echo "fail $*"; exit 1; }
+	  KVER=$1 KIMAGE=$2 MATRIX_ALSO=$3 runs_on_debian_612 "$4"; echo runs )
+}
+
+@test "runs_on_debian_612: on patched 6.12 (numa: where Debian's boots the two-node machine) and, for damoctl's own files, on every kernel; only where the same make check runs Debian's 6.12" {
+	source "$BATS_TEST_DIRNAME"/../guest/helpers/common.bash 2>/dev/null || true
+	local all="6.1:patched:0 6.12:debian:1 6.1:debian:0" why
+	for scope in sysfs snapshots numa any; do
+		why=$(on 6.12 patched "$all" $scope)
+		[[ $why == "skip runs on Debian's 6.12 only (this make check): "* ]] ||
+			{ echo "patched 6.12, $scope: $why"; return 1; }
+		# a check-guest of its own, or a matrix without Debian's 6.12: it runs
+		[ "$(on 6.12 patched "" $scope)" = runs ] || { echo "alone, $scope: skipped"; return 1; }
+		[ "$(on 6.12 patched "6.1:patched:0 6.1:debian:0" $scope)" = runs ] ||
+			{ echo "no Debian's 6.12, $scope: skipped"; return 1; }
+		# Debian's 6.12 itself runs everything
+		[ "$(on 6.12 debian "6.12:patched:1 6.1:patched:0" $scope)" = runs ] ||
+			{ echo "Debian's 6.12, $scope: skipped"; return 1; }
+	done
+	# Debian's 6.12 on the one-node machine: the NUMA tests stay here
+	[ "$(on 6.12 patched "6.12:debian:0" numa)" = runs ] || { echo "numa skipped for a one-node Debian's 6.12"; return 1; }
+	[ "$(on 6.12 patched "6.12:debian:0" sysfs)" != runs ] || { echo "sysfs ran beside a one-node Debian's 6.12"; return 1; }
+	# patched 6.1 has its own sysfs: only damoctl's own files are left to Debian's 6.12
+	[ "$(on 6.1 patched "6.12:patched:1 6.12:debian:1" sysfs)" = runs ] || { echo "6.1 sysfs skipped"; return 1; }
+	[ "$(on 6.1 patched "6.12:patched:1 6.12:debian:1" snapshots)" = runs ] || { echo "6.1 snapshots skipped"; return 1; }
+	[ "$(on 6.1 patched "6.12:patched:1 6.12:debian:1" numa)" = runs ] || { echo "6.1 numa skipped"; return 1; }
+	[[ $(on 6.1 patched "6.12:patched:1 6.12:debian:1" any) == "skip runs on "* ]] || { echo "6.1 any ran"; return 1; }
+	# a scope it does not know is a failure, not a skip
+	[[ $(on 6.12 patched "$all" typo) == "fail "* ]] || { echo "unknown scope: $(on 6.12 patched "$all" typo)"; return 1; }
+}
+
 # sample_for MS: workload_sample_us for a hotcold whose first pass took MS
 sample_for() {
 	mkdir -p "$BATS_TEST_TMPDIR"

@@ -19,7 +19,7 @@ setup() {
 	# time; check-guest prints what the real one prints last.
 	cat > "$T/bin/fake-make" <<'EOF'
 #!/bin/bash
-target= kver= kimage= stage=- numa=-
+target= kver= kimage= stage=- numa=- also=-
 for a in "$@"; do
 	case $a in
 	--no-print-directory) ;;
@@ -27,6 +27,7 @@ for a in "$@"; do
 	KVER=*) kver=${a#KVER=} ;;
 	KIMAGE=*) kimage=${a#KIMAGE=} ;;
 	GUEST_STAGE=*) stage=${a#GUEST_STAGE=} ;;
+	GUEST_MATRIX_ALSO=*) also=${a#GUEST_MATRIX_ALSO=} ;;
 	*=*) ;;
 	*) target=$a ;;
 	esac
@@ -64,6 +65,7 @@ kernel)
 check-guest)
 	ev start
 	echo "numa $kver-$kimage $numa" >> "$FAKE_EVENTS"
+	echo "also $kver-$kimage $also" >> "$FAKE_EVENTS"
 	# whether the builder had said it was done when this suite started
 	[ -f "$FAKE_OUT/builds-done" ] && ev built || ev building
 	sleep "${FAKE_SUITE_S:-0.6}"
@@ -228,4 +230,47 @@ end 6.1-patched"
 	assert_success
 	run awk '$1 == "numa" { print $2, $3 }' "$FAKE_EVENTS"
 	assert_output "$(printf '%s\n' '6.12-debian 0' '6.1-patched 1')"
+}
+
+@test "matrix: each kernel's suites are told the other kernels of the run (KVER:KIMAGE:NUMA), for the tests that run on Debian's 6.12 only" {
+	run "$MATRIX_SH" "$T/out" 6.1:patched 6.12:patched 6.12:debian
+	assert_success
+	run awk '$1 == "also" { $1 = ""; print substr($0, 2) }' "$FAKE_EVENTS"
+	assert_line "6.12-patched 6.1:patched:0 6.12:debian:1"
+	assert_line "6.12-debian 6.1:patched:0 6.12:patched:1"
+	assert_line "6.1-patched 6.12:patched:1 6.12:debian:1"
+	: > "$FAKE_EVENTS"
+	run "$MATRIX_SH" "$T/out" 6.12:patched
+	assert_success
+	run awk '$1 == "also" { print $2, NF }' "$FAKE_EVENTS"
+	assert_output "6.12-patched 2"
+}
+
+# most_at_once_around T: the most check-guest runs under way at once
+# before T, and from T on
+most_at_once_around() {
+	awk '$2 == "check-guest" && ($1 == "start" || $1 == "end") { print $5, ($1 == "start" ? 1 : -1) }' "$FAKE_EVENTS" |
+		sort -k1,1n -k2,2n | awk -v t="$1" '{ n += $2; if ($1 < t) { if (n > b) b = n } else if (n > a) a = n }
+			END { print b + 0, a + 0 }'
+}
+
+@test "matrix: while MATRIX_HOLD is there (make check's host tests) one slot of MATRIX_JOBS is taken; then every slot is used" {
+	: > "$T/hold"
+	# released 1 s into the first suite (3 s), before the matrix's next
+	# look (2 s): the second suite starts beside the first
+	( for _ in $(seq 300); do grep -q '^start check-guest' "$FAKE_EVENTS" && break; sleep 0.1; done
+	  sleep 1; date +%s.%N > "$T/released"; rm -f "$T/hold" ) &
+	FAKE_SUITE_S=3 MATRIX_JOBS=2 MATRIX_HOLD=$T/hold run "$MATRIX_SH" "$T/out" 6.12:debian 6.1:debian 6.12:patched 6.1:patched
+	assert_success
+	assert_output --partial "a slot of 2 held while $T/hold is there"
+	assert_output --partial "check-matrix: 4 kernels: 20 passed, 0 failed, 8 skipped"
+	[ -s "$T/released" ] || fail "the hold was never released"
+	run most_at_once_around "$(cat "$T/released")"
+	assert_output "1 2"
+	# no hold file at all: every slot from the start
+	: > "$FAKE_EVENTS"
+	FAKE_SUITE_S=1 MATRIX_JOBS=2 MATRIX_HOLD=$T/no-such-file run "$MATRIX_SH" "$T/out" 6.12:debian 6.1:debian
+	assert_success
+	refute_output --partial "held"
+	assert_equal "$(most_at_once)" 2
 }

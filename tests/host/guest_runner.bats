@@ -44,7 +44,7 @@ finish)
 	printf '1..9\nok 1 stale\n' > "$out/results/guest.tap"
 	printf 'init: running the in-guest suites\r\n1..2\r\nok 1 fake: a\r\nok 2 fake: b\r\n' >> "$prog"
 	w=$(mktemp -d)
-	printf '1..2\nok 1 fake: a\nok 2 fake: b\n' > "$w/guest.tap"
+	printf "${FAKE_TAP:-1..2\nok 1 fake: a\nok 2 fake: b\n}" > "$w/guest.tap"
 	echo 0 > "$w/rc"
 	debugfs -w -R "write $w/guest.tap results/guest.tap" "$img" >/dev/null 2>&1
 	debugfs -w -R "write $w/rc results/rc" "$img" >/dev/null 2>&1
@@ -120,6 +120,19 @@ run_guest() {
 	assert_line --regexp '^check-guest: [0-9]+ passed, 0 failed, 0 skipped$'
 	run cat "$T/out/results/guest.tap"
 	assert_output "$(printf '1..2\nok 1 fake: a\nok 2 fake: b')"
+}
+
+@test "a skip counts when it says what the kernel lacks or has, or that Debian's 6.12 of the same make check runs the test; any other skip is a failure" {
+	FAKE_TAP='1..4\nok 1 a # skip kernel lacks: dbgfs (CONFIG_DAMON_DBGFS is not set in x)\nok 2 b # skip runs on Debian'"'"'s 6.12 only (this make check): why\nok 3 c # skip runs on Debian'"'"'s 6.12 only (this make check): why\nok 4 d\n' \
+		FAKE_GUEST=finish run_guest
+	assert_success
+	assert_line "# skipped 2: runs on Debian's 6.12 only (this make check): why"
+	assert_line "# skipped 1: kernel lacks: dbgfs (CONFIG_DAMON_DBGFS is not set in x)"
+	assert_line --regexp '^check-guest: 3 passed, 0 failed, 3 skipped$'
+	FAKE_TAP='1..2\nok 1 a # skip flaky here\nok 2 b\n' FAKE_GUEST=finish run_guest
+	assert_failure
+	assert_line "# skipped without a kernel reason, counted as failed: ok 1 a # skip flaky here"
+	assert_line --regexp '^check-guest: [0-9]+ passed, 1 failed, 0 skipped$'
 }
 
 @test "a second run on the same output directory is refused, naming the first; the first's files are kept (issue 45)" {

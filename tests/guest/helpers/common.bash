@@ -157,6 +157,54 @@ stock_tried_regions_reader() {
 	return 1
 }
 
+# runs_on_debian_612 SCOPE: skip where the same make check also runs this
+# test on Debian's own 6.12 (the kernel most users run) and what the test
+# checks is the same on this kernel.  "The same make check" is
+# MATRIX_ALSO in kernel.knobs: the other kernels of the check-matrix run,
+# KVER:KIMAGE:NUMA each (guest-image/matrix.sh; guest.mk's
+# GUEST_MATRIX_ALSO).  A check-guest of its own has none: every test runs.
+#   sysfs  on patched 6.12: damoctl over 6.12's sysfs and the built-in
+#          modules (damon_lru_sort, damon_reclaim), paddr's actions, the
+#          tracepoint: code the 6.12 series leaves as Debian builds it.
+#          What the series changes in sysfs is tested here by tests that
+#          do not call this: tried regions updates (patch 3:
+#          tried_regions.bats, report access from tried regions, the
+#          kernel's selftests), a refused commit (patch 5: transactions
+#          .bats, online.bats' scheme set), state commands raced by
+#          nr_kdamonds (patch 2) and many scheme directories (patch 1:
+#          hostile_input.bats); and all of dbgfs.
+#   snapshots  on patched 6.12: a report over many snapshots (record,
+#          report heatmap), whose tried regions updates the series does
+#          change (patch 3): what the change does to a snapshot is tested
+#          here by report access from tried regions and tried_regions.bats,
+#          the rest is damoctl's
+#   numa   on patched 6.12, where Debian's 6.12 boots the two-node machine
+#          too: migration and memory tiers, which the series leaves alone
+#   any    on every other kernel: damoctl's own files (version, man pages,
+#          completion), no kernel file in what the test checks
+# The reason starts "runs on " (guest-image/run.sh counts such a skip, and
+# no other that does not say what the kernel lacks or has).
+runs_on_debian_612() {
+	local also=" ${MATRIX_ALSO:-} " why
+	[ "${KIMAGE:-}" != debian ] || return 0
+	case $1 in
+	sysfs)
+		[ "${KVER:-}" = 6.12 ] && [[ $also == *" 6.12:debian:"* ]] || return 0
+		why="6.12's sysfs and modules, which the series leaves as they are" ;;
+	snapshots)
+		[ "${KVER:-}" = 6.12 ] && [[ $also == *" 6.12:debian:"* ]] || return 0
+		why="a report over many snapshots; what the series changes in one (tried regions updates) is tested here by report access and tried_regions.bats" ;;
+	numa)
+		[ "${KVER:-}" = 6.12 ] && [[ $also == *" 6.12:debian:1 "* ]] || return 0
+		why="migration and memory tiers on the two-node machine, which the series leaves as they are" ;;
+	any)
+		[[ $also == *" 6.12:debian:"* ]] || return 0
+		why="damoctl's own files, the same whatever the kernel" ;;
+	*) fail "runs_on_debian_612: unknown scope '$1'" ;;
+	esac
+	skip "runs on Debian's 6.12 only (this make check): $why"
+}
+
 U32_MAX=4294967295
 ULONG_MAX=18446744073709551615
 
