@@ -57,6 +57,7 @@ does not start next to another DAMON user	\\fBenable\\fR is refused while \\fBda
 dbgfs takes schemes only while monitoring is off	refuse writes while \\fImonitor_on\\fR reads \\fBon\\fR
 dbgfs refuses to change schemes while it runs	refuse writes while \\fImonitor_on\\fR reads \\fBon\\fR
 quota goals need the sysfs interface of Linux 6.8	Quota goals need sysfs of Linux 6.8 or later
+needs quota goals .quotas/goals/., which dbgfs does not have	Quota goals need sysfs of Linux 6.8 or later
 no DAMON dbgfs interface: .*/sys/kernel/debug/damon does not exist	no dbgfs in Debian's 6.12
 tier enable: no DAMON sysfs interface: .*/sys/kernel/mm/damon/admin does not exist	Memory tiering with DAMOS \\fBmigrate_cold\\fR and \\fBmigrate_hot\\fR (sysfs,"
 
