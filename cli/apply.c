@@ -524,11 +524,6 @@ static int apply_sections(struct apply *top, const char *buf, size_t len,
 				   top->name);
 		goto out;
 	}
-	if (c->dry_run && !check_only) {
-		status = cli_error(c, EXIT_USAGE, "%s: --dry-run of a file of kdamond sections is not supported yet (apply check FILE checks it)",
-				   top->name);
-		goto out;
-	}
 	c->iface = DAMON_IFACE_SYSFS;
 	c->kdamond = 0;
 	h = cli_open(c);

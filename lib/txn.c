@@ -323,7 +323,8 @@ bool damos_txn_defer_commit(struct damon_ctx *d, const char *state_path)
 	struct damon_ctx **cd;
 	char **c;
 
-	if (!txn.depth || damos_io_query(d, DAMOS_IO_Q_RECORDED) == 1)
+	/* a dry run's too: its plan commits where the change will */
+	if (!txn.depth)
 		return false;
 	for (size_t i = 0; i < txn.nr_commit; i++)
 		if (!strcmp(txn.commit[i], state_path))

@@ -244,3 +244,35 @@ on"
 	run grep -c 'fake kernel' "$DAMOCTL"
 	assert_success
 }
+
+# The plan a dry run prints is the writes the command then makes, in
+# order: the file of every write of the script against the fault layer's
+# log of the real run (no fault), for each command that goes through
+# damon_setup_apply(), on a 6.12 tree (kdamond off and on) and on dbgfs.
+@test "the plan is the writes: --dry-run of scheme add, set, rm, clear, attrs set and apply, then the same for real" {
+	load transactions
+	local kind cmd n=0
+	printf '%s\n' "attrs sample 10ms aggr 200ms" "scheme pageout sz 1M max" "scheme stat" > "$BATS_TEST_TMPDIR/a.conf"
+	for kind in sysfs-off sysfs-on dbgfs; do
+		ROOT=$BATS_TEST_TMPDIR/$kind
+		mkdir -p "$ROOT"
+		case $kind in
+		sysfs-off) txn_make_sysfs612 "$ROOT" off ;;
+		sysfs-on) txn_make_sysfs612 "$ROOT" on ;;
+		dbgfs) txn_make_dbgfs "$ROOT" ;;
+		esac
+		for cmd in "scheme add stat sz 4K 8K" "scheme set 0 age 1s max" "scheme rm 0" \
+			   "attrs set sample 20ms aggr 400ms" "apply $BATS_TEST_TMPDIR/a.conf" "scheme clear"; do
+			damoctl --dry-run $cmd 2> /dev/null | plan_paths > "$BATS_TEST_TMPDIR/plan"
+			rm -f "$BATS_TEST_TMPDIR/log"
+			DAMOS_FAULT_LOG="$BATS_TEST_TMPDIR/log" "$DAMOCTL_FAULT" --root "$ROOT" $cmd > /dev/null ||
+				fail "$kind: $cmd failed"
+			touch "$BATS_TEST_TMPDIR/log"
+			cut -d' ' -f2- "$BATS_TEST_TMPDIR/log" | diff "$BATS_TEST_TMPDIR/plan" - ||
+				fail "$kind: $cmd: the plan is not the writes"
+			[ -s "$BATS_TEST_TMPDIR/plan" ] || fail "$kind: $cmd: an empty plan"
+			n=$((n + 1))
+		done
+	done
+	echo "# $n commands: the plan is the writes" >&3
+}

@@ -137,3 +137,19 @@ libdamos3_example() {
 			in_nf && !/^\.R[SE]/ && k == n' |
 		sed -e 's/\\e/\\/g' -e 's/\\-/-/g'
 }
+
+# The files a dry run's plan (on stdin) writes, one a line, in order:
+# "echo|printf ... > FILE" and "cat|dd ... > FILE <<'EOF'" (whose body is
+# skipped), the quotes taken off.
+plan_paths() {
+	awk '
+		d != "" { if ($0 == d) d = ""; next }
+		/^(cat|dd bs=[0-9]+ count=1) > .* <<\047EOF[0-9]*\047$/ {
+			p = $0; sub(/^(cat|dd bs=[0-9]+ count=1) > /, "", p)
+			d = p; sub(/.* <</, "", d); gsub(/\047/, "", d)
+			sub(/ <<.*$/, "", p); gsub(/\047/, "", p); print p; next
+		}
+		/^(echo|printf) / && / > / {
+			p = $0; sub(/.* > /, "", p); gsub(/\047/, "", p); print p
+		}'
+}

@@ -171,6 +171,25 @@ for o in json.load(sys.stdin):
 	[ "$(cat "$ROOT/$ADMIN/kdamonds/1/state")" = on ]
 }
 
+@test "--dry-run of kdamond sections prints the plan: nothing written, the very writes the apply then makes, in order" {
+	tree on
+	printf '%s\n' "kdamond 0" "target paddr region 0x1000 0x2000" "scheme lru_prio" "monitor on" \
+		"kdamond 1" "target paddr region 0x3000 0x4000" "scheme stat" "monitor on" > on.conf
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/before"
+	run damoctl --dry-run apply on.conf
+	assert_success
+	assert_line --index 0 "#!/bin/sh"
+	assert_line "echo 2 > $ROOT/$ADMIN/kdamonds/nr_kdamonds"
+	diff -r -x run "$BATS_TEST_TMPDIR/before" "$ROOT"
+	# the files the plan writes, in order ...
+	damoctl --dry-run apply on.conf 2> /dev/null | plan_paths > plan.paths
+	[ "$(wc -l < plan.paths)" -ge 10 ]
+	# ... are those the apply writes (the fault layer's log, no fault)
+	DAMOS_FAULT_LOG="$BATS_TEST_TMPDIR/w.log" "$DAMOCTL_FAULT" --root "$ROOT" apply on.conf
+	cut -d' ' -f2- w.log > apply.paths
+	diff plan.paths apply.paths
+}
+
 @test "a failure, SIGTERM and SIGKILL at every write of a two-kdamond apply: as before or as after" {
 	tree off
 	tree on
