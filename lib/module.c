@@ -1131,7 +1131,7 @@ int damon_module_write(const struct damon_opts *opts,
 	if (!d)
 		return -errno;
 	err = DAMOS_TXN(d, write_module(d, dir, m, enable));
-	if (!err && script && damos_io_query(d, DAMOS_IO_Q_RECORDED) == 1) {
+	if (!err && script) {	/* "" without the dry run's layer */
 		*script = strdup(damos_dry_run_script(d));
 		if (!*script)
 			err = damos_err(-ENOMEM, "out of memory");

@@ -241,8 +241,8 @@ static bool in_snap_dir(const struct damos_snap *sn, const char *rel)
  */
 void damos_txn_before_write(struct damon_ctx *d, const char *path)
 {
-	if (!txn.depth || txn.restoring ||
-	    damos_io_query(d, DAMOS_IO_Q_RECORDED) == 1)
+	(void)d;
+	if (!txn.depth || txn.restoring)
 		return;
 	for (size_t i = 0; i < txn.nr_dirs; i++) {
 		struct txn_dir *t = &txn.dirs[i];
@@ -278,8 +278,8 @@ void damos_txn_note_write(struct damon_ctx *d, const char *path,
 	struct txn_write *w;
 	size_t n;
 
-	if (!txn.depth || txn.restoring ||
-	    damos_io_query(d, DAMOS_IO_Q_RECORDED) == 1)
+	(void)d;
+	if (!txn.depth || txn.restoring)
 		return;
 	/* an nr_* file recreates what is below its directory */
 	if (!strncmp(base_of(path), "nr_", 3)) {

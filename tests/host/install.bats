@@ -73,37 +73,46 @@ pc() {
 	assert_success
 }
 
-@test "a program parses attrs words and drives damon_lru_sort through the installed library" {
+@test "a program parses scheme words, sets damon_lru_sort's parameters and reads a setup through the installed library" {
 	cat > "$BATS_TEST_TMPDIR/words.c" <<-'EOF'
 	#include <stdio.h>
+	#include <string.h>
 	#include <damos.h>
 
-	int main(void)
+	int main(int argc, char **argv)
 	{
-		const char *bad[] = { "sample", "5x" };
-		const char *argv[] = { "hot", "30%" };
-		struct damon_lru_sort *l = damon_lru_sort_new();
-		struct damon_attrs a;
-		char buf[256];
+		const char *bad[] = { "stat", "age", "5x", "max" };
+		struct damon_opts o = DAMON_OPTS_INIT;
+		struct damon_module *m = damon_module_new("lru_sort");
+		struct damon_setup *s;
 
-		damon_attrs_default(&a);
-		if (damon_attrs_parse(&a, 2, bad) != -22)
+		if (argc != 2 || !m || damos_scheme_parse(4, bad, NULL))
 			return 1;
 		printf("%s\n", damos_errmsg());
-		if (damon_lru_sort_parse(l, 2, argv) || damon_lru_sort_validate(l) ||
-		    damon_lru_sort_format(l, buf, sizeof(buf)) < 0)
-			return 2;
-		printf("%s\n", buf);
-		damon_lru_sort_free(l);
+		for (size_t p = 0; p < damon_module_nr_params(m); p++)
+			if (!strcmp(damon_module_param_name(m, p), "hot_thres_access_freq") &&
+			    damon_module_set(m, p, 300))
+				return 2;
+		if (damon_module_validate(m))
+			return 3;
+		damon_module_free(m);
+		o.root = argv[1];
+		if (damon_setup_read(&o, &s))
+			return 4;
+		printf("%s: %zu kdamonds, %zu modules\n", damon_iface_name(s->iface),
+		       s->nr_kdamonds, s->nr_modules);
+		damon_setup_free(s);
 		return 0;
 	}
 	EOF
 	# shellcheck disable=SC2046
 	cc -Wall -Werror $(san_flags) -o "$BATS_TEST_TMPDIR/words" "$BATS_TEST_TMPDIR/words.c" $(pc --cflags --libs)
-	LD_LIBRARY_PATH="$INST/usr/lib" run "$BATS_TEST_TMPDIR/words"
+	mkdir -p "$BATS_TEST_TMPDIR/root/sys/kernel/mm/damon/admin/kdamonds"
+	echo 0 > "$BATS_TEST_TMPDIR/root/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds"
+	LD_LIBRARY_PATH="$INST/usr/lib" run "$BATS_TEST_TMPDIR/words" "$BATS_TEST_TMPDIR/root"
 	assert_success
 	assert_line --index 0 --partial "'5x'"
-	assert_line --index 1 --partial "hot 30% cold 2m quota time 10ms reset 1s"
+	assert_line --index 1 "sysfs: 0 kdamonds, 0 modules"
 }
 
 @test "the installed library is the DAMON model: damoctl's config parser and word splitter are not in it" {

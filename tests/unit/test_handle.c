@@ -641,6 +641,67 @@ static void test_dry_run_script_shells(void **state)
 	}
 }
 
+/*
+ * The public setup API alone (damos.h): read, edit in memory, apply; a
+ * second apply writes nothing (its plan is empty); a plan writes nothing;
+ * an invalid part is refused before any write; another tool's scheme the
+ * library cannot judge is kept as it is.
+ */
+static void test_setup_apply(void **state)
+{
+	struct tree *t = *state;
+	struct damon_opts o = DAMON_OPTS_INIT;
+	struct damon_setup *s, *again;
+	struct damon_kdamond_setup *k;
+	struct damos_scheme **arr;
+	char *plan = NULL;
+
+	make_sysfs(t, "off\n");
+	o.root = t->root;
+	o.layers = fake;
+	assert_int_equal(damon_setup_read(&o, &s), 0);
+	assert_int_equal(s->iface, DAMON_IFACE_SYSFS);
+	assert_int_equal(s->nr_kdamonds, 1);
+	k = &s->kdamonds[0];
+	assert_false(k->on);
+	k->attrs.aggr_us = 200000;
+	arr = realloc(k->schemes, (k->nr_schemes + 1) * sizeof(*arr));
+	assert_non_null(arr);
+	k->schemes = arr;
+	arr[k->nr_schemes++] = damos_scheme_new_preset(DAMOS_ACTION_LRU_PRIO, &k->attrs);
+
+	/* the plan: nothing written (no context yet), the writes named */
+	assert_null(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/monitoring_attrs/intervals/aggr_us"));
+	assert_int_equal(damon_setup_apply(&o, s, &plan), 0);
+	assert_non_null(plan);
+	assert_non_null(strstr(plan, "echo 200000 > "));
+	assert_non_null(strstr(plan, "/schemes/nr_schemes"));
+	assert_non_null(strstr(plan, "echo 1 > "));	/* nr_contexts */
+	free(plan);
+	assert_null(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/monitoring_attrs/intervals/aggr_us"));
+	assert_string_equal(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/nr_contexts"), "0\n");
+
+	/* applied, read back the same; again: an empty plan */
+	assert_int_equal(damon_setup_apply(&o, s, NULL), 0);
+	assert_string_equal(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/monitoring_attrs/intervals/aggr_us"),
+			    "200000\n");
+	assert_int_equal(damon_setup_read(&o, &again), 0);
+	assert_int_equal(again->kdamonds[0].nr_schemes, k->nr_schemes);
+	assert_true(damos_scheme_equal(again->kdamonds[0].schemes[k->nr_schemes - 1],
+				       k->schemes[k->nr_schemes - 1]));
+	assert_int_equal(damon_setup_apply(&o, again, &plan), 0);
+	assert_string_equal(plan, "");
+	free(plan);
+	damon_setup_free(again);
+
+	/* an invalid part: refused, nothing written */
+	k->attrs.min_nr_regions = 1;
+	assert_int_equal(damon_setup_apply(&o, s, NULL), -EINVAL);
+	assert_string_equal(get(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/monitoring_attrs/nr_regions/min"),
+			    "10\n");
+	damon_setup_free(s);
+}
+
 static void test_sysfs_emulated(void **state)
 {
 	struct tree *t = *state;
@@ -995,6 +1056,8 @@ int main(void)
 						teardown_tree),
 		cmocka_unit_test_setup_teardown(test_dry_run_script_shells,
 						setup_tree, teardown_tree),
+		cmocka_unit_test_setup_teardown(test_setup_apply, setup_tree,
+						teardown_tree),
 		cmocka_unit_test_setup_teardown(test_sysfs_emulated, setup_tree,
 						teardown_tree),
 		cmocka_unit_test_setup_teardown(test_error_hints, setup_tree,
