@@ -177,7 +177,7 @@ effective() {
 	assert_output --partial "is a some_mem_psi_us goal"
 }
 
-@test "scheme set and goal on dbgfs: set works while off, is refused while on naming the kernel; goal is refused" {
+@test "scheme set and goal on dbgfs: set works while off, is refused while on as scheme add is, nothing written; goal is refused" {
 	need dbgfs
 	damoctl_paddr_setup dbgfs
 	run "$DAMOCTL" --interface dbgfs scheme add stat
@@ -191,7 +191,8 @@ effective() {
 	before=$(cat "$DBGFS/schemes" | first_fields 18)
 	run "$DAMOCTL" --interface dbgfs scheme set 0 age 2s max
 	assert_failure 1
-	assert_output --partial "dbgfs takes schemes only while monitoring is off (dbgfs"
+	assert_output --partial "monitoring is on and dbgfs refuses to change schemes while it runs: stop it first"
+	assert_output --partial "; nothing was changed"
 	[ "$(cat "$DBGFS/schemes" | first_fields 18)" = "$before" ]
 	run "$DAMOCTL" --interface dbgfs scheme goal 0 0 current 1
 	assert_failure 1

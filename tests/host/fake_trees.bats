@@ -54,7 +54,6 @@ readme_examples() {
 PREDICTED="the kernel listed no tried regions	The fake kernel monitors nothing
 no damon:damon_aggregated tracepoint	(a kernel with \\fBCONFIG_FTRACE\\fR
 does not start next to another DAMON user	\\fBenable\\fR is refused while \\fBdamon_lru_sort\\fR or DAMON monitoring
-dbgfs takes schemes only while monitoring is off	refuse writes while \\fImonitor_on\\fR reads \\fBon\\fR
 dbgfs refuses to change schemes while it runs	refuse writes while \\fImonitor_on\\fR reads \\fBon\\fR
 quota goals need the sysfs interface of Linux 6.8	Quota goals need sysfs of Linux 6.8 or later
 needs quota goals .quotas/goals/., which dbgfs does not have	Quota goals need sysfs of Linux 6.8 or later
