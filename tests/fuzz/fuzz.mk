@@ -35,8 +35,10 @@ FUZZ_BUILD := $(BUILD)/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 # libdamos and damoctl are the lib engineer's; -Werror stays in their gcc
-# build, clang-only warnings here are shown, not fatal.
+# build, clang-only warnings here are shown, not fatal; a function used
+# undeclared is fatal (an implicit int would check the wrong value).
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE $(FUZZ_SAN) \
+	-Werror=implicit-function-declaration \
 	-DDAMOS_VERSION='"$(VERSION)"' -Ilib
 
 # Per-target damoctl sources (cli/*.c without main()) and libraries.
