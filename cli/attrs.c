@@ -101,6 +101,6 @@ const struct cli_cmd attrs_cmds[] = {
 	{ "show", do_show, "", "print the monitoring attributes", NULL },
 	{ "set", do_set, "[sample TIME] [aggr TIME] [update TIME] [regions MIN MAX]",
 	  "change the given attributes, keeping the others", &attrs_grammar,
-	  CLI_WRITE },
+	  CLI_WRITE | CLI_EDIT },
 	{ NULL },
 };

@@ -226,11 +226,19 @@ int cli_batch(struct cli *c, const char *file)
 		txn = go = false;
 		b.status = cli_lib_error(c, err);
 	}
+	/* one setup for the edits in a row (cli/setup.c), applied once */
+	c->batch_edits = txn;
 	for (size_t i = 0; go && i < v.n; i++)
 		if (!strcmp(v.cmd[i], NUL_LINE))
 			line_error(c, &b, v.line[i], EXIT_USAGE, NUL_MSG);
 		else
 			go = run_one(c, &b, v.cmd[i], v.line[i]);
+	if (go && !b.status && (st = cli_setup_flush(c))) {
+		b.nr_failed++;
+		b.status = st;
+	}
+	cli_setup_drop(c);
+	c->batch_edits = false;
 	if (txn && !b.status) {
 		/* a running kdamond's commit, once the files read back */
 		err = damos_txn_end(NULL, 0);

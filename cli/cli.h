@@ -68,6 +68,15 @@ struct cli {
 	const char *batch;		/* -f FILE, "-" for stdin */
 	bool force;			/* --force: a batch goes on after failures */
 	const char *where;		/* "FILE:LINE" prefixed to errors, or NULL */
+	/*
+	 * A batch without --force edits one setup and applies it once
+	 * (cli/setup.c): the edits of its CLI_EDIT lines in a row, applied
+	 * before any other line runs and at its end.
+	 */
+	bool batch_edits;
+	struct damon_setup *edits;	/* read at the first edit, or NULL */
+	char edits_where[600];		/* FILE:FIRST[-LAST] of the edit lines */
+	char edits_line[256];		/* their commands, for dry-run comments */
 	bool interactive;		/* the readline shell runs the commands */
 	long watch_frame;		/* --watch: this frame's number (1, 2, ...), else 0 */
 };
@@ -122,6 +131,8 @@ struct cli_cmd {
 #define CLI_INDEX	0x8
 /* It takes --kdamond all (c->kdamond_all): every kdamond of sysfs. */
 #define CLI_ALL_KDAMONDS	0x20
+/* It is an edit of the setup (cli_setup_change()): a batch applies it later. */
+#define CLI_EDIT	0x40
 
 struct cli_object {
 	const char *name;
@@ -290,14 +301,18 @@ struct damon_ctx *cli_schemes_open(struct cli *c, struct damos_scheme ***arr,
 void cli_stats_update(struct cli *c, struct damon_ctx *d);
 /* "no schemes" on a terminal when @n is 0 (scheme list, stats show) */
 void cli_no_schemes(struct cli *c, size_t n);
-/* cli/verify.c: after a write, EXIT_OK if what was meant is there */
-/* cli/setup.c: one change of the options' kdamond, read → edit → apply */
+/*
+ * cli/setup.c: one change of the options' kdamond (every kdamond's with
+ * --kdamond all), read → edit → apply
+ */
 int cli_setup_change(struct cli *c,
 		     int (*edit)(struct cli *c, struct damon_kdamond_setup *k,
 				 void *arg),
 		     void *arg);
-int cli_verify_targets(struct cli *c, struct damon_ctx *d,
-		       const struct damon_targets *want);
+/* A batch's edits so far applied at once (nothing to do: EXIT_OK) */
+int cli_setup_flush(struct cli *c);
+/* ... or dropped, when the batch stops */
+void cli_setup_drop(struct cli *c);
 #define CLI_WAIT_DEFAULT_US	(30 * 1000000ULL)
 
 /* helpers for the object files */

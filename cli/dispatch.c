@@ -177,6 +177,9 @@ static int run(struct cli *c, int argc, char **argv)
 			n += snprintf(c->line + n, sizeof(c->line) - n, " %s",
 				      argv[i]);
 		c->hold_signals = true;
+		status = cli_setup_flush(c);
+		if (status)
+			return status;
 		status = cli_call_run(c, o->run,
 				      !(argc > 1 && !strcmp(argv[1], "check")),
 				      argc - 1, argv + 1);
@@ -248,6 +251,9 @@ static int cli_run_cmd(struct cli *c, const struct cli_object *o,
 	if (!status && !*k->args && argc)
 		status = cli_error(c, EXIT_USAGE, "no arguments expected, got '%s'",
 				   argv[0]);
+	/* a batch's edits so far are applied before any other command runs */
+	if (!status && !(k->flags & CLI_EDIT))
+		status = cli_setup_flush(c);
 	if (!status && watch_us)
 		status = cli_watch(c, k, argc, argv, watch_us, count);
 	else if (!status)

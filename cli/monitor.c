@@ -3,62 +3,44 @@
 
 #include "cli.h"
 
-static int turn(struct cli *c, bool on)
+/*
+ * monitor start and stop: the kdamond's "on" edited (every kdamond's with
+ * --kdamond all), one apply.  A paddr target of no region gets System
+ * RAM first: it would monitor nothing.
+ */
+static int turn_edit(struct cli *c, struct damon_kdamond_setup *k, void *arg)
 {
-	struct damon_ctx *d;
-	int err;
+	bool on = *(const bool *)arg;
 
-	d = cli_open(c);
-	if (!d)
-		return EXIT_FAIL;
-	/* start: the paddr region it fills in and the start are one */
-	if (on && (err = damos_txn_begin(d)))
-		return cli_close(c, d, cli_lib_error(c, err));
-	if (on) {
-		struct damon_targets t;
-		bool filled = false, was_on = false;
-		int status = EXIT_OK;
+	if (on && !k->on) {
+		int status = cli_paddr_fill(c, &k->targets, &(bool){ false });
 
-		/* paddr without a region would monitor nothing */
-		err = damon_monitor_status(d, &was_on, NULL);
-		if (!err && !was_on)
-			err = damon_monitor_check_start(d);
-		if (!err && !was_on)
-			err = damon_targets_read(d, &t);
-		if (!err && !was_on) {
-			status = cli_paddr_fill(c, &t, &filled);
-			if (!status && filled && (err = damon_targets_write(d, &t)))
-				status = cli_lib_error(c, err);
-			if (!status && filled)
-				status = cli_verify_targets(c, d, &t);
-			damon_targets_free(&t);
-			if (status) {
-				err = damos_txn_end(d, -ECANCELED);
-				if (err == -ENOTRECOVERABLE)
-					status = cli_lib_error(c, err);
-				return cli_close(c, d, status);
-			}
-		}
-		if (err)
-			return cli_close(c, d, cli_lib_error(c, damos_txn_end(d, err)));
+		if (status)
+			return status;
 	}
-	err = on ? damon_monitor_start(d) : damon_monitor_stop(d);
-	if (on)
-		err = damos_txn_end(d, err);
-	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
-}
-
-/* each kdamond's: @arg points to whether on */
-static int turn_one(struct cli *c, unsigned int i, void *arg)
-{
-	(void)i;
-	return turn(c, *(const bool *)arg);
+	k->on = on;
+	return EXIT_OK;
 }
 
 static int do_turn(struct cli *c, bool on)
 {
-	return c->kdamond_all ? cli_each_kdamond(c, false, turn_one, &on) :
-	       turn(c, on);
+	struct damon_ctx *d;
+	bool was_on = true;
+	int err = 0;
+
+	/* another DAMON user in the way is said first (Linux 6.1) */
+	if (on && !c->kdamond_all) {
+		d = cli_open(c);
+		if (!d)
+			return EXIT_FAIL;
+		err = damon_monitor_status(d, &was_on, NULL);
+		if (!err && !was_on)
+			err = damon_monitor_check_start(d);
+		damon_close(d);
+		if (err)
+			return cli_lib_error(c, err);
+	}
+	return cli_setup_change(c, turn_edit, &on);
 }
 
 static int do_start(struct cli *c, int argc, char **argv)
@@ -264,9 +246,9 @@ int cli_each_kdamond(struct cli *c, bool none_ok,
 
 const struct cli_cmd monitor_cmds[] = {
 	{ "start", do_start, "", "start monitoring (needs a target); --kdamond all: every kdamond", NULL,
-	  CLI_WRITE | CLI_ALL_KDAMONDS },
+	  CLI_WRITE | CLI_EDIT | CLI_ALL_KDAMONDS },
 	{ "stop", do_stop, "", "stop monitoring; --kdamond all: every kdamond", NULL,
-	  CLI_WRITE | CLI_ALL_KDAMONDS },
+	  CLI_WRITE | CLI_EDIT | CLI_ALL_KDAMONDS },
 	{ "status", do_status, CLI_METRICS_ARGS,
 	  "print whether monitoring runs, and the attrs, targets and schemes it runs with; --kdamond all: of every kdamond",
 	  NULL, CLI_WATCH | CLI_ALL_KDAMONDS },

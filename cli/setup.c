@@ -3,13 +3,98 @@
  * One change of one kdamond as read → edit → apply: the whole setup read,
  * the kdamond the options name edited in memory, the setup applied once
  * (damon_setup_apply(): the library's one write order, the read-back
- * before the commit point, everything put back on a failure).  A dry run
- * prints the plan.
+ * before the commit point, everything put back on a failure).  With
+ * --kdamond all every kdamond is edited, and applied together.  A dry run
+ * prints the plan.  In a batch (without --force) the edits of the lines
+ * in a row go to one setup, applied once before the next other command
+ * and at the batch's end: the batch's writes are the difference between
+ * before and after, not each line's.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+
+/* @s applied (printed, in a dry run) at once. */
+static int apply(struct cli *c, struct damon_setup *s)
+{
+	struct damon_opts o;
+	char *plan = NULL;
+	int err;
+
+	cli_opts(c, &o);
+	err = damon_setup_apply(&o, s, c->dry_run ? &plan : NULL);
+	cli_print_script(c, damon_iface_name(s->iface), plan);
+	free(plan);
+	return err ? cli_lib_error(c, err) : EXIT_OK;
+}
+
+/* The setup to edit: read now, or the batch's edits so far. */
+static int setup_get(struct cli *c, struct damon_setup **out)
+{
+	struct damon_opts o;
+	int err;
+
+	*out = c->edits;
+	if (*out)
+		return EXIT_OK;
+	cli_opts(c, &o);
+	err = damon_setup_read(&o, out);
+	if (err)
+		return cli_lib_error(c, err);
+	if ((*out)->iface == DAMON_IFACE_AUTO) {
+		damon_setup_free(*out);
+		*out = NULL;
+		return cli_error(c, EXIT_FAIL, "no DAMON interface below %s",
+				 c->root ? c->root : "/");
+	}
+	return EXIT_OK;
+}
+
+/* The batch line now run joins its edits: "FILE:FIRST-LAST", commands. */
+static void edits_join(struct cli *c, bool first)
+{
+	const char *colon = c->where ? strrchr(c->where, ':') : NULL;
+	size_t n = strlen(c->edits_line);
+
+	if (first || !colon) {
+		snprintf(c->edits_where, sizeof(c->edits_where), "%s",
+			 c->where ? c->where : "");
+		c->edits_line[0] = '\0';
+		n = 0;
+	} else {
+		char *dash = strrchr(c->edits_where, '-');
+		char *own = strrchr(c->edits_where, ':');
+
+		if (dash && own && dash > own)
+			*dash = '\0';
+		n = strlen(c->edits_where);
+		snprintf(c->edits_where + n, sizeof(c->edits_where) - n, "-%s",
+			 colon + 1);
+		n = strlen(c->edits_line);
+	}
+	snprintf(c->edits_line + n, sizeof(c->edits_line) - n, "%s%s",
+		 n ? "; " : "", c->line);
+}
+
+/*
+ * Kdamond @k of @s edited.  One the edit turns off may start again later
+ * in the same batch (monitor stop, changes, monitor start): it may then
+ * be restarted to take what it cannot take while it runs (dbgfs).
+ */
+static int edit_one(struct cli *c, struct damon_setup *s, size_t k,
+		    int (*edit)(struct cli *c, struct damon_kdamond_setup *k,
+				void *arg),
+		    void *arg)
+{
+	bool was_on = s->kdamonds[k].on;
+	int status = edit(c, &s->kdamonds[k], arg);
+
+	if (!status && was_on && !s->kdamonds[k].on)
+		s->restart = true;
+	return status;
+}
 
 int cli_setup_change(struct cli *c,
 		     int (*edit)(struct cli *c, struct damon_kdamond_setup *k,
@@ -17,47 +102,75 @@ int cli_setup_change(struct cli *c,
 		     void *arg)
 {
 	struct damon_setup *s = NULL;
-	struct damon_opts o;
-	char *plan = NULL;
 	size_t k;
-	int err, status;
+	int status;
 
-	cli_opts(c, &o);
-	err = damon_setup_read(&o, &s);
-	if (err)
-		return cli_lib_error(c, err);
-	if (s->iface == DAMON_IFACE_AUTO) {
-		damon_setup_free(s);
-		return cli_error(c, EXIT_FAIL, "no DAMON interface below %s",
-				 c->root ? c->root : "/");
-	}
+	status = setup_get(c, &s);
+	if (status)
+		return status;
 	k = s->iface == DAMON_IFACE_SYSFS ? (size_t)c->kdamond : 0;
-	if (k >= s->nr_kdamonds && !(k == 0 && s->nr_kdamonds == 0)) {
+	if (c->kdamond_all && !s->nr_kdamonds)
+		status = cli_error(c, EXIT_FAIL, "--kdamond all: there is no kdamond");
+	else if (!c->kdamond_all && k >= s->nr_kdamonds &&
+		 !(k == 0 && s->nr_kdamonds == 0))
 		status = cli_error(c, EXIT_FAIL, "kdamond %zu does not exist: making it means writing nr_kdamonds, which would remove the %zu kdamond%s there with %s setup: use --kdamond 0..%zu",
 				   k, s->nr_kdamonds, s->nr_kdamonds == 1 ? "" : "s",
 				   s->nr_kdamonds == 1 ? "its" : "their",
 				   s->nr_kdamonds - 1);
-		damon_setup_free(s);
-		return status;
-	}
-	if (!s->nr_kdamonds) {
+	if (!status && !s->nr_kdamonds) {
 		/* no kdamond yet: kdamond 0 is made (nr_kdamonds 1) */
 		s->kdamonds = calloc(1, sizeof(*s->kdamonds));
-		if (!s->kdamonds) {
+		if (!s->kdamonds)
+			status = cli_error(c, EXIT_FAIL, "out of memory");
+		else
+			s->nr_kdamonds = 1;
+		if (!status)
+			damon_attrs_default(&s->kdamonds[0].attrs);
+	}
+	if (!status && c->kdamond_all)
+		for (k = 0; !status && k < s->nr_kdamonds; k++)
+			status = edit_one(c, s, k, edit, arg);
+	else if (!status)
+		status = edit_one(c, s, k, edit, arg);
+	if (status) {
+		/* a batch stops at a failed line: its edits go with it */
+		if (s != c->edits)
 			damon_setup_free(s);
-			return cli_error(c, EXIT_FAIL, "out of memory");
-		}
-		s->nr_kdamonds = 1;
-		damon_attrs_default(&s->kdamonds[0].attrs);
+		return status;
 	}
-	status = edit(c, &s->kdamonds[k], arg);
-	if (!status) {
-		err = damon_setup_apply(&o, s, c->dry_run ? &plan : NULL);
-		cli_print_script(c, damon_iface_name(s->iface), plan);
-		free(plan);
-		if (err)
-			status = cli_lib_error(c, err);
+	if (c->batch_edits) {
+		edits_join(c, !c->edits);
+		c->edits = s;
+		return EXIT_OK;
 	}
+	status = apply(c, s);
 	damon_setup_free(s);
 	return status;
+}
+
+int cli_setup_flush(struct cli *c)
+{
+	struct damon_setup *s = c->edits;
+	const char *where = c->where;
+	char line[sizeof(c->line)];
+	int status;
+
+	if (!s)
+		return EXIT_OK;
+	c->edits = NULL;
+	/* what is said is of the edit lines: their errors, their plan */
+	memcpy(line, c->line, sizeof(line));
+	snprintf(c->line, sizeof(c->line), "%s", c->edits_line);
+	c->where = c->edits_where[0] ? c->edits_where : NULL;
+	status = apply(c, s);
+	c->where = where;
+	memcpy(c->line, line, sizeof(line));
+	damon_setup_free(s);
+	return status;
+}
+
+void cli_setup_drop(struct cli *c)
+{
+	damon_setup_free(c->edits);
+	c->edits = NULL;
 }

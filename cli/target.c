@@ -158,60 +158,33 @@ static int do_show(struct cli *c, int argc, char **argv)
 	return cli_close(c, d, err ? cli_lib_error(c, err) : EXIT_OK);
 }
 
-static bool same_targets(const struct damon_targets *a,
-			 const struct damon_targets *b)
+/* target set's edit: the schemes must mean something on the new operations */
+static int set_edit(struct cli *c, struct damon_kdamond_setup *k, void *arg)
 {
-	bool same = a->ops == b->ops && a->nr == b->nr;
+	struct damon_targets *t = arg;
+	char which[64];
+	int status = EXIT_OK;
 
-	for (size_t i = 0; same && i < a->nr; i++)
-		same = a->targets[i].pid == b->targets[i].pid &&
-		       a->targets[i].nr_regions == b->targets[i].nr_regions &&
-		       (!a->targets[i].nr_regions ||
-			!memcmp(a->targets[i].regions, b->targets[i].regions,
-				a->targets[i].nr_regions * sizeof(*a->targets[i].regions)));
-	return same;
-}
-
-/* A write refused half-way (@old: before it): say what the targets are now. */
-static int failed(struct cli *c, struct damon_ctx *d, int err,
-		  const struct damon_targets *old)
-{
-	struct damon_targets now = { 0 };
-	char *msg = strdup(cli_errmsg());
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = c->out, *f;
-
-	/* nothing changed (refused before the first write): the error alone */
-	if (c->dry_run || !old || damon_targets_read(d, &now) ||
-	    same_targets(&now, old)) {
-		damon_targets_free(&now);
-		free(msg);
-		return cli_lib_error(c, err);
+	for (size_t i = 0; t->nr && !status && i < k->nr_schemes; i++) {
+		snprintf(which, sizeof(which), "scheme %zu: ", i);
+		status = cli_check_ops(c, t->ops, damos_scheme_action(k->schemes[i]),
+				       which);
 	}
-	f = open_memstream(&text, &len);
-	if (f) {
-		bool json = c->json;
-
-		c->out = f;
-		c->json = false;
-		cli_print_targets(c, &now);
-		c->json = json;
-		c->out = out;
-		fclose(f);
+	if (!status)
+		status = cli_paddr_fill(c, t, &(bool){ false });
+	if (!status) {
+		/* the setup takes @t's memory */
+		damon_targets_free(&k->targets);
+		k->targets = *t;
+		t->nr = 0;
+		t->targets = NULL;
 	}
-	cli_error(c, EXIT_FAIL, "%s; the targets are now: %s",
-		  msg ? msg : strerror(-err), text ? text : "?");
-	free(text);
-	free(msg);
-	damon_targets_free(&now);
-	return EXIT_FAIL;
+	return status;
 }
 
 static int do_set(struct cli *c, int argc, char **argv)
 {
 	struct damon_targets t;
-	struct damon_ctx *d;
 	int err, status, nid;
 
 	status = take_node(c, &argc, argv, &nid);
@@ -222,73 +195,29 @@ static int do_set(struct cli *c, int argc, char **argv)
 		damon_targets_free(&t);
 		return cli_parse_error(c, err);
 	}
-	if (nid >= 0 && (status = node_fill(c, &t, nid))) {
-		damon_targets_free(&t);
-		return status;
-	}
-	d = cli_open(c);
-	if (!d) {
-		damon_targets_free(&t);
-		return EXIT_FAIL;
-	}
-	/* the schemes there must mean something on the new operations */
-	{
-		struct damos_scheme **arr;
-		size_t n;
-		char which[64];
-
-		status = EXIT_OK;
-		if (t.nr && !damos_schemes_read(d, &arr, &n)) {
-			for (size_t i = 0; !status && i < n; i++) {
-				snprintf(which, sizeof(which), "scheme %zu: ", i);
-				status = cli_check_ops(c, t.ops,
-						       damos_scheme_action(arr[i]),
-						       which);
-			}
-			damos_schemes_free(arr, n);
-		}
-	}
-	if (!status)
-		status = cli_paddr_fill(c, &t, &(bool){ false });
-	if (status) {
-		damon_targets_free(&t);
-		return cli_close(c, d, status);
-	}
-	{
-		struct damon_targets old;
-		bool have_old = !damon_targets_read(d, &old);
-
-		err = damon_targets_write(d, &t);
-		status = err ? failed(c, d, err, have_old ? &old : NULL) :
-			 cli_verify_targets(c, d, &t);
-		if (have_old)
-			damon_targets_free(&old);
-	}
+	if (nid < 0 || !(status = node_fill(c, &t, nid)))
+		status = cli_setup_change(c, set_edit, &t);
 	damon_targets_free(&t);
-	return cli_close(c, d, status);
+	return status;
+}
+
+/* target clear's edit: no target, the operations as they are */
+static int clear_edit(struct cli *c, struct damon_kdamond_setup *k, void *arg)
+{
+	enum damon_ops ops = k->targets.ops;
+
+	(void)c;
+	(void)arg;
+	damon_targets_free(&k->targets);
+	k->targets.ops = ops;
+	return EXIT_OK;
 }
 
 static int do_clear(struct cli *c, int argc, char **argv)
 {
-	struct damon_targets t = { .ops = DAMON_OPS_VADDR };
-	struct damon_ctx *d;
-	int err;
-
 	(void)argc;
 	(void)argv;
-	d = cli_open(c);
-	if (!d)
-		return EXIT_FAIL;
-	err = damon_targets_read(d, &t);
-	if (!err) {
-		enum damon_ops ops = t.ops;
-
-		damon_targets_free(&t);
-		t.ops = ops;
-		err = damon_targets_write(d, &t);
-	}
-	return cli_close(c, d, err ? cli_lib_error(c, err) :
-			 cli_verify_targets(c, d, &t));
+	return cli_setup_change(c, clear_edit, NULL);
 }
 
 static const struct cli_grammar target_grammar = {
@@ -311,7 +240,7 @@ const struct cli_cmd target_cmds[] = {
 	{ "set", do_set,
 	  "paddr [node N | region START END...] | fvaddr [region START END]... | vaddr pid PID [region START END]... [pid PID ...]",
 	  "replace the targets (addresses in 0xHEX or sizes)", &target_grammar,
-	  CLI_WRITE },
-	{ "clear", do_clear, "", "remove every target", NULL, CLI_WRITE },
+	  CLI_WRITE | CLI_EDIT },
+	{ "clear", do_clear, "", "remove every target", NULL, CLI_WRITE | CLI_EDIT },
 	{ NULL },
 };

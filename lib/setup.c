@@ -287,14 +287,15 @@ static bool module_equal(const struct damon_module *a,
 
 /*
  * Module @i of @want, in @phase 0 (before DAMON's writes: off if it runs
- * and must go off, or must leave DAMON to kdamonds that start; Linux 6.1
- * runs one DAMON user at a time) or 1 (after them: the rest).  *@done
- * says phase 0 did all of it.
+ * and must go off, which leaves DAMON to kdamonds that start; Linux 6.1
+ * runs one DAMON user at a time, and a module left on makes their start
+ * fail naming it) or 1 (after them: the rest).  *@done says phase 0 did
+ * all of it.
  */
 static int module_write(const struct damon_opts *opts,
 			const struct damon_setup *cur,
 			const struct damon_module_setup *w, int phase,
-			bool damon_on, bool *done, struct damos_buf *script)
+			bool *done, struct damos_buf *script)
 {
 	const struct damon_module_setup *c = NULL;
 	char *part = NULL;
@@ -307,12 +308,11 @@ static int module_write(const struct damon_opts *opts,
 			c = &cur->modules[j];
 	on = c && c->enable == 1;
 	if (phase == 0) {
-		if (!on || (w->enable != 0 && !damon_on))
+		if (!on || w->enable != 0)
 			return 0;
 		/* off for good: with its new parameters at once */
-		*done = w->enable != 1;
-		err = damon_module_write(opts, *done ? w->module : c->module, 0,
-					 &part);
+		*done = true;
+		err = damon_module_write(opts, w->module, 0, &part);
 	} else {
 		if (*done || (c && (w->enable == -1 || (w->enable == 1) == on) &&
 			      module_equal(c->module, w->module)))
@@ -354,7 +354,7 @@ static int setup_write(struct damon_ctx *d, const struct damon_opts *opts,
 {
 	size_t nk = want->nr_kdamonds;
 	bool resize = d && d->ops == &damos_sysfs_backend && cur->nr_kdamonds != nk;
-	bool damon_on = false, commit = d && damos_has(d, DAMOS_FEAT_COMMIT) == 1;
+	bool commit = d && damos_has(d, DAMOS_FEAT_COMMIT) == 1;
 	unsigned int *w = calloc(nk ? nk : 1, sizeof(*w));
 	bool *start = calloc(nk ? nk : 1, sizeof(*start));
 	bool *done = calloc(want->nr_modules + 1, sizeof(*done));
@@ -377,11 +377,9 @@ static int setup_write(struct damon_ctx *d, const struct damon_opts *opts,
 	err = setup_validate(cur, want, resize);
 	if (err)
 		goto out;
-	for (size_t i = 0; i < nk; i++)
-		damon_on |= want->kdamonds[i].on;
 	for (size_t i = 0; !err && i < want->nr_modules; i++)
-		err = module_write(opts, cur, &want->modules[i], 0, damon_on,
-				   &done[i], &script[0]);
+		err = module_write(opts, cur, &want->modules[i], 0, &done[i],
+				   &script[0]);
 	/* a new count makes every kdamond anew: all of them off first */
 	for (size_t i = 0; !err && i < cur->nr_kdamonds; i++) {
 		const struct damon_kdamond_setup *c = &cur->kdamonds[i];
@@ -439,8 +437,8 @@ static int setup_write(struct damon_ctx *d, const struct damon_opts *opts,
 		if (w[i] && !(err = damos_kdamond_select(d, (unsigned int)i)))
 			err = kdamond_verify(d, (unsigned int)i, &want->kdamonds[i], w[i]);
 	for (size_t i = 0; !err && i < want->nr_modules; i++)
-		err = module_write(opts, cur, &want->modules[i], 1, damon_on,
-				   &done[i], &script[1]);
+		err = module_write(opts, cur, &want->modules[i], 1, &done[i],
+				   &script[1]);
 	/* a kdamond that runs keeps nr_kdamonds as it is: off before a restore */
 	for (size_t i = 0; err && resize && i < started; i++)
 		if (start[i] && !damos_kdamond_select(d, (unsigned int)i))

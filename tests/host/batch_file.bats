@@ -48,7 +48,8 @@ damoctl: b: nothing of it was applied: the files are as before line 1"
 	printf '%s\n' "scheme add stat" "monitor start" "scheme add cold" > b
 	run damoctl -f b
 	assert_failure 1
-	assert_output "damoctl: b:2: monitor start: no monitoring target: set one first (damoctl target set ...)
+	# lines 1-3 edit one setup, applied once: its failure names them all
+	assert_output "damoctl: b:1-3: no monitoring target: set one first (damoctl target set ...)
 damoctl: b: nothing of it was applied: the files are as before line 1"
 	run wc -l < "$(SCHEMES)"
 	assert_output 0
@@ -133,14 +134,16 @@ objects() { "$DAMOCTL" --complete -- "" | grep -v '^-' | tr '\n' ' ' | sed 's/ $
 {"error":"b: nothing of it was applied: the files are as before line 1"}'
 }
 
-@test "--dry-run: one script for the whole batch, a comment per command" {
-	printf '%s\n' "scheme add lru_prio" "scheme add lru_deprio" > b
+@test "--dry-run: one script for the whole batch, a comment per applied setup" {
+	printf '%s\n' "scheme add lru_prio" "scheme add lru_deprio" "scheme list" "scheme rm 0" > b
 	run damoctl --dry-run -f b
 	assert_success
 	assert_line --index 0 "#!/bin/sh"
 	[ "$(grep -c '^#!/bin/sh' <<<"$output")" = 1 ]
-	assert_line "# damoctl scheme add lru_prio (dbgfs)"
-	assert_line "# damoctl scheme add lru_deprio (dbgfs)"
+	# the edits in a row are one setup, one write of the schemes file
+	assert_line "# damoctl scheme add lru_prio; scheme add lru_deprio (dbgfs)"
+	assert_line "# damoctl scheme rm 0 (dbgfs)"
+	[ "$(grep -c '> .*/schemes' <<<"$output")" = 2 ]
 	run cat "$(SCHEMES)"
 	assert_output ""
 }

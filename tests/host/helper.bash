@@ -32,9 +32,21 @@ nobody_damoctl() {
 	echo "$dir/damoctl"
 }
 
+# The fake trees are below $ROOT, never the machine's own: with ROOT unset
+# (the helper sourced outside bats) "$ROOT/sys/..." is the host's sysfs.
+fake_root() {
+	case ${ROOT:-} in
+	/?*) ;;
+	*) echo "helper.bash: ROOT='${ROOT:-}' is no fake tree's root: refusing to write below /" >&2
+	   return 1 ;;
+	esac
+}
+
 # A debugfs damon directory of plain files, as a stock 6.1 kernel shows it.
 make_dbgfs() {
 	local d="$ROOT/sys/kernel/debug/damon"
+
+	fake_root || return 1
 
 	mkdir -p "$d"
 	echo "5000 100000 60000000 10 1000" > "$d/attrs"
@@ -47,7 +59,13 @@ make_dbgfs() {
 	: > "$d/rm_contexts"
 }
 
-put() {	# put FILE CONTENT: mkdir -p and write a line
+put() {	# put FILE CONTENT: mkdir -p and write a line, below $ROOT only
+	fake_root || return 1
+	case $1 in
+	/sys/* | /proc/* | /dev/* | /run/*)
+		echo "helper.bash: put $1: the machine's own file, not a fake tree's" >&2
+		return 1 ;;
+	esac
 	mkdir -p "$(dirname "$1")"
 	printf '%s\n' "$2" > "$1"
 }
@@ -80,6 +98,8 @@ make_sysfs() {
 	local a="$ROOT/sys/kernel/mm/damon/admin"
 	local k="$a/kdamonds/0" c="$a/kdamonds/0/contexts/0"
 	local i
+
+	fake_root || return 1
 
 	put "$a/kdamonds/nr_kdamonds" 1
 	put "$k/state" "${1:-off}"

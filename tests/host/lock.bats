@@ -301,10 +301,16 @@ serial_outcome() {
 	assert_output --partial "; nothing was changed"
 	# rolled back before the commit point: the sample interval as it was
 	[ "$(cat "$c/monitoring_attrs/intervals/sample_us")" = 5000 ]
+	# (the tree has paddr 4G 8G: a set to the same would write nothing)
 	DAMOCTL_TEST_RACE="echo vaddr > $c/operations" \
-		run damoctl target set paddr region 4G 8G
+		run damoctl target set paddr region 4G 9G
 	assert_failure 1
-	assert_output --partial "another program changed the targets while damoctl wrote them"
+	assert_output --partial "another program changed the targets of kdamond 0 while they were written"
+	assert_output --partial "there is now 1 target (vaddr)"
+	assert_output --partial "; nothing was changed"
+	# rolled back: the operations and the region as they were
+	[ "$(cat "$c/operations")" = paddr ]
+	[ "$(cat "$c/targets/0/regions/0/end")" = 8589934592 ]
 	run damoctl attrs set sample 10ms
 	assert_success
 }
