@@ -77,6 +77,7 @@ struct cli {
 	struct damon_setup *edits;	/* read at the first edit, or NULL */
 	char edits_where[600];		/* FILE:FIRST[-LAST] of the edit lines */
 	char edits_line[256];		/* their commands, for dry-run comments */
+	char edits_what[32];		/* what they change: "sysfs", "damon_reclaim" */
 	bool interactive;		/* the readline shell runs the commands */
 	long watch_frame;		/* --watch: this frame's number (1, 2, ...), else 0 */
 };
@@ -309,6 +310,11 @@ int cli_setup_change(struct cli *c,
 		     int (*edit)(struct cli *c, struct damon_kdamond_setup *k,
 				 void *arg),
 		     void *arg);
+/* ... and of module @name ("lru_sort", "reclaim") */
+int cli_setup_module_change(struct cli *c, const char *name,
+			    int (*edit)(struct cli *c, struct damon_module_setup *m,
+					void *arg),
+			    void *arg);
 /* A batch's edits so far applied at once (nothing to do: EXIT_OK) */
 int cli_setup_flush(struct cli *c);
 /* ... or dropped, when the batch stops */

@@ -239,42 +239,49 @@ static int do_status(struct cli *c, int argc, char **argv)
 	return status;
 }
 
+/* What a change gives: parameters, and whether on (-1: as it is). */
+struct given {
+	struct damon_module *m;
+	int enable;
+};
+
+/* The parameters given over the setup's module, checked as a whole. */
+static int module_edit(struct cli *c, struct damon_module_setup *ms, void *arg)
+{
+	struct given *g = arg;
+
+	damon_module_overlay(ms->module, g->m);
+	if (damon_module_validate(ms->module))
+		return cli_error(c, EXIT_USAGE, "%s; nothing was written",
+				 cli_errmsg());
+	if (g->enable >= 0)
+		ms->enable = g->enable;
+	return EXIT_OK;
+}
+
 /*
- * The parameters given over what the module holds, checked as a whole
- * before anything is written; the write is one transaction.
+ * A change of the module: read -> edit -> apply, one transaction
+ * (cli_setup_module_change(); a batch's lines edit one setup).
  */
 static int change(struct cli *c, int argc, char **argv, int enable)
 {
-	struct damon_module *given = NULL, *m = NULL;
-	struct damon_opts o;
-	char *script = NULL, kname[32];
-	int status, err;
+	struct given g = { .enable = enable };
+	struct damon_module *m = NULL;
+	int status;
 
-	snprintf(kname, sizeof(kname), "damon_%s", mod_of(c));
-	given = damon_module_new(mod_of(c));
-	if (!given)
+	g.m = damon_module_new(mod_of(c));
+	if (!g.m)
 		return cli_lib_error(c, -errno);
-	if (damon_module_parse(given, argc, (const char *const *)argv)) {
+	if (damon_module_parse(g.m, argc, (const char *const *)argv)) {
 		status = cli_error(c, EXIT_USAGE, "%s", cli_errmsg());
 		goto out;
 	}
+	/* the options it refuses, a kernel without it: said as status does */
 	status = read_module(c, &m);
-	if (status)
-		goto out;
-	damon_module_overlay(m, given);
-	if (damon_module_validate(m)) {
-		status = cli_error(c, EXIT_USAGE, "%s; nothing was written",
-				   cli_errmsg());
-		goto out;
-	}
-	cli_opts(c, &o);
-	err = damon_module_write(&o, m, enable, &script);
-	if (err)
-		status = cli_lib_error(c, err);
-	cli_print_script(c, kname, script);
+	if (!status)
+		status = cli_setup_module_change(c, mod_of(c), module_edit, &g);
 out:
-	free(script);
-	damon_module_free(given);
+	damon_module_free(g.m);
 	damon_module_free(m);
 	return status;
 }
@@ -357,11 +364,12 @@ __attribute__((constructor)) static void module_grammars(void)
 	  NULL, CLI_WATCH },						\
 	{ "enable", do_enable, grammars[i].args,			\
 	  "start the module, with the parameters given changed first", &grammars[i].g, \
-	  CLI_WRITE },							\
-	{ "disable", do_disable, "", "stop the module", NULL, CLI_WRITE }, \
+	  CLI_WRITE | CLI_EDIT },					\
+	{ "disable", do_disable, "", "stop the module", NULL,		\
+	  CLI_WRITE | CLI_EDIT },					\
 	{ "set", do_set, grammars[i].args,				\
 	  "change the parameters given; a running module takes them through commit_inputs", \
-	  &grammars[i].g, CLI_WRITE },					\
+	  &grammars[i].g, CLI_WRITE | CLI_EDIT },			\
 	{ NULL }
 
 const struct cli_cmd lru_sort_cmds[] = { MODULE_CMDS(0, lru_sort, "schemes") };

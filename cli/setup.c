@@ -16,8 +16,8 @@
 
 #include "cli.h"
 
-/* @s applied (printed, in a dry run) at once. */
-static int apply(struct cli *c, struct damon_setup *s)
+/* @s applied (its plan printed, under @what, in a dry run) at once. */
+static int apply(struct cli *c, struct damon_setup *s, const char *what)
 {
 	struct damon_opts o;
 	char *plan = NULL;
@@ -25,10 +25,12 @@ static int apply(struct cli *c, struct damon_setup *s)
 
 	cli_opts(c, &o);
 	err = damon_setup_apply(&o, s, c->dry_run ? &plan : NULL);
-	cli_print_script(c, damon_iface_name(s->iface), plan);
+	cli_print_script(c, what, plan);
 	free(plan);
 	return err ? cli_lib_error(c, err) : EXIT_OK;
 }
+
+static void edits_join(struct cli *c, bool first);
 
 /* The setup to edit: read now, or the batch's edits so far. */
 static int setup_get(struct cli *c, struct damon_setup **out)
@@ -41,15 +43,36 @@ static int setup_get(struct cli *c, struct damon_setup **out)
 		return EXIT_OK;
 	cli_opts(c, &o);
 	err = damon_setup_read(&o, out);
-	if (err)
-		return cli_lib_error(c, err);
-	if ((*out)->iface == DAMON_IFACE_AUTO) {
-		damon_setup_free(*out);
-		*out = NULL;
-		return cli_error(c, EXIT_FAIL, "no DAMON interface below %s",
-				 c->root ? c->root : "/");
+	return err ? cli_lib_error(c, err) : EXIT_OK;
+}
+
+/* @s, unless it is the batch's: its edits so far stay. */
+static void setup_put(struct cli *c, struct damon_setup *s)
+{
+	if (s != c->edits)
+		damon_setup_free(s);
+}
+
+/*
+ * @s edited (the interface's or module's, @what): applied now, or kept as
+ * the batch's edits.
+ */
+static int setup_done(struct cli *c, struct damon_setup *s, const char *what)
+{
+	int status;
+
+	if (c->batch_edits) {
+		/* edits of several say the interface's name */
+		if (c->edits && strcmp(c->edits_what, what))
+			what = damon_iface_name(s->iface);
+		edits_join(c, !c->edits);
+		snprintf(c->edits_what, sizeof(c->edits_what), "%s", what);
+		c->edits = s;
+		return EXIT_OK;
 	}
-	return EXIT_OK;
+	status = apply(c, s, what);
+	damon_setup_free(s);
+	return status;
 }
 
 /* The batch line now run joins its edits: "FILE:FIRST-LAST", commands. */
@@ -109,7 +132,10 @@ int cli_setup_change(struct cli *c,
 	if (status)
 		return status;
 	k = s->iface == DAMON_IFACE_SYSFS ? (size_t)c->kdamond : 0;
-	if (c->kdamond_all && !s->nr_kdamonds)
+	if (s->iface == DAMON_IFACE_AUTO)
+		status = cli_error(c, EXIT_FAIL, "no DAMON interface below %s",
+				   c->root ? c->root : "/");
+	else if (c->kdamond_all && !s->nr_kdamonds)
 		status = cli_error(c, EXIT_FAIL, "--kdamond all: there is no kdamond");
 	else if (!c->kdamond_all && k >= s->nr_kdamonds &&
 		 !(k == 0 && s->nr_kdamonds == 0))
@@ -134,18 +160,35 @@ int cli_setup_change(struct cli *c,
 		status = edit_one(c, s, k, edit, arg);
 	if (status) {
 		/* a batch stops at a failed line: its edits go with it */
-		if (s != c->edits)
-			damon_setup_free(s);
+		setup_put(c, s);
 		return status;
 	}
-	if (c->batch_edits) {
-		edits_join(c, !c->edits);
-		c->edits = s;
-		return EXIT_OK;
+	return setup_done(c, s, damon_iface_name(s->iface));
+}
+
+int cli_setup_module_change(struct cli *c, const char *name,
+			    int (*edit)(struct cli *c, struct damon_module_setup *m,
+					void *arg),
+			    void *arg)
+{
+	struct damon_setup *s = NULL;
+	struct damon_module_setup *m = NULL;
+	char what[32];
+	int status = setup_get(c, &s);
+
+	if (status)
+		return status;
+	for (size_t i = 0; i < s->nr_modules; i++)
+		if (!strcmp(damon_module_name(s->modules[i].module), name))
+			m = &s->modules[i];
+	status = m ? edit(c, m, arg) :
+		     cli_error(c, EXIT_FAIL, "this kernel has no damon_%s", name);
+	if (status) {
+		setup_put(c, s);
+		return status;
 	}
-	status = apply(c, s);
-	damon_setup_free(s);
-	return status;
+	snprintf(what, sizeof(what), "damon_%s", name);
+	return setup_done(c, s, what);
 }
 
 int cli_setup_flush(struct cli *c)
@@ -162,7 +205,7 @@ int cli_setup_flush(struct cli *c)
 	memcpy(line, c->line, sizeof(line));
 	snprintf(c->line, sizeof(c->line), "%s", c->edits_line);
 	c->where = c->edits_where[0] ? c->edits_where : NULL;
-	status = apply(c, s);
+	status = apply(c, s, c->edits_what);
 	c->where = where;
 	memcpy(c->line, line, sizeof(line));
 	damon_setup_free(s);
