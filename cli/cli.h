@@ -310,6 +310,10 @@ int cli_setup_change(struct cli *c,
 		     int (*edit)(struct cli *c, struct damon_kdamond_setup *k,
 				 void *arg),
 		     void *arg);
+/* ... of the whole setup */
+int cli_setup_edit(struct cli *c,
+		   int (*edit)(struct cli *c, struct damon_setup *s, void *arg),
+		   void *arg);
 /* ... and of module @name ("lru_sort", "reclaim") */
 int cli_setup_module_change(struct cli *c, const char *name,
 			    int (*edit)(struct cli *c, struct damon_module_setup *m,

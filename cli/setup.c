@@ -166,6 +166,18 @@ int cli_setup_change(struct cli *c,
 	return setup_done(c, s, damon_iface_name(s->iface));
 }
 
+int cli_setup_edit(struct cli *c,
+		   int (*edit)(struct cli *c, struct damon_setup *s, void *arg),
+		   void *arg)
+{
+	struct damon_setup *s = NULL;
+	int status = setup_get(c, &s);
+
+	if (!status && (status = edit(c, s, arg)))
+		setup_put(c, s);
+	return status ? status : setup_done(c, s, damon_iface_name(s->iface));
+}
+
 int cli_setup_module_change(struct cli *c, const char *name,
 			    int (*edit)(struct cli *c, struct damon_module_setup *m,
 					void *arg),

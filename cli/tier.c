@@ -423,29 +423,30 @@ static void tier_close(struct cli *c, struct damon_ctx *d[2], int *status)
 			*status = cli_close(c, d[k], *status);
 }
 
+/* tier disable's edit: kdamonds 0 and 1 off */
+static int off_edit(struct cli *c, struct damon_setup *s, void *arg)
+{
+	(void)c;
+	(void)arg;
+	for (size_t k = 0; k < 2 && k < s->nr_kdamonds; k++)
+		s->kdamonds[k].on = false;
+	return EXIT_OK;
+}
+
 static int do_disable(struct cli *c, int argc, char **argv)
 {
 	struct damon_ctx *d[2];
-	int nid[2], status, err;
+	int nid[2], status;
 	bool on[2];
 
 	(void)argc;
 	(void)argv;
 	status = tier_find(c, d, nid, on);
-	if (!status && (err = damos_txn_begin(NULL)))
-		status = cli_lib_error(c, err);
-	else if (!status) {
-		err = 0;
-		for (int k = 1; k >= 0 && !err; k--)
-			if (on[k])
-				err = damon_monitor_stop(d[k]);
-		err = damos_txn_end(NULL, err);
-		if (err)
-			status = cli_lib_error(c, err);
-		else
-			cli_note(c, "kdamonds 0 and 1 off; 'damoctl tier run' ends at its next round");
-	}
 	tier_close(c, d, &status);
+	if (!status)
+		status = cli_setup_edit(c, off_edit, NULL);
+	if (!status)
+		cli_note(c, "kdamonds 0 and 1 off; 'damoctl tier run' ends at its next round");
 	return status;
 }
 

@@ -569,22 +569,6 @@ int damos_scheme_edit(struct damos_scheme *s, int argc,
 				const struct damon_attrs *attrs);
 
 /**
- * damos_iomem_biggest_ram() - the biggest top-level "System RAM" range of
- * <@root>/proc/iomem (@root NULL or "" for /), the range damo and the
- * kernel's damon_reclaim and damon_lru_sort monitor when none is given;
- * Linux 6.1 to 6.12 give paddr no region by themselves.
- * @root: the root directory ("" or NULL: /)
- * @start: where the start goes
- * @end: where the end goes
- *
- * Return: 0 with [*@start, *@end) (@end exclusive); -ENOENT if there is no
- * such range (the message says so, and that a user other than root sees
- * only zeros), or the errno of the read.
- */
-int damos_iomem_biggest_ram(const char *root, uint64_t *start,
-				      uint64_t *end);
-
-/**
  * damos_iomem_ram() - every top-level "System RAM" range of
  * <@root>/proc/iomem (@root NULL or "" for /), in the file's order: what
  * damoctl's paddr monitors when no region is given.  A machine of 4 GiB or
@@ -764,30 +748,6 @@ int damos_txn_end(struct damon_ctx *d, int err);
  */
 int damon_kdamonds_resize(struct damon_ctx *d, unsigned int nr);
 
-/**
- * damon_dbgfs_context_make() - write @name to mk_contexts
- * @d: the handle
- * @name: the name
- *
- * damon_dbgfs_context_make() / damon_dbgfs_context_remove(): write @name
- * to mk_contexts or rm_contexts.  The kernel refuses (EBUSY) while any
- * DAMON context runs.  A handle opened on a context keeps working on it.
- *
- * Return: 0, -EINVAL for a name with '/' or blanks, -EOPNOTSUPP off dbgfs,
- * or the kernel's errno.
- */
-int damon_dbgfs_context_make(struct damon_ctx *d, const char *name);
-
-/**
- * damon_dbgfs_context_remove() - write @name to rm_contexts
- * @d: the handle
- * @name: the name
- *
- * See damon_dbgfs_context_make().
- *
- * Return: as damon_dbgfs_context_make().
- */
-int damon_dbgfs_context_remove(struct damon_ctx *d, const char *name);
 
 /**
  * damon_module_write() - make the module hold @m, as damon_lru_sort_write()
@@ -984,19 +944,6 @@ bool damon_module_param_present(const struct damon_module *m,
  */
 uint64_t damon_attrs_max_nr_accesses(const struct damon_attrs *a);
 
-/**
- * damon_dbgfs_contexts() - the names of the dbgfs contexts made through
- * mk_contexts (directories of the damon directory that hold a "schemes"
- * file), sorted; the first context, the damon directory itself, is not
- * listed.
- * @d: the handle
- * @names: where the names go
- * @n: the number
- *
- * Return: 0 with a malloc()ed array of malloc()ed names in *@names (free
- * each and the array) and its length in *@n; -EOPNOTSUPP off dbgfs.
- */
-int damon_dbgfs_contexts(struct damon_ctx *d, char ***names, size_t *n);
 /**
  * damon_attrs_read() - the context's monitoring attributes.  If the tree
  * has no attributes file (a minimal fake tree), the kernel's defaults.

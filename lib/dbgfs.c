@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
-#include <dirent.h>
 #include <errno.h>
 #include <glob.h>
 #include <stdlib.h>
@@ -378,83 +377,6 @@ out:
 	free(rm);
 	free(schemes);
 	return err;
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int damon_dbgfs_contexts(struct damon_ctx *d, char ***names, size_t *n)
-{
-	char **arr = NULL;
-	struct dirent *e;
-	size_t nr = 0;
-	DIR *dir;
-
-	if (d->iface != DAMON_IFACE_DBGFS)
-		return damos_err(-EOPNOTSUPP, "contexts: not on dbgfs");
-	dir = opendir(d->dbgfs);
-	if (!dir)
-		return damos_err(-errno, "cannot list %s: %s", d->dbgfs,
-				 strerror(errno));
-	while ((e = readdir(dir))) {
-		char *p = e->d_name[0] == '.' ? NULL :
-			  damos_path("%s/%s/schemes", d->dbgfs, e->d_name);
-		char **tmp;
-
-		if (!p || !damos_exists(p)) {
-			free(p);
-			continue;
-		}
-		free(p);
-		tmp = realloc(arr, (nr + 1) * sizeof(*arr));
-		if (tmp)
-			arr = tmp;
-		if (!tmp || !(arr[nr] = strdup(e->d_name))) {
-			closedir(dir);
-			for (size_t i = 0; i < nr; i++)
-				free(arr[i]);
-			free(arr);
-			return damos_err(-ENOMEM, "out of memory");
-		}
-		nr++;
-	}
-	closedir(dir);
-	if (nr)
-		qsort(arr, nr, sizeof(*arr), cmp_names);
-	*names = arr;
-	*n = nr;
-	return 0;
-}
-
-static int context_op(struct damon_ctx *d, const char *file, const char *name)
-{
-	char *p, *line;
-	int err;
-
-	if (d->iface != DAMON_IFACE_DBGFS)
-		return damos_err(-EOPNOTSUPP, "contexts: not on dbgfs");
-	if (!name || !*name || strpbrk(name, "/ \t\n") || !strcmp(name, ".") ||
-	    !strcmp(name, ".."))
-		return damos_err(-EINVAL, "'%s' is not a context name",
-				 name ? name : "");
-	p = damos_path("%s/%s", d->dbgfs, file);
-	line = damos_path("%s\n", name);
-	err = p && line ? damos_write(d, p, line) : -ENOMEM;
-	free(p);
-	free(line);
-	return err;
-}
-
-int damon_dbgfs_context_make(struct damon_ctx *d, const char *name)
-{
-	return context_op(d, "mk_contexts", name);
-}
-
-int damon_dbgfs_context_remove(struct damon_ctx *d, const char *name)
-{
-	return context_op(d, "rm_contexts", name);
 }
 
 /* What is known without writing: the caller's word, the I/O stack's. */

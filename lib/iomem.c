@@ -126,23 +126,6 @@ int damos_iomem_ram(const char *root, struct damon_region **ranges,
 	return iomem_ram(root, ranges, nr, path, sizeof(path));
 }
 
-int damos_iomem_biggest_ram(const char *root, uint64_t *start, uint64_t *end)
-{
-	struct damon_region *r;
-	size_t n, best = 0;
-	int err = damos_iomem_ram(root, &r, &n);
-
-	if (err)
-		return err;
-	for (size_t i = 1; i < n; i++)
-		if (r[i].end - r[i].start > r[best].end - r[best].start)
-			best = i;
-	*start = r[best].start;
-	*end = r[best].end;
-	free(r);
-	return 0;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

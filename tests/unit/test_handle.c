@@ -522,30 +522,20 @@ static void test_dbgfs_targets(void **state)
 	damon_close(d);
 }
 
+/* A handle opened on a context mk_contexts made works on it alone. */
 static void test_dbgfs_contexts(void **state)
 {
 	struct tree *t = *state;
 	struct damon_opts o = DAMON_OPTS_INIT;
-	struct damon_ctx *d, *ctx;
-	char **names;
-	size_t n;
+	struct damon_ctx *ctx;
 
 	make_dbgfs(t);
-	d = open_tree(t, DAMON_IFACE_DBGFS, false);
-	assert_int_equal(damon_dbgfs_contexts(d, &names, &n), 0);
-	assert_int_equal(n, 0);
-	free(names);
-	assert_int_equal(damon_dbgfs_context_make(d, "zed"), 0);
-	assert_int_equal(damon_dbgfs_context_make(d, "abc"), 0);
-	assert_int_equal(damon_dbgfs_context_make(d, "abc"), -EEXIST);
-	assert_int_equal(damon_dbgfs_context_make(d, "a/b"), -EINVAL);
-	assert_int_equal(damon_dbgfs_contexts(d, &names, &n), 0);
-	assert_int_equal(n, 2);
-	assert_string_equal(names[0], "abc");
-	assert_string_equal(names[1], "zed");
-	free(names[0]);
-	free(names[1]);
-	free(names);
+	put(t, "sys/kernel/debug/damon/zed/attrs", "5000 100000 60000000 10 1000\n");
+	put(t, "sys/kernel/debug/damon/zed/schemes", "4096 8192 0 5 10 20 2 0 0 0 0 0 0 0 0 0 0 0\n");
+	put(t, "sys/kernel/debug/damon/zed/target_ids", "\n");
+	put(t, "sys/kernel/debug/damon/zed/init_regions", "");
+	put(t, "sys/kernel/debug/damon/zed/kdamond_pid", "none\n");
+	put(t, "sys/kernel/debug/damon/schemes", "4096 8192 0 5 10 20 2 0 0 0 0 0 0 0 0 0 0 0\n");
 	o.root = t->root;
 	o.layers = fake;
 	o.dbgfs_ctx = "zed";
@@ -553,11 +543,10 @@ static void test_dbgfs_contexts(void **state)
 	assert_non_null(ctx);
 	assert_int_equal(schemes_clear(ctx), 0);
 	assert_string_equal(get(t, "sys/kernel/debug/damon/zed/schemes"), "\n");
+	/* the first context is another's */
+	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"),
+			    "4096 8192 0 5 10 20 2 0 0 0 0 0 0 0 0 0 0 0\n");
 	damon_close(ctx);
-	assert_int_equal(damon_dbgfs_context_remove(d, "zed"), 0);
-	assert_null(get(t, "sys/kernel/debug/damon/zed/schemes"));
-	assert_int_equal(damon_dbgfs_context_remove(d, "zed"), -ENOENT);
-	damon_close(d);
 }
 
 static void make_sysfs(const struct tree *t, const char *state)
