@@ -115,8 +115,8 @@ sig_sweeps() {
 	[ -f "$ROOT/run/damos/journal" ]
 }
 
-# other_writer_sweep NAME PRISTINE BATCH: the batch's last line fails, so
-# it rolls back; at each of its writes another damoctl adds a scheme (in
+# other_writer_sweep NAME PRISTINE BATCH: the batch's last line fails
+# after its writes, so it rolls back; at each of its writes another damoctl adds a scheme (in
 # the background, waiting up to 20 s for the lock).  That one must succeed
 # after the batch and its scheme be there at the end, or fail.
 other_writer_sweep() {
@@ -146,8 +146,10 @@ other_writer_sweep() {
 @test "another writer at every write of a failing batch waits and keeps its change" {
 	make_trees
 	txn_setup
+	# lines 1-3 edit one setup, applied before scheme list reads; line 5
+	# fails, so the batch rolls back what that apply wrote
 	printf '%s\n' "scheme add lru_prio" "attrs set sample 10ms aggr 200ms" \
-		"scheme add pageout" "scheme rm 99" > "$BATS_TEST_TMPDIR/fails"
+		"scheme add pageout" "scheme list" "scheme rm 99" > "$BATS_TEST_TMPDIR/fails"
 	OW_RUNS=0 OW_KEPT=0
 	other_writer_sweep sysfs-off "$BATS_TEST_TMPDIR/sysfs-off" "$BATS_TEST_TMPDIR/fails"
 	other_writer_sweep dbgfs "$BATS_TEST_TMPDIR/dbgfs" "$BATS_TEST_TMPDIR/fails"
