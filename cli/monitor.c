@@ -28,8 +28,11 @@ static int do_turn(struct cli *c, bool on)
 	bool was_on = true;
 	int err = 0;
 
-	/* another DAMON user in the way is said first (Linux 6.1) */
-	if (on && !c->kdamond_all) {
+	/*
+	 * Another DAMON user in the way is said first (Linux 6.1); after a
+	 * batch's edits (lru-sort disable, say) the apply's start checks.
+	 */
+	if (on && !c->kdamond_all && !c->edits) {
 		d = cli_open(c);
 		if (!d)
 			return EXIT_FAIL;

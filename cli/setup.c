@@ -102,21 +102,30 @@ static void edits_join(struct cli *c, bool first)
 }
 
 /*
- * Kdamond @k of @s edited.  One the edit turns off may start again later
- * in the same batch (monitor stop, changes, monitor start): it may then
- * be restarted to take what it cannot take while it runs (dbgfs).
+ * Kdamond @k of @s edited.  *@stopped: the edit turned it off (a batch
+ * applies that at once, so that "monitor stop ... monitor start" restarts
+ * it, as the lines one by one do).
  */
 static int edit_one(struct cli *c, struct damon_setup *s, size_t k,
 		    int (*edit)(struct cli *c, struct damon_kdamond_setup *k,
 				void *arg),
-		    void *arg)
+		    void *arg, bool *stopped)
 {
 	bool was_on = s->kdamonds[k].on;
 	int status = edit(c, &s->kdamonds[k], arg);
 
-	if (!status && was_on && !s->kdamonds[k].on)
-		s->restart = true;
+	*stopped |= !status && was_on && !s->kdamonds[k].on;
 	return status;
+}
+
+/* A kdamond as nr_kdamonds makes it: nothing set, off. */
+static bool kdamond_empty(const struct damon_kdamond_setup *k)
+{
+	struct damon_attrs def;
+
+	damon_attrs_default(&def);
+	return !k->on && !k->nr_schemes && !k->targets.nr &&
+	       !memcmp(&k->attrs, &def, sizeof(def));
 }
 
 int cli_setup_change(struct cli *c,
@@ -125,6 +134,7 @@ int cli_setup_change(struct cli *c,
 		     void *arg)
 {
 	struct damon_setup *s = NULL;
+	bool made = false, stopped = false;
 	size_t k;
 	int status;
 
@@ -149,21 +159,28 @@ int cli_setup_change(struct cli *c,
 		if (!s->kdamonds)
 			status = cli_error(c, EXIT_FAIL, "out of memory");
 		else
-			s->nr_kdamonds = 1;
+			s->nr_kdamonds = made = 1;
 		if (!status)
 			damon_attrs_default(&s->kdamonds[0].attrs);
 	}
 	if (!status && c->kdamond_all)
 		for (k = 0; !status && k < s->nr_kdamonds; k++)
-			status = edit_one(c, s, k, edit, arg);
+			status = edit_one(c, s, k, edit, arg, &stopped);
 	else if (!status)
-		status = edit_one(c, s, k, edit, arg);
+		status = edit_one(c, s, k, edit, arg, &stopped);
 	if (status) {
 		/* a batch stops at a failed line: its edits go with it */
 		setup_put(c, s);
 		return status;
 	}
-	return setup_done(c, s, damon_iface_name(s->iface));
+	/* monitor stop, target clear where there is no kdamond: none made */
+	if (made && kdamond_empty(&s->kdamonds[0])) {
+		free(s->kdamonds);
+		s->kdamonds = NULL;
+		s->nr_kdamonds = 0;
+	}
+	status = setup_done(c, s, damon_iface_name(s->iface));
+	return !status && stopped ? cli_setup_flush(c) : status;
 }
 
 int cli_setup_edit(struct cli *c,
@@ -206,7 +223,7 @@ int cli_setup_module_change(struct cli *c, const char *name,
 int cli_setup_flush(struct cli *c)
 {
 	struct damon_setup *s = c->edits;
-	const char *where = c->where;
+	const char *where = c->where, *object = c->object, *command = c->command;
 	char line[sizeof(c->line)];
 	int status;
 
@@ -217,8 +234,11 @@ int cli_setup_flush(struct cli *c)
 	memcpy(line, c->line, sizeof(line));
 	snprintf(c->line, sizeof(c->line), "%s", c->edits_line);
 	c->where = c->edits_where[0] ? c->edits_where : NULL;
+	c->object = c->command = NULL;
 	status = apply(c, s, c->edits_what);
 	c->where = where;
+	c->object = object;
+	c->command = command;
 	memcpy(c->line, line, sizeof(line));
 	damon_setup_free(s);
 	return status;

@@ -445,6 +445,9 @@ static int do_disable(struct cli *c, int argc, char **argv)
 	tier_close(c, d, &status);
 	if (!status)
 		status = cli_setup_edit(c, off_edit, NULL);
+	/* in a batch too: the note says it is done */
+	if (!status)
+		status = cli_setup_flush(c);
 	if (!status)
 		cli_note(c, "kdamonds 0 and 1 off; 'damoctl tier run' ends at its next round");
 	return status;

@@ -162,3 +162,49 @@ objects() { "$DAMOCTL" --complete -- "" | grep -v '^-' | tr '\n' ' ' | sed 's/ $
 	damoctl -f b
 	[ "$(tree_sum)" = "$oneshot" ]
 }
+
+# A batch's edits are one setup: what a line checks against the kernel is
+# what the lines before it left, and what it undoes it undoes for real.
+@test "batch: lru-sort disable then monitor start (Linux 6.1: one DAMON user) starts; the module is off first" {
+	load lru_sort
+	rm -rf "$ROOT" && mkdir -p "$ROOT"
+	make_sysfs off 0
+	make_lru_sort
+	lru_sort_on
+	printf '%s\n' "lru-sort disable" "monitor start" > b
+	run damoctl -f b
+	assert_success
+	assert_equal "$(cat "$(LRU)/enabled")" N
+	assert_equal "$(cat "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state")" on
+}
+
+@test "batch: a failed apply of its edits names their lines, not the command that came next" {
+	rm -rf "$ROOT" && mkdir -p "$ROOT"
+	make_sysfs off 0
+	printf '%s\n' "scheme add stat" "scheme add stat goal user_input 100" "scheme list" > b
+	run damoctl -f b
+	assert_failure 1
+	assert_line --index 0 --partial "damoctl: b:1-2: scheme 1: goal user_input needs quota goals"
+	refute_output --partial "scheme list:"
+}
+
+@test "batch: monitor stop ... monitor start restarts the kdamond; monitor stop with no kdamond makes none" {
+	rm -rf "$ROOT" && mkdir -p "$ROOT"
+	make_sysfs on 0
+	printf '%s\n' "monitor stop" "attrs set sample 10ms" "monitor start" > b
+	DAMOS_FAULT_LOG=$PWD/log "$DAMOCTL_FAULT" --root "$ROOT" -f b
+	# off first, then the attrs, then on: started again on them (a
+	# commit would write the attrs first, then "commit" to the state)
+	run cut -d' ' -f2- log
+	assert_line --index 0 "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state"
+	assert_line --index 1 --partial "intervals/sample_us"
+	assert_line --index $((${#lines[@]} - 1)) "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state"
+	assert_equal "$(cat "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state")" on
+	rm -rf "$ROOT" && mkdir -p "$ROOT"
+	make_sysfs_empty
+	: > log
+	DAMOS_FAULT_LOG=$PWD/log "$DAMOCTL_FAULT" --root "$ROOT" monitor stop
+	DAMOS_FAULT_LOG=$PWD/log "$DAMOCTL_FAULT" --root "$ROOT" target clear
+	[ ! -s log ]
+	assert_equal "$(cat "$ROOT/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds")" 0
+}
