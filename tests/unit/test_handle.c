@@ -174,14 +174,29 @@ static void assert_hint(enum damos_hint hint, const char *after, int64_t arg)
 
 static void make_sysfs(const struct tree *t, const char *state);
 
+/* The files of a dbgfs context in @dir (the first: the damon directory). */
+static void make_dbgfs_ctx(const struct tree *t, const char *dir,
+			   const char *schemes)
+{
+	static const char *const files[][2] = {
+		{ "attrs", "5000 100000 60000000 10 1000\n" },
+		{ "target_ids", "\n" }, { "init_regions", "" },
+		{ "kdamond_pid", "none\n" },
+	};
+	char p[256];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, files[i][0]);
+		put(t, p, files[i][1]);
+	}
+	snprintf(p, sizeof(p), "%s/schemes", dir);
+	put(t, p, schemes);
+}
+
 static void make_dbgfs(const struct tree *t)
 {
-	put(t, "sys/kernel/debug/damon/attrs", "5000 100000 60000000 10 1000\n");
-	put(t, "sys/kernel/debug/damon/schemes", "");
+	make_dbgfs_ctx(t, "sys/kernel/debug/damon", "");
 	put(t, "sys/kernel/debug/damon/monitor_on", "off\n");
-	put(t, "sys/kernel/debug/damon/target_ids", "\n");
-	put(t, "sys/kernel/debug/damon/init_regions", "");
-	put(t, "sys/kernel/debug/damon/kdamond_pid", "none\n");
 	put(t, "sys/kernel/debug/damon/mk_contexts", "");
 	put(t, "sys/kernel/debug/damon/rm_contexts", "");
 }
@@ -527,15 +542,12 @@ static void test_dbgfs_contexts(void **state)
 {
 	struct tree *t = *state;
 	struct damon_opts o = DAMON_OPTS_INIT;
+	const char *line = "4096 8192 0 5 10 20 2 0 0 0 0 0 0 0 0 0 0 0\n";
 	struct damon_ctx *ctx;
 
 	make_dbgfs(t);
-	put(t, "sys/kernel/debug/damon/zed/attrs", "5000 100000 60000000 10 1000\n");
-	put(t, "sys/kernel/debug/damon/zed/schemes", "4096 8192 0 5 10 20 2 0 0 0 0 0 0 0 0 0 0 0\n");
-	put(t, "sys/kernel/debug/damon/zed/target_ids", "\n");
-	put(t, "sys/kernel/debug/damon/zed/init_regions", "");
-	put(t, "sys/kernel/debug/damon/zed/kdamond_pid", "none\n");
-	put(t, "sys/kernel/debug/damon/schemes", "4096 8192 0 5 10 20 2 0 0 0 0 0 0 0 0 0 0 0\n");
+	make_dbgfs_ctx(t, "sys/kernel/debug/damon/zed", line);
+	put(t, "sys/kernel/debug/damon/schemes", line);
 	o.root = t->root;
 	o.layers = fake;
 	o.dbgfs_ctx = "zed";
@@ -544,8 +556,7 @@ static void test_dbgfs_contexts(void **state)
 	assert_int_equal(schemes_clear(ctx), 0);
 	assert_string_equal(get(t, "sys/kernel/debug/damon/zed/schemes"), "\n");
 	/* the first context is another's */
-	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"),
-			    "4096 8192 0 5 10 20 2 0 0 0 0 0 0 0 0 0 0 0\n");
+	assert_string_equal(get(t, "sys/kernel/debug/damon/schemes"), line);
 	damon_close(ctx);
 }
 
