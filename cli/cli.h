@@ -75,7 +75,8 @@ struct cli {
 	 */
 	bool batch_edits;
 	struct damon_setup *edits;	/* read at the first edit, or NULL */
-	char edits_where[600];		/* FILE:FIRST[-LAST] of the edit lines */
+	char edits_where[600];		/* FILE:FIRST, the first edit line's */
+	char edits_last[32];		/* the last one's LINE */
 	char edits_line[256];		/* their commands, for dry-run comments */
 	char edits_what[32];		/* what they change: "sysfs", "damon_reclaim" */
 	bool interactive;		/* the readline shell runs the commands */
@@ -319,6 +320,8 @@ int cli_setup_module_change(struct cli *c, const char *name,
 			    int (*edit)(struct cli *c, struct damon_module_setup *m,
 					void *arg),
 			    void *arg);
+/* The attrs of a batch's edits so far (false: none; read the kernel's) */
+bool cli_setup_attrs(const struct cli *c, struct damon_attrs *a);
 /* A batch's edits so far applied at once (nothing to do: EXIT_OK) */
 int cli_setup_flush(struct cli *c);
 /* ... or dropped, when the batch stops */

@@ -93,14 +93,8 @@ int cli_attrs(struct cli *c, struct damon_ctx *d, struct damon_attrs *a)
 	int err;
 
 	/* a batch's edits so far: as a line before set them */
-	if (c->edits) {
-		size_t k = c->edits->iface == DAMON_IFACE_SYSFS ? (size_t)c->kdamond : 0;
-
-		if (k < c->edits->nr_kdamonds) {
-			*a = c->edits->kdamonds[k].attrs;
-			return 0;
-		}
-	}
+	if (cli_setup_attrs(c, a))
+		return 0;
 	err = damon_attrs_read(d, a);
 
 	if (err)

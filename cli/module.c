@@ -16,12 +16,11 @@ static const char *mod_of(struct cli *c)
 	return c->object && !strcmp(c->object, "reclaim") ? "reclaim" : "lru_sort";
 }
 
-static int read_module(struct cli *c, struct damon_module **m)
+/* The options a module command refuses (it is no kdamond, no context). */
+static int module_options(struct cli *c)
 {
 	const char *obj = c->object ? c->object : "lru-sort";
 	char kname[32];
-	struct damon_opts o;
-	int err;
 
 	snprintf(kname, sizeof(kname), "damon_%s", mod_of(c));
 	/*
@@ -36,6 +35,16 @@ static int read_module(struct cli *c, struct damon_module **m)
 		return cli_error(c, EXIT_USAGE,
 				 "--context %s: %s is not a dbgfs context; %s takes no --context",
 				 c->dbgfs_ctx, kname, obj);
+	return EXIT_OK;
+}
+
+static int read_module(struct cli *c, struct damon_module **m)
+{
+	struct damon_opts o;
+	int status = module_options(c), err;
+
+	if (status)
+		return status;
 	cli_opts(c, &o);
 	err = damon_module_read(&o, mod_of(c), m);
 	return err ? cli_lib_error(c, err) : EXIT_OK;
@@ -266,7 +275,6 @@ static int module_edit(struct cli *c, struct damon_module_setup *ms, void *arg)
 static int change(struct cli *c, int argc, char **argv, int enable)
 {
 	struct given g = { .enable = enable };
-	struct damon_module *m = NULL;
 	int status;
 
 	g.m = damon_module_new(mod_of(c));
@@ -276,13 +284,11 @@ static int change(struct cli *c, int argc, char **argv, int enable)
 		status = cli_error(c, EXIT_USAGE, "%s", cli_errmsg());
 		goto out;
 	}
-	/* the options it refuses, a kernel without it: said as status does */
-	status = read_module(c, &m);
+	status = module_options(c);
 	if (!status)
 		status = cli_setup_module_change(c, mod_of(c), module_edit, &g);
 out:
 	damon_module_free(g.m);
-	damon_module_free(m);
 	return status;
 }
 

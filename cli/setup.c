@@ -46,6 +46,22 @@ static int setup_get(struct cli *c, struct damon_setup **out)
 	return err ? cli_lib_error(c, err) : EXIT_OK;
 }
 
+/* The kdamond the options name in @s (dbgfs: its one context). */
+static size_t kdamond_of(const struct cli *c, const struct damon_setup *s)
+{
+	return s->iface == DAMON_IFACE_SYSFS ? (size_t)c->kdamond : 0;
+}
+
+bool cli_setup_attrs(const struct cli *c, struct damon_attrs *a)
+{
+	size_t k = c->edits ? kdamond_of(c, c->edits) : 0;
+
+	if (!c->edits || k >= c->edits->nr_kdamonds)
+		return false;
+	*a = c->edits->kdamonds[k].attrs;
+	return true;
+}
+
 /* @s, unless it is the batch's: its edits so far stay. */
 static void setup_put(struct cli *c, struct damon_setup *s)
 {
@@ -75,28 +91,20 @@ static int setup_done(struct cli *c, struct damon_setup *s, const char *what)
 	return status;
 }
 
-/* The batch line now run joins its edits: "FILE:FIRST-LAST", commands. */
+/* The batch line now run joins its edits: its line, its command. */
 static void edits_join(struct cli *c, bool first)
 {
 	const char *colon = c->where ? strrchr(c->where, ':') : NULL;
-	size_t n = strlen(c->edits_line);
+	size_t n;
 
-	if (first || !colon) {
+	if (first) {
 		snprintf(c->edits_where, sizeof(c->edits_where), "%s",
 			 c->where ? c->where : "");
 		c->edits_line[0] = '\0';
-		n = 0;
-	} else {
-		char *dash = strrchr(c->edits_where, '-');
-		char *own = strrchr(c->edits_where, ':');
-
-		if (dash && own && dash > own)
-			*dash = '\0';
-		n = strlen(c->edits_where);
-		snprintf(c->edits_where + n, sizeof(c->edits_where) - n, "-%s",
-			 colon + 1);
-		n = strlen(c->edits_line);
 	}
+	snprintf(c->edits_last, sizeof(c->edits_last), "%s",
+		 colon ? colon + 1 : "");
+	n = strlen(c->edits_line);
 	snprintf(c->edits_line + n, sizeof(c->edits_line) - n, "%s%s",
 		 n ? "; " : "", c->line);
 }
@@ -141,7 +149,7 @@ int cli_setup_change(struct cli *c,
 	status = setup_get(c, &s);
 	if (status)
 		return status;
-	k = s->iface == DAMON_IFACE_SYSFS ? (size_t)c->kdamond : 0;
+	k = kdamond_of(c, s);
 	if (s->iface == DAMON_IFACE_AUTO)
 		status = cli_error(c, EXIT_FAIL, "no DAMON interface below %s",
 				   c->root ? c->root : "/");
@@ -156,12 +164,13 @@ int cli_setup_change(struct cli *c,
 	if (!status && !s->nr_kdamonds) {
 		/* no kdamond yet: kdamond 0 is made (nr_kdamonds 1) */
 		s->kdamonds = calloc(1, sizeof(*s->kdamonds));
-		if (!s->kdamonds)
-			status = cli_error(c, EXIT_FAIL, "out of memory");
-		else
-			s->nr_kdamonds = made = 1;
-		if (!status)
+		made = s->kdamonds;
+		if (made) {
+			s->nr_kdamonds = 1;
 			damon_attrs_default(&s->kdamonds[0].attrs);
+		} else {
+			status = cli_error(c, EXIT_FAIL, "out of memory");
+		}
 	}
 	if (!status && c->kdamond_all)
 		for (k = 0; !status && k < s->nr_kdamonds; k++)
@@ -195,6 +204,20 @@ int cli_setup_edit(struct cli *c,
 	return status ? status : setup_done(c, s, damon_iface_name(s->iface));
 }
 
+/* A module the setup lacks: the library's reason (the directory named). */
+static int no_module(struct cli *c, const char *name)
+{
+	struct damon_module *m = NULL;
+	struct damon_opts o;
+	int err;
+
+	cli_opts(c, &o);
+	err = damon_module_read(&o, name, &m);
+	damon_module_free(m);
+	return err ? cli_lib_error(c, err) :
+		     cli_error(c, EXIT_FAIL, "this kernel has no damon_%s", name);
+}
+
 int cli_setup_module_change(struct cli *c, const char *name,
 			    int (*edit)(struct cli *c, struct damon_module_setup *m,
 					void *arg),
@@ -210,8 +233,7 @@ int cli_setup_module_change(struct cli *c, const char *name,
 	for (size_t i = 0; i < s->nr_modules; i++)
 		if (!strcmp(damon_module_name(s->modules[i].module), name))
 			m = &s->modules[i];
-	status = m ? edit(c, m, arg) :
-		     cli_error(c, EXIT_FAIL, "this kernel has no damon_%s", name);
+	status = m ? edit(c, m, arg) : no_module(c, name);
 	if (status) {
 		setup_put(c, s);
 		return status;
@@ -224,16 +246,20 @@ int cli_setup_flush(struct cli *c)
 {
 	struct damon_setup *s = c->edits;
 	const char *where = c->where, *object = c->object, *command = c->command;
-	char line[sizeof(c->line)];
+	const char *first = strrchr(c->edits_where, ':');
+	char line[sizeof(c->line)], range[sizeof(c->edits_where) + 32];
 	int status;
 
 	if (!s)
 		return EXIT_OK;
 	c->edits = NULL;
-	/* what is said is of the edit lines: their errors, their plan */
+	/* what is said is of the edit lines: FILE:FIRST[-LAST], their plan */
+	snprintf(range, sizeof(range), "%s%s%s", c->edits_where,
+		 first && strcmp(first + 1, c->edits_last) ? "-" : "",
+		 first && strcmp(first + 1, c->edits_last) ? c->edits_last : "");
 	memcpy(line, c->line, sizeof(line));
 	snprintf(c->line, sizeof(c->line), "%s", c->edits_line);
-	c->where = c->edits_where[0] ? c->edits_where : NULL;
+	c->where = range[0] ? range : NULL;
 	c->object = c->command = NULL;
 	status = apply(c, s, c->edits_what);
 	c->where = where;
