@@ -33,7 +33,7 @@ int cli_lock(struct cli *c, bool exclusive, bool hold)
 
 	if (c->lock_fd >= 0)
 		return EXIT_OK;		/* a batch's, for all its lines */
-	/* a dry run too: its private copy goes at exit, not on a signal */
+	/* a dry run too: it ends with its plan so far and a message */
 	hold = hold && exclusive;
 	exclusive = exclusive && !c->dry_run;
 	fd = damos_lock_take(c->root, exclusive, c->wait_us);

@@ -372,22 +372,37 @@ static int do_enable(struct cli *c, int argc, char **argv)
 }
 
 /*
- * The tier setup: kdamond 0's first scheme a migrate_cold, kdamond 1's a
- * migrate_hot, each with a user_input goal first.  @d[2] opened (closed by
- * the caller), @nid[2] their target nodes; EXIT_FAIL with a message if the
- * kdamonds are not that.
+ * Whether kdamond @k's schemes @s are the tier's: kdamond 0's first a
+ * migrate_cold, kdamond 1's a migrate_hot, each with a user_input goal
+ * first; its target node in @nid.  EXIT_FAIL with a message if not.
  */
-static int tier_find(struct cli *c, struct damon_ctx *d[2], int nid[2], bool on[2])
+static int tier_schemes(struct cli *c, int k, struct damos_scheme *const *s,
+			size_t n, int *nid)
 {
 	static const enum damos_action want[2] = { DAMOS_ACTION_MIGRATE_COLD,
 						   DAMOS_ACTION_MIGRATE_HOT };
+	struct damos_goal_info g = { .sz = sizeof(g) };
+
+	if (!n || damos_scheme_action(s[0]) != want[k] ||
+	    damos_scheme_goal(s[0], 0, &g) || g.metric != DAMOS_GOAL_USER_INPUT)
+		return cli_error(c, EXIT_FAIL, "kdamond %d is not damoctl tier's (its first scheme is no %s with a user_input goal): see damoctl tier enable",
+				 k, damos_action_name(want[k]));
+	*nid = (int)damos_scheme_get(s[0], DAMOS_F_TARGET_NID);
+	return EXIT_OK;
+}
+
+/*
+ * The tier setup (tier_schemes()) in kdamonds 0 and 1: @d[2] opened
+ * (closed by the caller), @nid[2] their target nodes.
+ */
+static int tier_find(struct cli *c, struct damon_ctx *d[2], int nid[2], bool on[2])
+{
 	int saved = c->kdamond, status = EXIT_OK;
 	enum damon_iface saved_iface = c->iface;
 
 	d[0] = d[1] = NULL;
 	for (int k = 0; k < 2 && !status; k++) {
 		struct damos_scheme **s = NULL;
-		struct damos_goal_info g = { .sz = sizeof(g) };
 		size_t n = 0;
 		int err;
 
@@ -401,14 +416,8 @@ static int tier_find(struct cli *c, struct damon_ctx *d[2], int nid[2], bool on[
 		err = damon_monitor_status(d[k], &on[k], NULL);
 		if (!err)
 			err = damos_schemes_read(d[k], &s, &n);
-		if (err)
-			status = cli_lib_error(c, err);
-		else if (!n || damos_scheme_action(s[0]) != want[k] ||
-			 damos_scheme_goal(s[0], 0, &g) || g.metric != DAMOS_GOAL_USER_INPUT)
-			status = cli_error(c, EXIT_FAIL, "kdamond %d is not damoctl tier's (its first scheme is no %s with a user_input goal): see damoctl tier enable",
-					   k, damos_action_name(want[k]));
-		else
-			nid[k] = (int)damos_scheme_get(s[0], DAMOS_F_TARGET_NID);
+		status = err ? cli_lib_error(c, err) :
+			       tier_schemes(c, k, s, n, &nid[k]);
 		damos_schemes_free(s, n);
 	}
 	c->kdamond = saved;
@@ -423,28 +432,31 @@ static void tier_close(struct cli *c, struct damon_ctx *d[2], int *status)
 			*status = cli_close(c, d[k], *status);
 }
 
-/* tier disable's edit: kdamonds 0 and 1 off */
+/* tier disable's edit: kdamonds 0 and 1, the tier's, off */
 static int off_edit(struct cli *c, struct damon_setup *s, void *arg)
 {
-	(void)c;
+	int status = EXIT_OK, nid;
+
 	(void)arg;
-	for (size_t k = 0; k < 2 && k < s->nr_kdamonds; k++)
-		s->kdamonds[k].on = false;
-	return EXIT_OK;
+	for (int k = 0; k < 2 && !status; k++) {
+		struct damon_kdamond_setup *kd = (size_t)k < s->nr_kdamonds ?
+						 &s->kdamonds[k] : NULL;
+
+		status = tier_schemes(c, k, kd ? kd->schemes : NULL,
+				      kd ? kd->nr_schemes : 0, &nid);
+		if (!status)
+			kd->on = false;
+	}
+	return status;
 }
 
 static int do_disable(struct cli *c, int argc, char **argv)
 {
-	struct damon_ctx *d[2];
-	int nid[2], status;
-	bool on[2];
+	int status;
 
 	(void)argc;
 	(void)argv;
-	status = tier_find(c, d, nid, on);
-	tier_close(c, d, &status);
-	if (!status)
-		status = cli_setup_edit(c, off_edit, NULL);
+	status = cli_setup_edit(c, off_edit, NULL);
 	/* in a batch too: the note says it is done */
 	if (!status)
 		status = cli_setup_flush(c);

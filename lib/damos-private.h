@@ -373,12 +373,13 @@ char *damon_module_dir(const char *root, const char *name);
 const char *damon_get_dir(const struct damon_ctx *d);
 
 /**
- * damos_layer_dry_run() - the dry run: the handle works on a private copy
- * of the DAMON files below the root (made at the first dry run of the
- * process, kept for the later ones, removed at exit).  Each write is
- * recorded with its real path (damos_dry_run_script()) and made on the
- * copy with what the kernel would make (a sysfs nr_* write its numbered
- * directories, from the sysfs backend's own layout), so that a later
+ * damos_layer_dry_run() - the dry run: the handle's writes go to an
+ * overlay in memory over the files below the root (kept for the process's
+ * later dry runs, freed at exit).  Each write is recorded
+ * (damos_dry_run_script()) and made in the overlay with what the kernel
+ * would make (a sysfs nr_* write its numbered directories, from the
+ * sysfs backend's own layout); reads see the overlay, then the files,
+ * so that a later
  * read, in the same handle or a later one of the process, sees it as the
  * kernel would show it: a batch of dry-run commands writes the script its
  * commands write when run one after the other.  The real tree is never

@@ -34,7 +34,7 @@ unsigned int damos_detect(const char *root)
 		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(backends); i++) {
 		p = damos_path("%s/%s", r, backends[i]->top);
-		if (damos_exists(p))
+		if (damos_exists(NULL, p))
 			mask |= 1U << backends[i]->iface;
 		free(p);
 	}
@@ -127,7 +127,7 @@ static const struct damos_backend *pick(const struct damon_opts *o,
 static int no_damon(const char *sysfs, const char *dbgfs)
 {
 	char *damon = strndup(sysfs, strrchr(sysfs, '/') - sysfs);
-	bool none = damon && !damos_exists(damon);
+	bool none = damon && !damos_exists(NULL, damon);
 
 	free(damon);
 	return damos_err(-ENOENT, "no DAMON interface: neither %s nor %s exists%s",
@@ -468,7 +468,7 @@ int damos_goal_current_write(struct damon_ctx *d, size_t idx, size_t goal,
 		char rel[64] = "";
 		char *p = damos_path("%s/proc/sys/kernel/osrelease", d->root);
 
-		if (!p || !damos_exists(p) || damos_read_word(d, p, rel, sizeof(rel)))
+		if (!p || !damos_exists(d, p) || damos_read_word(d, p, rel, sizeof(rel)))
 			snprintf(rel, sizeof(rel), "release unknown");
 		free(p);
 		return damos_err(-EOPNOTSUPP,
@@ -613,7 +613,7 @@ bool damos_word_is(struct damon_ctx *d, const char *path, const char *want)
 {
 	char word[16] = "";
 
-	return damos_exists(path) && !damos_read_word(d, path, word, sizeof(word)) &&
+	return damos_exists(d, path) && !damos_read_word(d, path, word, sizeof(word)) &&
 	       !strcmp(word, want);
 }
 

@@ -17,10 +17,10 @@ static char *monitor_on_file(struct damon_ctx *d)
 {
 	char *p = damos_path("%s/monitor_on", d->dbgfs);
 
-	if (p && !damos_exists(p)) {
+	if (p && !damos_exists(d, p)) {
 		char *q = damos_path("%s/monitor_on_DEPRECATED", d->dbgfs);
 
-		if (q && damos_exists(q)) {
+		if (q && damos_exists(d, q)) {
 			free(p);
 			return q;
 		}
@@ -48,7 +48,7 @@ static int dbgfs_status(struct damon_ctx *d, bool *on, int *pid)
 		return 0;
 	*pid = -1;
 	p = ctx_file(d, "kdamond_pid");
-	if (p && damos_exists(p) &&
+	if (p && damos_exists(d, p) &&
 	    !damos_read_word(d, p, word, sizeof(word)) &&
 	    !damos_parse_u64(word, &v) && v <= INT_MAX)
 		*pid = (int)v;
@@ -325,7 +325,7 @@ static int dbgfs_in_use(struct damon_ctx *d, const char *self)
 	 * kdamond's too (damon_nr_running_ctxs()): with a sysfs kdamond on
 	 * and dbgfs's kdamond_pid "none", the "on" is sysfs's.
 	 */
-	bool own = !pid || !damos_exists(pid) || !damos_word_is(d, pid, "none") ||
+	bool own = !pid || !damos_exists(d, pid) || !damos_word_is(d, pid, "none") ||
 		   !sysfs_kdamond_on(d);
 
 	free(pid);
@@ -449,7 +449,7 @@ static int dbgfs_open(struct damon_ctx *d, const struct damon_opts *o)
 		 damos_path("%s/%s", d->dbgfs, o->dbgfs_ctx) : strdup(d->dbgfs);
 	if (!d->dir)
 		return damos_err(-ENOMEM, "out of memory");
-	if (!damos_exists(d->dir))
+	if (!damos_exists(d, d->dir))
 		return damos_err(-ENOENT, "no dbgfs context %s", d->dir);
 	return 0;
 }
@@ -459,7 +459,7 @@ static void dbgfs_probe(struct damon_ctx *d)
 	char *p = damos_path("%s/monitor_on_DEPRECATED", d->dbgfs);
 
 	d->feat = 0;
-	if (p && damos_exists(p))
+	if (p && damos_exists(d, p))
 		d->feat |= 1U << DAMOS_FEAT_MONITOR_ON_DEPRECATED;
 	free(p);
 	snprintf(d->kdesc, sizeof(d->kdesc), "dbgfs");
@@ -503,9 +503,9 @@ static int context_dir_op(struct damon_ctx *d, struct damos_io *files,
 	if (!p)
 		return -ENOMEM;
 	if (base[0] == 'm')
-		err = damos_exists(p) ? -EEXIST : make_context(files, p);
+		err = damos_io_exists(files, p) ? -EEXIST : make_context(files, p);
 	else
-		err = damos_exists(p) ? damos_io_remove(files, p) : -ENOENT;
+		err = damos_io_exists(files, p) ? damos_io_remove(files, p) : -ENOENT;
 	free(p);
 	return err;
 }
@@ -526,7 +526,7 @@ static int dbgfs_model_write(struct damon_ctx *d, struct damos_io *files,
 		char *p = damos_path("%.*s/init_regions", (int)(base - 1 - path),
 				     path);
 
-		err = !p ? -ENOMEM : damos_exists(p) ?
+		err = !p ? -ENOMEM : damos_io_exists(files, p) ?
 		      damos_io_write(files, p, "", 0) : 0;
 		free(p);
 	} else if (!strcmp(base, "mk_contexts") || !strcmp(base, "rm_contexts")) {

@@ -1,40 +1,23 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * The dry run: a layer that records every write as a line of a shell
- * script and makes it on a private copy of the DAMON files, with what the
- * kernel would make there (the backend's model_write), so that a later
- * read sees it as the kernel would show it, and the real files are never
- * written.
+ * script and makes it, with what the kernel would make there (the
+ * backend's model_write), in an overlay in memory over the real files:
+ * a later read sees it as the kernel would show it, and the real files
+ * are never written.  The overlay lasts as long as the process, so the
+ * dry-run commands of one batch or shell session see those before them.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "internal.h"
 
 struct dry {
-	struct damos_io io;
+	struct damos_io io;	/* the layer: writes recorded and modelled */
+	struct damos_io files;	/* the overlay, where the model writes */
 	struct damos_buf script;
-	char *real_root;	/* the root the script writes below */
-	char *copy;		/* the copy's root (the handle's root now) */
-	bool model;		/* no layer below models the kernel */
 };
-
-/* A path of the copy as the real one it stands for. */
-static const char *real_path(const struct dry *y, const char *path,
-			     char *buf, size_t sz)
-{
-	size_t n = strlen(y->copy);
-
-	if (strncmp(path, y->copy, n) || path[n] != '/')
-		return path;
-	snprintf(buf, sz, "%s%s", y->real_root, path + n);
-	return buf;
-}
 
 /*
  * One shell command that writes @content in one write() under every POSIX
@@ -45,11 +28,10 @@ static const char *real_path(const struct dry *y, const char *path,
 static void record(struct dry *y, const char *path, const char *content)
 {
 	struct damos_buf *b = &y->script;
-	char real[4096], delim[32] = "EOF";
+	char delim[32] = "EOF";
 	size_t len = strlen(content);
 	const char *nl = strchr(content, '\n');
 
-	path = real_path(y, path, real, sizeof(real));
 	/* a here-document ends at a line that is its delimiter alone */
 	for (unsigned int i = 1; nl; i++) {
 		size_t n = strlen(delim);
@@ -91,211 +73,282 @@ static void record(struct dry *y, const char *path, const char *content)
 	damos_buf_printf(b, "\n");
 }
 
+
+/* ------------------------------------------------------------------------
+ * The overlay: what the dry run wrote, made and removed, by path, sorted
+ * (a directory's part is one run of it).  A directory it made hides what
+ * the real files have at that path; a removed path is an entry too.
+ */
+struct ent {
+	char *path;
+	char *content;		/* NULL: a directory */
+	bool gone;
+};
+
+static struct {
+	char *root;		/* the handle root it lies over */
+	struct ent *e;
+	size_t n;
+} ov;
+
+enum { ABSENT, IS_FILE, IS_DIR, BELOW };
+
+/* strcmp() with '/' first: the paths below one are right after it */
+static int cmp(const char *a, const char *b)
+{
+	for (; *a && *a == *b; a++, b++)
+		;
+	return (*a == '/' ? 1 : (unsigned char)*a) -
+	       (*b == '/' ? 1 : (unsigned char)*b);
+}
+
+/* The first entry not before @path. */
+static size_t lower(const char *path)
+{
+	size_t lo = 0, hi = ov.n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (cmp(ov.e[mid].path, path) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct ent *find(const char *path)
+{
+	size_t i = lower(path);
+
+	return i < ov.n && !strcmp(ov.e[i].path, path) ? &ov.e[i] : NULL;
+}
+
+/* What @path is in the overlay (BELOW: the real files say). */
+static int state(const char *path, struct ent **hit)
+{
+	struct ent *e = find(path);
+	char p[4096];
+
+	*hit = e;
+	if (e)
+		return e->gone ? ABSENT : e->content ? IS_FILE : IS_DIR;
+	snprintf(p, sizeof(p), "%s", path);
+	/* an ancestor made or removed here hides what is below it */
+	for (char *s; (s = strrchr(p, '/')) && s != p;)
+		if (*s = '\0', find(p))
+			return ABSENT;
+	return BELOW;
+}
+
+static int exists(struct damos_io *io, const char *path)
+{
+	struct ent *e;
+	int s = state(path, &e);
+
+	return s == BELOW ? damos_io_exists(io->below, path) : s != ABSENT;
+}
+
+/* @path's entry, made (not gone, no content) where missing. */
+static struct ent *entry(const char *path)
+{
+	size_t i = lower(path);
+	struct ent *e;
+
+	if (i < ov.n && !strcmp(ov.e[i].path, path))
+		return &ov.e[i];
+	e = realloc(ov.e, (ov.n + 1) * sizeof(*e));
+	if (!e)
+		return NULL;
+	ov.e = e;
+	memmove(&e[i + 1], &e[i], (ov.n - i) * sizeof(*e));
+	e[i] = (struct ent){ .path = strdup(path) };
+	if (!e[i].path) {
+		memmove(&e[i], &e[i + 1], (ov.n - i) * sizeof(*e));
+		return NULL;
+	}
+	ov.n++;
+	return &e[i];
+}
+
+/* @path as a file of @content, a directory (NULL) or @gone. */
+static int set(const char *path, const char *content, bool gone)
+{
+	char *c = content ? strdup(content) : NULL;
+	struct ent *e = !content || c ? entry(path) : NULL;
+
+	if (!e) {
+		free(c);
+		return damos_err(-ENOMEM, "out of memory");
+	}
+	free(e->content);
+	e->content = c;
+	e->gone = gone;
+	return 0;
+}
+
+static int ov_read(struct damos_io *io, const char *path, char **out)
+{
+	struct ent *e;
+	int s = state(path, &e);
+
+	if (s == BELOW)
+		return damos_io_read(io->below, path, out);
+	if (s != IS_FILE)
+		return damos_err(s == IS_DIR ? -EISDIR : -ENOENT, "cannot read %s: %s",
+				 path, strerror(s == IS_DIR ? EISDIR : ENOENT));
+	*out = strdup(e->content);
+	return *out ? 0 : damos_err(-ENOMEM, "out of memory");
+}
+
+static int ov_write(struct damos_io *io, const char *path,
+		    const char *content, unsigned int flags)
+{
+	struct ent *e;
+	int s = state(path, &e);
+
+	if (s == IS_DIR || (!(flags & DAMOS_IO_CREATE) &&
+			    (s == ABSENT || (s == BELOW && !exists(io, path)))))
+		return damos_err(s == IS_DIR ? -EISDIR : -ENOENT, "cannot write %s: %s",
+				 path, strerror(s == IS_DIR ? EISDIR : ENOENT));
+	return set(path, content, false);
+}
+
+static int ov_mkdir(struct damos_io *io, const char *path)
+{
+	char *p = strdup(path);
+	int err = p ? 0 : damos_err(-ENOMEM, "out of memory");
+
+	/* each missing part, from the top */
+	for (char *s = p; !err && s; s = strchr(s + 1, '/')) {
+		if (s != p)
+			*s = '\0';
+		if (s != p && !exists(io, p))
+			err = set(p, NULL, false);
+		if (s != p)
+			*s = '/';
+	}
+	if (!err && !exists(io, path))
+		err = set(path, NULL, false);
+	free(p);
+	return err;
+}
+
+static int ov_remove(struct damos_io *io, const char *path)
+{
+	size_t n = strlen(path), i = lower(path), j = i;
+
+	if (!exists(io, path))
+		return damos_err(-ENOENT, "cannot remove %s: %s", path,
+				 strerror(ENOENT));
+	/* the path and everything below it */
+	while (j < ov.n && !strncmp(ov.e[j].path, path, n) &&
+	       (!ov.e[j].path[n] || ov.e[j].path[n] == '/')) {
+		if (ov.e[j].path[n]) {
+			free(ov.e[j].path);
+			free(ov.e[j].content);
+		}
+		j++;
+	}
+	if (j > i) {
+		/* keep the path's own entry, if it had one */
+		bool own = !strcmp(ov.e[i].path, path);
+
+		memmove(&ov.e[i + own], &ov.e[j], (ov.n - j) * sizeof(*ov.e));
+		ov.n -= j - i - own;
+	}
+	return set(path, NULL, true);
+}
+
+static int add_ent(struct damos_io_ent **ents, size_t *n, const char *name,
+		   bool dir)
+{
+	struct damos_io_ent *t = realloc(*ents, (*n + 1) * sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	*ents = t;
+	t[*n] = (struct damos_io_ent){ .name = strdup(name), .dir = dir,
+				       .reg = !dir, .writable = true };
+	return t[(*n)++].name ? 0 : -ENOMEM;
+}
+
+static int ov_list(struct damos_io *io, const char *dir,
+		   struct damos_io_ent **ents, size_t *nr)
+{
+	char *pre = damos_path("%s/", dir);
+	size_t n = 0, k, len;
+	struct damos_io_ent *l = NULL;
+	struct ent *e;
+	int s = state(dir, &e), err = 0;
+
+	if (s == BELOW)
+		err = damos_io_list(io->below, dir, &l, &n);
+	else if (s != IS_DIR)
+		err = damos_err(s == ABSENT ? -ENOENT : -ENOTDIR, "cannot list %s: %s",
+				dir, strerror(s == ABSENT ? ENOENT : ENOTDIR));
+	if (!pre)
+		err = err ?: damos_err(-ENOMEM, "out of memory");
+	len = pre ? strlen(pre) : 0;
+	/* the real names the overlay removed or changed */
+	for (k = 0; !err && k < n;) {
+		char *p = damos_path("%s%s", pre, l[k].name);
+		int cs = p ? state(p, &e) : -1;
+
+		free(p);
+		if (cs < 0) {
+			err = damos_err(-ENOMEM, "out of memory");
+		} else if (cs == ABSENT) {
+			free(l[k].name);
+			l[k] = l[--n];
+		} else {
+			if (cs != BELOW)
+				l[k].dir = cs == IS_DIR, l[k].reg = cs == IS_FILE;
+			k++;
+		}
+	}
+	/* the names it made */
+	for (size_t i = pre ? lower(pre) : ov.n; !err && i < ov.n &&
+	     !strncmp(ov.e[i].path, pre, len); i++) {
+		const char *name = ov.e[i].path + len;
+		bool known = false;
+
+		if (strchr(name, '/') || ov.e[i].gone)
+			continue;
+		for (k = 0; k < n && !known; k++)
+			known = !strcmp(l[k].name, name);
+		if (!known && add_ent(&l, &n, name, !ov.e[i].content))
+			err = damos_err(-ENOMEM, "out of memory");
+	}
+	free(pre);
+	if (err) {
+		damos_io_ents_free(l, n);
+		return err;
+	}
+	*ents = l;
+	*nr = n;
+	return 0;
+}
+
+static void ov_clear(void)
+{
+	for (size_t i = 0; i < ov.n; i++) {
+		free(ov.e[i].path);
+		free(ov.e[i].content);
+	}
+	free(ov.e);
+	free(ov.root);
+	memset(&ov, 0, sizeof(ov));
+}
+
 /* ------------------------------------------------------------------------
  * The dry-run layer (see internal.h).
  */
-static char *layer_dir;		/* the copy's root */
-static char *layer_of;		/* the root it copies */
-
-/* a handle on the files below @root, without layers */
-static struct damos_io *bare(struct damon_ctx *d, const char *root)
-{
-	memset(d, 0, sizeof(*d));
-	d->root = (char *)root;
-	return damos_io_real(d);
-}
-
-static void layer_remove(void)
-{
-	struct damon_ctx d;
-	struct damos_io *io;
-
-	if (!layer_dir)
-		return;
-	io = bare(&d, "");
-	if (io) {
-		damos_io_remove(io, layer_dir);
-		io->ops->free(io);
-	}
-}
-
-/* Copy @rel of @from (a handle on the real root) into the layer. */
-static int layer_copy(struct damon_ctx *from, const char *rel, int depth)
-{
-	char *src = damos_path("%s/%s", from->root, rel);
-	char *dst = damos_path("%s/%s", layer_dir, rel);
-	struct stat st;
-	int err = 0;
-
-	if (!src || !dst || depth > 12) {
-		err = src && dst ? 0 : -ENOMEM;
-		goto out;
-	}
-	if (lstat(src, &st))
-		goto out;		/* absent: nothing to copy */
-	if (S_ISLNK(st.st_mode)) {
-		char target[4096];
-		ssize_t n = readlink(src, target, sizeof(target) - 1);
-		char *t;
-
-		if (n < 0)
-			goto out;
-		target[n] = '\0';
-		/* an absolute link into the root points into the copy */
-		if (target[0] == '/' && from->root[0] &&
-		    !strncmp(target, from->root, strlen(from->root)) &&
-		    target[strlen(from->root)] == '/')
-			t = damos_path("%s%s", layer_dir, target + strlen(from->root));
-		else
-			t = strdup(target);
-		char *p = strdup(dst);	/* as a directory, as it always was */
-		struct damon_ctx c;
-		struct damos_io *io = bare(&c, from->root);
-
-		if (!t || !p || !io)
-			err = -ENOMEM;
-		else if ((err = damos_io_mkdir(io, p)) == 0 &&
-			 symlink(t, dst) && errno != EEXIST)
-			err = -errno;
-		if (io)
-			io->ops->free(io);
-		free(p);
-		free(t);
-	} else if (S_ISDIR(st.st_mode)) {
-		DIR *dir = opendir(src);
-		struct dirent *e;
-
-		if (mkdir(dst, 0755) && errno != EEXIST)
-			err = -errno;
-		while (!err && dir && (e = readdir(dir))) {
-			char *sub;
-
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			sub = damos_path("%s/%s", rel, e->d_name);
-			err = sub ? layer_copy(from, sub, depth + 1) : -ENOMEM;
-			free(sub);
-		}
-		if (dir)
-			closedir(dir);
-	} else if (S_ISREG(st.st_mode)) {
-		char *content = NULL;
-		int fd;
-
-		/* unreadable (write-only files, EBUSY): an empty file */
-		if (damos_read(from, src, &content))
-			content = NULL;
-		fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			  (st.st_mode & 0777) | 0600);
-		if (fd < 0)
-			err = -errno;
-		else if (content && write(fd, content, strlen(content)) < 0)
-			err = -errno;
-		if (fd >= 0)
-			close(fd);
-		free(content);
-	}
-out:
-	free(src);
-	free(dst);
-	return err;
-}
-
-static const char *dry_layer(const char *root)
-{
-	static const char *const parts[] = {
-		"sys/kernel/mm/damon", "sys/kernel/debug/damon",
-		"sys/module/damon_lru_sort", "sys/module/damon_reclaim",
-		"proc/sys/kernel/osrelease",
-	};
-	struct damon_ctx from = { .root = (char *)root };
-	const char *tmp = getenv("TMPDIR");
-	int err = 0;
-
-	if (layer_dir && !strcmp(layer_of, root))
-		return layer_dir;
-	if (layer_dir) {
-		layer_remove();
-		free(layer_dir);
-		free(layer_of);
-	} else {
-		atexit(layer_remove);
-	}
-	layer_of = strdup(root);
-	layer_dir = damos_path("%s/damos-dry-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!layer_of || !layer_dir || !mkdtemp(layer_dir)) {
-		free(layer_dir);
-		layer_dir = NULL;
-		return damos_err_null(-ENOMEM, "dry run: cannot make a private copy of the DAMON files");
-	}
-	for (size_t i = 0; !err && i < ARRAY_SIZE(parts); i++) {
-		char *p = damos_path("%s/%s", layer_dir, parts[i]);
-		char *parent = p ? strndup(p, strrchr(p, '/') - p) : NULL;
-		struct damon_ctx to;
-		struct damos_io *io = bare(&to, layer_dir);
-
-		/* the parents of each part */
-		err = parent && io ? damos_io_mkdir(io, parent) : -ENOMEM;
-		if (io)
-			io->ops->free(io);
-		free(parent);
-		free(p);
-		p = damos_path("%s/%s", layer_dir, parts[i]);
-		if (p)
-			rmdir(p);
-		free(p);
-		if (!err)
-			err = layer_copy(&from, parts[i], 0);
-	}
-	if (err)
-		return damos_err_null(err, "dry run: cannot copy the DAMON files: %s",
-				      strerror(-err));
-	return layer_dir;
-}
-
-/* @p (below @from) as the same path below @to; -ENOMEM */
-static int rebase(const char *from, const char *to, char **p)
-{
-	char *q;
-
-	if (!*p)
-		return 0;
-	q = damos_path("%s%s", to, *p + strlen(from));
-	free(*p);
-	*p = q;
-	return q ? 0 : -ENOMEM;
-}
-
-/* The message of a failure below, with the real paths in it. */
-static int real_msg(struct dry *y, int err)
-{
-	const char *m = damos_errmsg(), *c;
-	struct damos_buf b = { 0 };
-	size_t n = strlen(y->copy);
-
-	if (!strstr(m, y->copy))
-		return err;
-	for (; (c = strstr(m, y->copy)); m = c + n)
-		damos_buf_printf(&b, "%.*s%s", (int)(c - m), m, y->real_root);
-	damos_buf_printf(&b, "%s", m);
-	if (!b.err)
-		damos_err(err, "%s", b.s);
-	damos_buf_free(&b);
-	return err;
-}
-
-static int dry_read(struct damos_io *io, const char *path, char **out)
-{
-	int err = damos_io_read(io->below, path, out);
-
-	return err ? real_msg(container_of(io, struct dry, io), err) : 0;
-}
-
 static int dry_write(struct damos_io *io, const char *path,
 		     const char *content, unsigned int flags)
 {
 	struct dry *y = container_of(io, struct dry, io);
-	int err;
 
 	/* no kernel to ask: what it shows is as the writes left it */
 	if (flags & DAMOS_IO_UPDATE)
@@ -303,13 +356,10 @@ static int dry_write(struct damos_io *io, const char *path,
 	record(y, path, content);
 	if (y->script.err)
 		return damos_err(y->script.err, "out of memory");
-	err = y->model ? damos_io_model_write(io->d, io->below, path, content,
-					      flags) :
-			 damos_io_write(io->below, path, content, flags);
-	return err ? real_msg(y, err) : 0;
+	return damos_io_model_write(io->d, &y->files, path, content, flags);
 }
 
-/* The copy is plain files: they change only when written, as written. */
+/* Its files change only when written, as written. */
 static int dry_query(struct damos_io *io, enum damos_io_q q)
 {
 	(void)io;
@@ -327,59 +377,48 @@ static void dry_free(struct damos_io *io)
 	struct dry *y = container_of(io, struct dry, io);
 
 	damos_buf_free(&y->script);
-	free(y->real_root);
-	free(y->copy);
 	free(y);
 }
 
 static const struct damos_io_ops dry_ops = {
 	.name = "dry run",
-	.read = dry_read,
+	.read = ov_read,
 	.write = dry_write,
+	.list = ov_list,
+	.mkdir = ov_mkdir,
+	.remove = ov_remove,
+	.exists = exists,
 	.query = dry_query,
 	.script = dry_script,
 	.free = dry_free,
+}, files_ops = {
+	.name = "dry run's overlay",
+	.read = ov_read,
+	.write = ov_write,
+	.list = ov_list,
+	.mkdir = ov_mkdir,
+	.remove = ov_remove,
+	.exists = exists,
 };
 
-/*
- * The handle's paths move to the copy (made at the first dry run of the
- * process, kept for its later ones, removed at exit): a batch of dry-run
- * commands sees the writes of those before it as the kernel would show them.
- */
 struct damos_io *damos_io_dry(struct damon_ctx *d, struct damos_io *below)
 {
-	const char *copy = dry_layer(d->root);
-	struct dry *y;
-	int err;
+	struct dry *y = calloc(1, sizeof(*y));
 
-	if (!copy)
-		return NULL;
-	y = calloc(1, sizeof(*y));
 	if (!y)
 		return damos_err_null(-ENOMEM, "out of memory");
-	/* a fake tree's fake kernel (test builds) models it already */
-	y->model = damos_io_ask(below, DAMOS_IO_Q_STATIC) != 1;
-	y->io.ops = &dry_ops;
-	y->io.below = below;
-	y->io.d = d;
-	y->real_root = strdup(d->root);
-	y->copy = strdup(copy);
-	err = !y->real_root || !y->copy ? -ENOMEM : 0;
-	if (!err)
-		err = rebase(d->root, copy, &d->dbgfs) |
-		      rebase(d->root, copy, &d->admin) |
-		      rebase(d->root, copy, &d->kdamond) |
-		      rebase(d->root, copy, &d->dir) |
-		      rebase(d->root, copy, &d->top);
-	if (!err) {
-		free(d->root);
-		d->root = strdup(copy);
-		err = d->root ? 0 : -ENOMEM;
+	if (!ov.root || strcmp(ov.root, d->root)) {
+		if (!ov.root)
+			atexit(ov_clear);
+		ov_clear();
+		ov.root = strdup(d->root);
+		if (!ov.root) {
+			free(y);
+			return damos_err_null(-ENOMEM, "out of memory");
+		}
 	}
-	if (err) {
-		dry_free(&y->io);
-		return damos_err_null(-ENOMEM, "out of memory");
-	}
+	y->io = (struct damos_io){ &dry_ops, below, d };
+	y->files = (struct damos_io){ &files_ops, below, d };
 	return &y->io;
 }
 

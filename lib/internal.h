@@ -283,7 +283,7 @@ struct damos_backend {
 			    uint64_t v);
 	/*
 	 * What the kernel does on a write of @content to @path, done through
-	 * @files on plain files (the dry run's copy, a test build's fake
+	 * @files on plain files (the dry run's overlay, a test build's fake
 	 * tree): the write, and the files and directories it makes or
 	 * removes.  From the backend's own tables, not a second model.
 	 */
@@ -313,14 +313,15 @@ int damos_io_model_write(struct damon_ctx *d, struct damos_io *files,
 char *damos_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* damos.c: @root ("" or NULL: "/") without its trailing '/' ("/" is ""); NULL */
 char *damos_root_norm(const char *root);
-bool damos_exists(const char *path);
+/* whether @path is there, as @d's I/O stack shows it (NULL @d: the files) */
+bool damos_exists(struct damon_ctx *d, const char *path);
 
 /*
  * The I/O stack (lib/stack.c).  Every read and write of a handle goes to
  * the top layer of its stack, which does its part and passes the call to
  * the layer below (a NULL op passes it on by itself).  At the bottom is the
  * filesystem (lib/io.c); above it, stacked by damos_io_open(): the dry
- * run (lib/dry.c: writes recorded as a script and made on a private copy,
+ * run (lib/dry.c: writes recorded as a script and made in an overlay in memory,
  * with what the kernel would make there: the backend's model_write) and
  * the layers of test builds (tests/layers/: the fake kernel of fake trees,
  * faults, races).  The code
@@ -366,6 +367,7 @@ struct damos_io_ops {
 		    struct damos_io_ent **ents, size_t *n);
 	int (*mkdir)(struct damos_io *io, const char *path); /* and parents */
 	int (*remove)(struct damos_io *io, const char *path); /* rm -r */
+	int (*exists)(struct damos_io *io, const char *path); /* 1 or 0 */
 	/* -ENOTTY: not this layer's to answer */
 	int (*query)(struct damos_io *io, enum damos_io_q q);
 	void (*event)(struct damos_io *io, enum damos_io_ev ev);
@@ -412,6 +414,7 @@ int damos_io_write(struct damos_io *io, const char *path, const char *content,
 		   unsigned int flags);
 int damos_io_list(struct damos_io *io, const char *dir,
 		  struct damos_io_ent **ents, size_t *n);
+bool damos_io_exists(struct damos_io *io, const char *path);
 /* io.c */
 void damos_io_ents_free(struct damos_io_ent *ents, size_t n);
 int damos_io_mkdir(struct damos_io *io, const char *path);

@@ -25,11 +25,6 @@ char *damos_path(const char *fmt, ...)
 	return n < 0 ? NULL : p;
 }
 
-bool damos_exists(const char *path)
-{
-	return path && access(path, F_OK) == 0;
-}
-
 /* The part of @path below a --root other than "/", or NULL. */
 static const char *below_root(const struct damon_ctx *d, const char *path)
 {

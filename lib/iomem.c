@@ -193,7 +193,7 @@ static int zone_spans(const char *root, int nid, uint64_t **out, size_t *nr)
 	*out = NULL;
 	*nr = 0;
 	root_path(path, sizeof(path), root, "/proc/zoneinfo");
-	if (!damos_exists(path))
+	if (!damos_exists(NULL, path))
 		return 0;	/* the caller says what is missing */
 	f = open_regular(path, &err);
 	if (!f)
@@ -313,7 +313,7 @@ int damos_node_ram(const char *root, int nid, struct damon_region **ranges,
 
 		/* the blocks' directory: sysfs has it with CONFIG_MEMORY_HOTPLUG */
 		root_path(sys, sizeof(sys), root, "/sys/devices/system/memory");
-		if (damos_exists(sys)) {
+		if (damos_exists(NULL, sys)) {
 			err = damos_err(-ENOENT, "node %d has no memory (no memoryN block in %s)",
 					nid, path);
 			goto out;

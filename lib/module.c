@@ -925,7 +925,7 @@ static struct damon_ctx *mod_open(const struct damon_opts *opts,
 		damon_close(d);
 		return damos_err_null(-ENOMEM, "out of memory");
 	}
-	if (!damos_exists(*dir)) {
+	if (!damos_exists(d, *dir)) {
 		damos_err(-ENOENT, "%s is not in this kernel: %s does not exist",
 			  mi->kname, *dir);
 		free(*dir);
@@ -933,17 +933,13 @@ static struct damon_ctx *mod_open(const struct damon_opts *opts,
 		errno = ENOENT;
 		return NULL;
 	}
-	/*
-	 * no fake kernel: the module's parameters are plain files anyway; a
-	 * dry run moves the root to its copy, so the directory is named again
-	 */
+	/* no fake kernel: the module's parameters are plain files anyway */
 	err = damos_io_open(d, &o, 0);
-	free(*dir);
-	*dir = err ? NULL : mod_dir(d->root, mi);
-	if (!*dir) {
+	if (err) {
+		free(*dir);
 		damon_close(d);
-		errno = err ? -err : ENOMEM;
-		return err ? NULL : damos_err_null(-ENOMEM, "out of memory");
+		errno = -err;
+		return NULL;
 	}
 	d->top = strdup(*dir);
 	if (!d->top) {
@@ -982,7 +978,7 @@ static int read_all(struct damon_ctx *d, const char *dir, struct damon_module *m
 	for (size_t i = 0; !err && i < mi->nr_params; i++) {
 		if (mi->params[i].since) {
 			char *f = damos_path("%s/%s", dir, mi->params[i].file);
-			bool there = f && damos_exists(f);
+			bool there = f && damos_exists(d, f);
 
 			free(f);
 			if (!there) {
@@ -1017,7 +1013,7 @@ static int read_all(struct damon_ctx *d, const char *dir, struct damon_module *m
 	m->given = 0;
 	m->release[0] = '\0';
 	p = damos_path("%s/proc/sys/kernel/osrelease", d->root);
-	if (p && damos_exists(p) && !damos_read_word(d, p, word, sizeof(word)))
+	if (p && damos_exists(d, p) && !damos_read_word(d, p, word, sizeof(word)))
 		snprintf(m->release, sizeof(m->release), "%s", word);
 	free(p);
 	return 0;

@@ -260,7 +260,7 @@ static char *tracing_dir(struct damon_ctx *d)
 		char *dir = damos_path("%s/%s", d->root, dirs[i]);
 		char *ev = dir ? damos_path("%s/events/damon/damon_aggregated/enable",
 					    dir) : NULL;
-		bool ok = ev && damos_exists(ev);
+		bool ok = ev && damos_exists(d, ev);
 
 		free(ev);
 		if (ok)

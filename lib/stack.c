@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -34,6 +35,18 @@ int damos_io_list(struct damos_io *io, const char *dir,
 {
 	io = LAYER_WITH(io, list);
 	return io ? io->ops->list(io, dir, ents, n) : -ENOSYS;
+}
+
+bool damos_io_exists(struct damos_io *io, const char *path)
+{
+	io = LAYER_WITH(io, exists);
+	return path && (io ? io->ops->exists(io, path) > 0 :
+			     access(path, F_OK) == 0);
+}
+
+bool damos_exists(struct damon_ctx *d, const char *path)
+{
+	return damos_io_exists(d ? d->io : NULL, path);
 }
 
 int damos_io_mkdir(struct damos_io *io, const char *path)
@@ -68,7 +81,7 @@ int damos_io_ask(struct damos_io *io, enum damos_io_q q)
 	return q == DAMOS_IO_Q_MAX_ACTION ? -EAGAIN : 0;
 }
 
-/* A handle without a stack (a bare root, as in the dry run's copy). */
+/* A handle without a stack (a bare root). */
 static struct damos_io *top_of(struct damon_ctx *d, struct damos_io *tmp)
 {
 	if (d->io)

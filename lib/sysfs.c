@@ -74,7 +74,7 @@ static int sysfs_status(struct damon_ctx *d, bool *on, int *pid)
 		return damos_err(-ENOMEM, "out of memory");
 	err = damos_read_word(d, p, word, sizeof(word));
 	free(p);
-	if (err && !damos_exists(d->kdamond))
+	if (err && !damos_exists(d, d->kdamond))
 		err = 0;	/* no kdamond yet: off */
 	if (err)
 		return err;
@@ -83,7 +83,7 @@ static int sysfs_status(struct damon_ctx *d, bool *on, int *pid)
 	if (pid) {
 		*pid = -1;
 		p = damos_path("%s/pid", d->kdamond);
-		if (p && damos_exists(p) &&
+		if (p && damos_exists(d, p) &&
 		    !damos_read_word(d, p, word, sizeof(word)))
 			*pid = atoi(word);
 		free(p);
@@ -98,7 +98,7 @@ static int ensure_ctx(struct damon_ctx *d)
 	char *p;
 	int err;
 
-	if (damos_exists(d->dir))
+	if (damos_exists(d, d->dir))
 		return 0;
 	p = damos_path("%s/kdamonds/nr_kdamonds", d->admin);
 	err = read_u64_at(d, p, &nr);
@@ -327,7 +327,7 @@ static int sysfs_stats_update(struct damon_ctx *d)
 	bool on = false;
 	int err;
 
-	if (!damos_exists(d->dir))
+	if (!damos_exists(d, d->dir))
 		return 0;
 	err = sysfs_status(d, &on, NULL);
 	if (err || !on)
@@ -350,7 +350,7 @@ static int sysfs_schemes_read(struct damon_ctx *d, struct damos_scheme ***out,
 
 	*out = NULL;
 	*n = 0;
-	if (!damos_exists(d->dir))
+	if (!damos_exists(d, d->dir))
 		return 0;
 	err = read_u64_at(d, cpath(d, "schemes/nr_schemes"), &nr);
 	if (!err && nr > 65536)
@@ -568,7 +568,7 @@ static int sysfs_attrs_read(struct damon_ctx *d, struct damon_attrs *a)
 	int err = 0;
 
 	damon_attrs_default(a);
-	if (!damos_exists(d->dir))
+	if (!damos_exists(d, d->dir))
 		return 0;
 	for (size_t i = 0; i < DAMOS_SYSFS_NR_ATTR_FILES && !err; i++)
 		err = read_u64_at(d, cpath(d, "%s", damos_sysfs_attr_files[i]),
@@ -598,7 +598,7 @@ static int sysfs_targets_read(struct damon_ctx *d, struct damon_targets *t)
 
 	memset(t, 0, sizeof(*t));
 	t->sz = sizeof(*t);
-	if (!damos_exists(d->dir))
+	if (!damos_exists(d, d->dir))
 		return 0;
 	char *p = cpath(d, "operations");
 
@@ -726,7 +726,7 @@ static int release_of(struct damon_ctx *d)
 	char word[64] = "";
 	int major = 0, minor = 0;
 
-	if (p && damos_exists(p) && !damos_read_word(d, p, word, sizeof(word)))
+	if (p && damos_exists(d, p) && !damos_read_word(d, p, word, sizeof(word)))
 		sscanf(word, "%d.%d", &major, &minor);
 	free(p);
 	return major > 0 ? major * 1000 + minor : 0;
@@ -745,7 +745,7 @@ static void sysfs_probe(struct damon_ctx *d)
 	glob_t g = { 0 };
 	bool globbed = false;
 
-	if (own && damos_exists(own))
+	if (own && damos_exists(d, own))
 		dir = own;
 	else if (pat && !glob(pat, 0, NULL, &g) && g.gl_pathc) {
 		dir = g.gl_pathv[0];
@@ -756,7 +756,7 @@ static void sysfs_probe(struct damon_ctx *d)
 		const struct damos_feature_info *fi = &damos_features[f];
 		char *p = fi->sysfs_probe ? damos_path("%s/%s", dir, fi->sysfs_probe) : NULL;
 
-		if (p && damos_exists(p)) {
+		if (p && damos_exists(d, p)) {
 			d->feat |= 1U << f;
 			if (fi->since_major * 1000 + fi->since_minor > ver)
 				ver = fi->since_major * 1000 + fi->since_minor;
@@ -840,9 +840,9 @@ static int sysfs_tried_regions(struct damon_ctx *d, size_t idx,
 	bool on = false;
 	int err = dir ? 0 : damos_err(-ENOMEM, "out of memory");
 
-	if (!err && !damos_exists(dir)) {
+	if (!err && !damos_exists(d, dir)) {
 		p = cpath(d, "schemes/%zu", idx);
-		err = p && damos_exists(p) ?
+		err = p && damos_exists(d, p) ?
 		      damos_err(-EOPNOTSUPP, "%s: no tried_regions directory", p) :
 		      damos_err(-ENOENT, "no scheme %zu", idx);
 		free(p);
@@ -850,7 +850,7 @@ static int sysfs_tried_regions(struct damon_ctx *d, size_t idx,
 	if (!err && !sysfs_status(d, &on, NULL) && on)
 		err = update_cmd(d, "update_schemes_tried_regions");
 	p = dir ? damos_path("%s/total_bytes", dir) : NULL;
-	if (!err && p && damos_exists(p)) {
+	if (!err && p && damos_exists(d, p)) {
 		err = damos_read_u64(d, p, &r->total_bytes);
 		r->has_total = !err;
 	}
@@ -897,7 +897,7 @@ static int sysfs_tried_regions(struct damon_ctx *d, size_t idx,
  */
 static int sysfs_context_check(struct damon_ctx *d)
 {
-	if (!d->kdamond_idx || damos_exists(d->dir) || damos_exists(d->kdamond))
+	if (!d->kdamond_idx || damos_exists(d, d->dir) || damos_exists(d, d->kdamond))
 		return 0;
 	return damos_err(-ENOENT, "kdamond %d does not exist: no %s",
 			 d->kdamond_idx, d->kdamond);

@@ -37,7 +37,7 @@ static int num(struct damon_ctx *d, const char *ctx, const char *rel,
 
 	if (!p)
 		return damos_err(-ENOMEM, "out of memory");
-	*absent = !damos_exists(p);
+	*absent = !damos_exists(d, p);
 	err = *absent ? 0 : damos_read_u64(d, p, v);
 	free(p);
 	return err;
@@ -71,7 +71,7 @@ static int check_regions(struct damon_ctx *d, const char *ctx)
 
 	if (!p)
 		return damos_err(-ENOMEM, "out of memory");
-	if (damos_exists(p))
+	if (damos_exists(d, p))
 		err = damos_read_word(d, p, ops, sizeof(ops));
 	free(p);
 	if (err)
@@ -124,14 +124,14 @@ static int check_memcg(struct damon_ctx *d, const char *file, const char *path)
 	if (!cg)
 		return damos_err(-ENOMEM, "out of memory");
 	p = damos_path("%s/cgroup.controllers", cg);
-	v2 = p && damos_exists(p);
+	v2 = p && damos_exists(d, p);
 	free(p);
 	p = NULL;
 	ok = path[0] == '/' && !strstr(path, "//") &&
 	     (!strcmp(path, "/") || path[strlen(path) - 1] != '/');
 	if (ok && v2 && strcmp(path, "/")) {
 		p = damos_path("%s%s/memory.current", cg, path);
-		ok = p && damos_exists(p);
+		ok = p && damos_exists(d, p);
 	}
 	free(p);
 	free(cg);

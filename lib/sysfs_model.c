@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * What the kernel does on a write to its sysfs files, done on plain files:
- * the dry run's private copy, and the test build's fake trees.  The files
+ * the dry run's overlay, and the test build's fake trees.  The files
  * of a numbered directory come from the tables the backend reads and
  * writes through (damos_fields[], damos_features[], the attrs files), so
  * there is one description of the tree, not a second model of it.
@@ -200,7 +200,7 @@ static int add_template(struct damos_io *files, const char *zero,
 	struct damos_snap t = { 0 };
 	int err = 0;
 
-	if (!damos_exists(zero) || damos_snap_read_io(files, zero, &t))
+	if (!damos_io_exists(files, zero) || damos_snap_read_io(files, zero, &t))
 		return 0;
 	for (size_t i = 0; !err && i < t.n; i++)
 		if (!numbered_part(t.f[i].rel))
@@ -238,7 +238,7 @@ static int remake_dirs(struct damos_io *files, const char *parent,
 
 	for (uint64_t i = 0; !err; i++) {
 		char *p = damos_path("%s/%llu", parent, (unsigned long long)i);
-		bool there = p && damos_exists(p);
+		bool there = p && damos_io_exists(files, p);
 
 		err = !p ? -ENOMEM : there ? damos_io_remove(files, p) : 0;
 		free(p);
@@ -322,7 +322,7 @@ int damos_sysfs_model_write(struct damon_ctx *d, struct damos_io *files,
 		return damos_io_write(files, path, content, flags);
 	/* a command: "state" takes it, and keeps showing on or off */
 	if (!strcmp(base, "state") && strcmp(content, "on\n") &&
-	    strcmp(content, "off\n") && damos_exists(path))
+	    strcmp(content, "off\n") && damos_io_exists(files, path))
 		return state_cmd(files, path, content, flags);
 	if (strncmp(base, "nr_", 3))
 		return damos_io_write(files, path, content, flags);

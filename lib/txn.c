@@ -180,7 +180,7 @@ static int join(struct damon_ctx *d)
 	t->dir = strdup(d->top);
 	if (!t->dir)
 		return damos_err(-ENOMEM, "out of memory");
-	if (!damos_exists(t->dir)) {
+	if (!damos_exists(d, t->dir)) {
 		/* nothing there to keep (damon_open() would have said) */
 		free(t->dir);
 		return 0;
@@ -254,7 +254,7 @@ void damos_txn_before_write(struct damon_ctx *d, const char *path)
 			continue;
 		/* most snapshots left nothing out: no search on each write */
 		if (!t->snap.nr_busy || damos_snap_get(&t->snap, path + n + 1) ||
-		    !in_snap_dir(&t->snap, path + n + 1) || !damos_exists(path) ||
+		    !in_snap_dir(&t->snap, path + n + 1) || !damos_exists(d, path) ||
 		    damos_read(t->d, path, &content))
 			return;
 		rel = strdup(path + n + 1);
@@ -462,7 +462,7 @@ static int restore_dir(struct txn_dir *t, struct damos_buf *left)
 			p = damos_path("%s/%s", t->dir, f->rel);
 			if (!p)
 				return damos_err(-ENOMEM, "out of memory");
-			if (damos_exists(p) && !damos_read(t->d, p, &cur) &&
+			if (damos_exists(t->d, p) && !damos_read(t->d, p, &cur) &&
 			    same_in(t->d, f->rel, cur, f->content)) {
 				free(cur);
 				free(p);
@@ -672,7 +672,7 @@ static void commit_running(struct damon_ctx *d, const char *admin,
 	for (int k = 0; k < 4096; k++) {
 		char *state = damos_path("%s/kdamonds/%d/state", admin, k), word[16] = "";
 
-		if (!state || !damos_exists(state)) {
+		if (!state || !damos_exists(d, state)) {
 			free(state);
 			return;
 		}

@@ -1,11 +1,12 @@
 #!/usr/bin/env bats
-# The dry-run layer: a dry run works on a private copy of the DAMON files
-# with the kernel emulated there, so that each command of a dry-run batch
+# The dry-run layer: a dry run keeps its writes in memory over the DAMON
+# files, with the kernel emulated there, so that each command of a dry-run batch
 # sees what the commands before it would have done, and the batch's script
 # is the one the batch writes when run for real (its edits in a row as one
 # setup, applied once).
 
 load helper
+bats_require_minimum_version 1.5.0
 
 # Dependent commands: rm needs the add before it, lru_deprio's age the
 # attrs before it, monitor start the target before it.
@@ -87,6 +88,21 @@ writes() {
 	assert_output --partial "$BATS_TEST_TMPDIR/c:1-2: scheme 2: goal user_input needs quota goals"
 	assert_output --partial "nothing of it was applied"
 	[ "$(tree_sum)" = "$before" ]
+}
+
+# The overlay is memory only: no temporary file, so a dry run works where
+# nothing can be written (a copy of the tree used to go to $TMPDIR).
+@test "the layer writes no file: with TMPDIR where nothing can be made, the batch plans as before" {
+	make_sysfs off 1
+	printf '%s\n' "${BATCH[@]}" > "$BATS_TEST_TMPDIR/b"
+	run damoctl --dry-run -f "$BATS_TEST_TMPDIR/b"
+	assert_success
+	local want=$output
+	run env TMPDIR=/proc/version "$DAMOCTL" --root "$ROOT" --dry-run -f "$BATS_TEST_TMPDIR/b"
+	assert_success
+	[ "$output" = "$want" ] || fail "plans differ: $(diff <(echo "$want") <(echo "$output"))"
+	# the later lines saw the earlier ones: the rm of the added scheme is there
+	assert_output --partial "nr_schemes"
 }
 
 @test "the layer is private: the tree is never written, a second dry run starts afresh" {
@@ -313,4 +329,39 @@ on"
 		done
 	done
 	echo "# $n commands: the plan is the writes" >&3
+}
+
+# What a dry run shows after a command is what the files show after the
+# command is run: the overlay answers the reads of the lines after it as
+# the kernel (here the fake kernel) would.  The same commands and trees as
+# above, each followed by export damo in one batch, dry and real.
+@test "the overlay reads as the real run leaves the files: export damo after each command, dry and real, is the same" {
+	load transactions
+	local kind cmd n=0 dry real
+	printf '%s\n' "attrs sample 10ms aggr 200ms" "scheme pageout sz 1M max" "scheme stat" > "$BATS_TEST_TMPDIR/a.conf"
+	for kind in sysfs-off sysfs-on dbgfs; do
+		ROOT=$BATS_TEST_TMPDIR/$kind
+		mkdir -p "$ROOT"
+		case $kind in
+		sysfs-off) txn_make_sysfs612 "$ROOT" off ;;
+		sysfs-on) txn_make_sysfs612 "$ROOT" on ;;
+		dbgfs) txn_make_dbgfs "$ROOT" ;;
+		esac
+		for cmd in "scheme add stat sz 4K 8K" "scheme set 0 age 1s max" "scheme rm 0" \
+			   "attrs set sample 20ms aggr 400ms" "target set paddr region 8G 12G" \
+			   "monitor stop" "monitor start" "apply $BATS_TEST_TMPDIR/a.conf" "scheme clear"; do
+			printf '%s\n' "$cmd" "export damo" > "$BATS_TEST_TMPDIR/b"
+			# the export is the output from its first JSON line on; a
+			# refusal (dbgfs while monitoring) is the same in both
+			run --separate-stderr damoctl --dry-run -f "$BATS_TEST_TMPDIR/b"
+			dry="$status $(sed -n '/^{/,$p' <<<"$output")"
+			run --separate-stderr damoctl -f "$BATS_TEST_TMPDIR/b"
+			real="$status $(sed -n '/^{/,$p' <<<"$output")"
+			[ "$dry" = "$real" ] ||
+				fail "$kind: $cmd: the dry run shows $(diff <(echo "$dry") <(echo "$real"))"
+			[ "$status" = 0 ] && [ "${#real}" -gt 100 ] && n=$((n + 1))
+		done
+	done
+	echo "# $n commands: the dry run reads as the real run leaves the files" >&3
+	[ "$n" -ge 24 ]
 }

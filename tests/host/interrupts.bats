@@ -175,7 +175,7 @@ other_writer_sweep() {
 	grep -q "damon_lru_sort/parameters/enabled" "$TXN_WORK/log"
 }
 
-@test "a dry run interrupted (SIGINT, SIGTERM) ends, removes its private copy, and exits 128 + the signal" {
+@test "a dry run interrupted (SIGINT, SIGTERM) ends with its plan so far, leaves no file, and exits 128 + the signal" {
 	make_sysfs off 1
 	mkdir -p "$BATS_TEST_TMPDIR/tmp"
 	local sig rc

@@ -134,8 +134,12 @@ tree() {
 	run damoctl tier run
 	assert_failure 1
 	assert_output --partial "is not damoctl tier's"
+	local before
+	before=$(find "$ROOT/$ADMIN" -type f -exec md5sum {} + | sort)
 	run damoctl tier disable
 	assert_failure 1
+	assert_output --partial "kdamond 0 is not damoctl tier's"
+	[ "$(find "$ROOT/$ADMIN" -type f -exec md5sum {} + | sort)" = "$before" ]
 	damoctl tier enable
 	sed -i 's/MemFree: *[0-9]*/MemFree:        314573/' "$ROOT/sys/devices/system/node/node0/meminfo"
 	"$DAMOCTL" --root "$ROOT" tier run > run.err 2>&1 &

@@ -3,7 +3,7 @@
  * The fake kernel, for test builds only: a layer that makes a tree of
  * plain files (a "fake tree", --root in the host tests) act as the
  * kernel's.  What a write makes there is the backend's own model (its
- * model_write, which the dry run's copy uses too); this layer adds what
+ * model_write, which the dry run's overlay uses too); this layer adds what
  * only a fake tree needs: dbgfs' refusal while monitoring is on, the
  * files a minimal tree lacks, and the kernel the tree declares
  * (<dbgfs>/.max_action).
@@ -33,11 +33,11 @@ static int fake_monitor_on(struct damos_io *io)
 	char *p = damos_path("%s/monitor_on", d->dbgfs);
 	bool on;
 
-	if (p && !damos_exists(p)) {
+	if (p && !damos_io_exists(io->below, p)) {
 		free(p);
 		p = damos_path("%s/monitor_on_DEPRECATED", d->dbgfs);
 	}
-	if (p && damos_exists(p))
+	if (p && damos_io_exists(io->below, p))
 		damos_io_read(io->below, p, &word);
 	free(p);
 	on = word && !strncmp(word, "on", 2) && (!word[2] || word[2] == '\n');
@@ -79,7 +79,7 @@ static int emul_read(struct damos_io *io, const char *path, char **out)
 {
 	const char *def = dbgfs_default(io->d, path);
 
-	if (!def || damos_exists(path))
+	if (!def || damos_io_exists(io->below, path))
 		return damos_io_read(io->below, path, out);
 	*out = damos_path("%s%s", def, *def ? "\n" : "");
 	return *out ? 0 : damos_err(-ENOMEM, "out of memory");
@@ -104,7 +104,7 @@ static int max_action(struct damos_io *io)
 	uint64_t v = 7;
 	int err = 0;
 
-	if (p && damos_exists(p)) {
+	if (p && damos_io_exists(io->below, p)) {
 		err = damos_io_read(io->below, p, &text);
 		if (!err) {
 			text[strcspn(text, "\n")] = '\0';
