@@ -22,27 +22,9 @@ static int turn_edit(struct cli *c, struct damon_kdamond_setup *k, void *arg)
 	return EXIT_OK;
 }
 
+/* another DAMON user in the way (Linux 6.1) is the apply's to say */
 static int do_turn(struct cli *c, bool on)
 {
-	struct damon_ctx *d;
-	bool was_on = true;
-	int err = 0;
-
-	/*
-	 * Another DAMON user in the way is said first (Linux 6.1); after a
-	 * batch's edits (lru-sort disable, say) the apply's start checks.
-	 */
-	if (on && !c->kdamond_all && !c->edits) {
-		d = cli_open(c);
-		if (!d)
-			return EXIT_FAIL;
-		err = damon_monitor_status(d, &was_on, NULL);
-		if (!err && !was_on)
-			err = damon_monitor_check_start(d);
-		damon_close(d);
-		if (err)
-			return cli_lib_error(c, err);
-	}
 	return cli_setup_change(c, turn_edit, &on);
 }
 

@@ -514,17 +514,6 @@ int damos_scheme_check(struct damon_ctx *d,
 int damos_dbgfs_lru_supported(struct damon_ctx *d);
 
 /**
- * damon_monitor_check_start() - the check of damon_monitor_start() that
- * another DAMON user keeps monitoring off (-EBUSY with a message naming
- * it), for a caller that prepares more before it starts.
- * @d: the handle
- *
- * Return: 0, -EBUSY with a message naming the other user, or another
- * negative errno.
- */
-int damon_monitor_check_start(struct damon_ctx *d);
-
-/**
  * damon_attrs_parse() - apply "[sample TIME] [aggr TIME] [update TIME]
  * [regions MIN MAX]" (the grammar of "damoctl attrs set") to @a, then
  * damon_attrs_validate() it.
@@ -678,7 +667,7 @@ int damos_schemes_write(struct damon_ctx *d,
  *
  * Return: 0 (also when monitoring was on already); -EINVAL (hint
  * DAMOS_HINT_SET_TARGET) without a target; -EBUSY when another DAMON user
- * keeps it off (damon_monitor_check_start()); or another negative errno,
+ * keeps it off (naming it); or another negative errno,
  * with a message.
  */
 int damon_monitor_start(struct damon_ctx *d);

@@ -191,8 +191,6 @@ struct damon_ctx *damon_open(const struct damon_opts *opts)
 		return damos_err_null(-ENOMEM, "out of memory");
 	d->root = damos_root_norm(o.root);
 	d->kdamond_idx = o.kdamond;
-	d->note_write = damos_txn_note_write;
-	d->before_write = damos_txn_before_write;
 	/* both interfaces' directories: the backends' model_write use them */
 	d->dbgfs = d->root ? damos_path("%s/%s", d->root, damos_dbgfs_backend.top) : NULL;
 	d->admin = d->root ? damos_path("%s/%s", d->root, damos_sysfs_backend.top) : NULL;
@@ -243,8 +241,6 @@ struct damon_ctx *damos_open_dir(const struct damon_opts *opts, const char *kind
 	if (!d)
 		return damos_err_null(-ENOMEM, "out of memory");
 	d->root = damos_root_norm(o.root);
-	d->note_write = damos_txn_note_write;
-	d->before_write = damos_txn_before_write;
 	d->dbgfs = d->root ? damos_path("%s/%s", d->root, damos_dbgfs_backend.top) : NULL;
 	d->admin = d->root ? damos_path("%s/%s", d->root, damos_sysfs_backend.top) : NULL;
 	d->top = strdup(top);
@@ -625,7 +621,7 @@ bool damos_word_is(struct damon_ctx *d, const char *path, const char *want)
  * whether they monitor (their in_use()); the modules are these.
  */
 int damos_other_user(struct damon_ctx *d, const struct damos_backend *self,
-		     const char *name)
+		     const char *name, const char *const *off)
 {
 	static const struct {
 		const char *file, *on, *name;
@@ -647,7 +643,11 @@ int damos_other_user(struct damon_ctx *d, const struct damos_backend *self,
 	for (size_t i = 0; !busy && i < ARRAY_SIZE(modules); i++) {
 		char *p;
 
-		if (!strcmp(modules[i].name, name))
+		bool going = false;
+
+		for (const char *const *o = off; o && *o && !going; o++)
+			going = !strcmp(*o, modules[i].name);
+		if (going || !strcmp(modules[i].name, name))
 			continue;
 		p = damos_path("%s/%s", d->root, modules[i].file);
 		if (p && damos_word_is(d, p, modules[i].on))
@@ -661,11 +661,6 @@ int damos_other_user(struct damon_ctx *d, const struct damos_backend *self,
 		if (backends[i] != self && !backends[i]->exclusive)
 			busy = backends[i]->in_use(d, name);
 	return busy;
-}
-
-int damon_monitor_check_start(struct damon_ctx *d)
-{
-	return damos_other_user(d, d->ops, NULL);
 }
 
 /* Linux 6.1 refuses "on" when on (EBUSY) and "off" when off (EINVAL, EPERM). */
@@ -688,7 +683,7 @@ int damon_monitor_start(struct damon_ctx *d)
 	if (!nr)
 		return damos_err_hint(-EINVAL, DAMOS_HINT_SET_TARGET, 0,
 				      "no monitoring target: set one first");
-	err = damos_other_user(d, d->ops, NULL);
+	err = damos_other_user(d, d->ops, NULL, NULL);
 	return err ? err : DAMOS_TXN(d, d->ops->turn(d, true));
 }
 

@@ -227,11 +227,6 @@ struct damon_ctx {
 	unsigned int feat;	/* 1 << enum damos_feature */
 	char kdesc[64];		/* damos_kernel_desc() */
 	int refs;		/* holders besides the caller (a transaction) */
-	/* told each successful write (a transaction's, txn.c), or NULL */
-	void (*note_write)(struct damon_ctx *d, const char *path,
-			   const char *content);
-	/* told before each write (txn.c: read what the snapshot left out) */
-	void (*before_write)(struct damon_ctx *d, const char *path);
 };
 
 /*
@@ -458,10 +453,11 @@ int damos_snap_restore(struct damon_ctx *d, const char *dir,
 
 /*
  * damos.c: -EBUSY with a message if another DAMON user keeps @self (an
- * interface's monitoring) or, @self NULL, the module @name off.
+ * interface's monitoring) or, @self NULL, the module @name off; the
+ * modules named in @off (NULL-ended, or NULL) go off first: none of them.
  */
 int damos_other_user(struct damon_ctx *d, const struct damos_backend *self,
-		     const char *name);
+		     const char *name, const char *const *off);
 /* -errno with a message unless every existing file @rel of d->dir is writable */
 int damos_check_writable(struct damon_ctx *d, const char *const *rel);
 /* Whether @path holds @want. */

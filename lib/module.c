@@ -918,8 +918,6 @@ static struct damon_ctx *mod_open(const struct damon_opts *opts,
 	if (!d)
 		return damos_err_null(-ENOMEM, "out of memory");
 	d->root = damos_root_norm(o.root);
-	d->note_write = damos_txn_note_write;
-	d->before_write = damos_txn_before_write;
 	*dir = d->root ? mod_dir(d->root, mi) : NULL;
 	if (!*dir) {
 		damon_close(d);
@@ -1085,7 +1083,7 @@ static int write_module(struct damon_ctx *d, const char *dir,
 				 rel, mi->params[i].since);
 	}
 	if (!err && enable == 1 && !on)
-		err = damos_other_user(d, NULL, mi->kname);
+		err = damos_other_user(d, NULL, mi->kname, NULL);
 	if (!err && enable == 0 && on) {
 		err = write_word(d, dir, "enabled", "N\n");
 		on = false;

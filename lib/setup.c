@@ -348,6 +348,28 @@ static int setup_validate(const struct damon_setup *cur,
 	return err;
 }
 
+/*
+ * Another DAMON user in the way of a kdamond @want starts (Linux 6.1 runs
+ * one exclusive user at a time), told before anything is written; the
+ * modules @want turns off go off first.
+ */
+static int start_check(struct damon_ctx *d, const struct damon_setup *cur,
+		       const struct damon_setup *want, bool resize)
+{
+	const char *off[8] = { NULL };
+	size_t n = 0;
+
+	for (size_t i = 0; i < want->nr_modules && n + 1 < ARRAY_SIZE(off); i++)
+		if (!want->modules[i].enable)
+			off[n++] = damon_module_kernel_name(want->modules[i].module);
+	for (size_t i = 0; i < want->nr_kdamonds; i++)
+		if (want->kdamonds[i].on &&
+		    (resize || i >= cur->nr_kdamonds || !cur->kdamonds[i].on))
+			return damos_kdamond_select(d, (unsigned int)i) ?:
+			       damos_other_user(d, d->ops, NULL, off);
+	return 0;
+}
+
 static int setup_write(struct damon_ctx *d, const struct damon_opts *opts,
 		       const struct damon_setup *cur,
 		       const struct damon_setup *want, struct damos_buf script[2])
@@ -375,6 +397,8 @@ static int setup_write(struct damon_ctx *d, const struct damon_opts *opts,
 		goto out;
 	}
 	err = setup_validate(cur, want, resize);
+	if (!err)
+		err = start_check(d, cur, want, resize);
 	if (err)
 		goto out;
 	for (size_t i = 0; !err && i < want->nr_modules; i++)

@@ -149,13 +149,12 @@ static int write_flags(struct damon_ctx *d, const char *path,
 	struct damos_io tmp = { 0 }, *io = top_of(d, &tmp);
 	int err;
 
-	if (d->before_write)
-		d->before_write(d, path);
+	/* the transaction's part (txn.c): what to keep, then what was written */
+	damos_txn_before_write(d, path);
 	err = io ? damos_io_write(io, path, content, flags) :
 		   damos_err(-ENOMEM, "out of memory");
-
-	if (!err && d->note_write)
-		d->note_write(d, path, content);
+	if (!err)
+		damos_txn_note_write(d, path, content);
 	return err;
 }
 

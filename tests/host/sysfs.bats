@@ -4,6 +4,7 @@
 # libdamos emulates what the kernel does on nr_* and state writes.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 ADMIN() { echo "$ROOT/sys/kernel/mm/damon/admin"; }
 CTX() { echo "$ROOT/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0"; }
@@ -203,19 +204,45 @@ DOC_LINE="4096 8192 0 5 10 20 5 0 0 0 0 0 0 0 0 0 0 0"
 	echo N > "$(LRU)/enabled"
 	make_dbgfs
 	echo paddr > "$ROOT/sys/kernel/debug/damon/target_ids"
+	# a machine's System RAM, for the paddr target of no region
+	mkdir -p "$ROOT/proc"
+	echo "00100000-7ffdffff : System RAM" > "$ROOT/proc/iomem"
 	echo on > "$(ADMIN)/kdamonds/0/state"
 	before=$(tree_sum)
-	run damoctl --interface dbgfs monitor start
+	run --separate-stderr damoctl --interface dbgfs monitor start
 	assert_failure 1
-	assert_output "damoctl: monitor start: a sysfs kdamond is on ($(ADMIN)/kdamonds/0/state), and dbgfs monitoring does not start next to another DAMON user: stop it first (damoctl monitor stop)"
+	[ "$stderr" = "damoctl: monitor start: a sysfs kdamond is on ($(ADMIN)/kdamonds/0/state), and dbgfs monitoring does not start next to another DAMON user: stop it first (damoctl monitor stop)" ]
 	[ "$(tree_sum)" = "$before" ]
 	# the advice names the kdamond that is on (the library's hint says which)
 	echo off > "$(ADMIN)/kdamonds/0/state"
 	mkdir -p "$(ADMIN)/kdamonds/12"
 	echo on > "$(ADMIN)/kdamonds/12/state"
-	run damoctl --interface dbgfs monitor start
+	run --separate-stderr damoctl --interface dbgfs monitor start
 	assert_failure 1
-	assert_output "damoctl: monitor start: a sysfs kdamond is on ($(ADMIN)/kdamonds/12/state), and dbgfs monitoring does not start next to another DAMON user: stop it first (damoctl --kdamond 12 monitor stop)"
+	[ "$stderr" = "damoctl: monitor start: a sysfs kdamond is on ($(ADMIN)/kdamonds/12/state), and dbgfs monitoring does not start next to another DAMON user: stop it first (damoctl --kdamond 12 monitor stop)" ]
+}
+
+# The check is damon_setup_apply()'s, before its first write (a start it
+# refused at the write would have written the setup and put it back);
+# apply's own check of its file comes before.
+@test "monitor start and apply with monitor on next to a running damon_lru_sort (Linux 6.1): no write at all" {
+	load lru_sort
+	make_sysfs off 0
+	make_lru_sort
+	lru_sort_on
+	printf '%s\n' "attrs sample 10ms aggr 200ms" "target paddr region 4G 8G" \
+		"scheme stat" "monitor on" > "$BATS_TEST_TMPDIR/on.conf"
+	local before cmd
+	before=$(tree_sum)
+	for cmd in "monitor start" "scheme add stat" "apply $BATS_TEST_TMPDIR/on.conf"; do
+		[ "$cmd" = "scheme add stat" ] && { damoctl $cmd; before=$(tree_sum); continue; }
+		rm -f "$BATS_TEST_TMPDIR/w.log"
+		run env DAMOS_FAULT_LOG="$BATS_TEST_TMPDIR/w.log" "$DAMOCTL_FAULT" --root "$ROOT" $cmd
+		assert_failure
+		assert_output --partial "damon_lru_sort is on"
+		[ ! -s "$BATS_TEST_TMPDIR/w.log" ] || fail "$cmd wrote: $(cat "$BATS_TEST_TMPDIR/w.log")"
+		[ "$(tree_sum)" = "$before" ]
+	done
 }
 
 @test "monitor start when on, stop when off: nothing to write, status 0" {
