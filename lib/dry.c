@@ -331,7 +331,7 @@ static int ov_list(struct damos_io *io, const char *dir,
 	return 0;
 }
 
-static void ov_clear(void)
+void damos_dry_forget(void)
 {
 	for (size_t i = 0; i < ov.n; i++) {
 		free(ov.e[i].path);
@@ -408,9 +408,11 @@ struct damos_io *damos_io_dry(struct damon_ctx *d, struct damos_io *below)
 	if (!y)
 		return damos_err_null(-ENOMEM, "out of memory");
 	if (!ov.root || strcmp(ov.root, d->root)) {
-		if (!ov.root)
-			atexit(ov_clear);
-		ov_clear();
+		static bool registered;
+
+		if (!registered)
+			registered = !atexit(damos_dry_forget);
+		damos_dry_forget();
 		ov.root = strdup(d->root);
 		if (!ov.root) {
 			free(y);

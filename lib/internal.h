@@ -383,6 +383,8 @@ struct damos_io {
  */
 struct damos_io *damos_io_real(struct damon_ctx *d);
 struct damos_io *damos_io_dry(struct damon_ctx *d, struct damos_io *below);
+/* dry.c: the dry run's overlay emptied (a plan of damon_setup_apply() ends) */
+void damos_dry_forget(void);
 
 /*
  * What damon_opts.layers lists (damos.h): a layer's name and how it is

@@ -474,7 +474,10 @@ out:
 	return err;
 }
 
-/* The dry run's layer on top of @in's layers, in @o (a plan: nothing written). */
+/*
+ * The dry run's layer on top of @in's layers, in @o (a plan: nothing
+ * written); 1 if it was put there, 0 if the caller's dry run has it.
+ */
 static int plan_opts(const struct damon_opts *in, struct damon_opts *o,
 		     const struct damos_layer **layers, size_t max)
 {
@@ -495,7 +498,7 @@ static int plan_opts(const struct damon_opts *in, struct damon_opts *o,
 	}
 	layers[n] = NULL;
 	o->layers = layers;
-	return 0;
+	return 1;
 }
 
 #define SETUP_WAIT_US	(30 * 1000000ULL)
@@ -509,14 +512,15 @@ int damon_setup_apply(const struct damon_opts *opts,
 	struct damon_ctx *d = NULL;
 	struct damon_opts o;
 	sigset_t held, saved;
-	int err, lockfd = -1;
+	int err, lockfd = -1, own_plan = 0;
 
 	if (plan)
 		*plan = NULL;
-	err = plan ? plan_opts(opts, &o, layers, ARRAY_SIZE(layers)) :
+	err = plan ? own_plan = plan_opts(opts, &o, layers, ARRAY_SIZE(layers)) :
 		     damon_opts_get(opts, &o);
-	if (err)
+	if (err < 0)
 		return err;
+	err = 0;
 	/* the lock, unless this process holds it (damoctl does, per command) */
 	if (!plan && !damos_lock_held(o.root)) {
 		lockfd = damos_lock_take(o.root, true, SETUP_WAIT_US);
@@ -548,7 +552,7 @@ int damon_setup_apply(const struct damon_opts *opts,
 		err = setup_write(d, &o, cur, want, b);
 	err = damos_txn_end(d, err);
 	err = damos_txn_end(NULL, err);
-	/* the plan: the writes in the order they were made, on the copy */
+	/* the plan: the writes in the order they were made, in the overlay */
 	if (!err && plan) {
 		struct damos_buf all = { 0 };
 
@@ -563,6 +567,9 @@ out:
 	damos_buf_free(&b[1]);
 	damon_setup_free(cur);
 	damon_close(d);
+	/* a plan of its own leaves no overlay for the process's next one */
+	if (own_plan == 1)
+		damos_dry_forget();
 	if (lockfd >= 0) {
 		damos_lock_release(lockfd);
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);

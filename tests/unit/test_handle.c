@@ -694,6 +694,16 @@ static void test_setup_apply(void **state)
 	free(plan);
 	damon_setup_free(again);
 
+	/*
+	 * another tool changes a file: the next plan reads it as it is now,
+	 * not as an earlier plan of the process left it in its overlay
+	 */
+	put(t, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/monitoring_attrs/intervals/aggr_us",
+	    "400000\n");
+	assert_int_equal(damon_setup_apply(&o, s, &plan), 0);
+	assert_non_null(strstr(plan, "echo 200000 > "));
+	free(plan);
+
 	/* an invalid part: refused, nothing written */
 	k->attrs.min_nr_regions = 1;
 	assert_int_equal(damon_setup_apply(&o, s, NULL), -EINVAL);
