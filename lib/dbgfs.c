@@ -311,6 +311,22 @@ static bool sysfs_kdamond_on(struct damon_ctx *d)
 	return on;
 }
 
+/* damon_lru_sort or damon_reclaim runs ("Y" in its enabled) */
+static bool module_on(struct damon_ctx *d)
+{
+	static const char *const mods[] = { "damon_lru_sort", "damon_reclaim" };
+	bool on = false;
+
+	for (size_t i = 0; !on && i < ARRAY_SIZE(mods); i++) {
+		char *p = damos_path("%s/sys/module/%s/parameters/enabled", d->root,
+				     mods[i]);
+
+		on = p && damos_word_is(d, p, "Y");
+		free(p);
+	}
+	return on;
+}
+
 /* Any handle: below its root, whichever interface it is on. */
 static int dbgfs_in_use(struct damon_ctx *d, const char *self)
 {
@@ -322,11 +338,11 @@ static int dbgfs_in_use(struct damon_ctx *d, const char *self)
 	char *pid = damos_path("%s/%s/kdamond_pid", d->root, damos_dbgfs_backend.top);
 	/*
 	 * monitor_on reads "on" while any DAMON context runs, a sysfs
-	 * kdamond's too (damon_nr_running_ctxs()): with a sysfs kdamond on
-	 * and dbgfs's kdamond_pid "none", the "on" is sysfs's.
+	 * kdamond's or a module's too (damon_nr_running_ctxs()): with one of
+	 * those on and dbgfs's kdamond_pid "none", the "on" is theirs.
 	 */
 	bool own = !pid || !damos_exists(d, pid) || !damos_word_is(d, pid, "none") ||
-		   !sysfs_kdamond_on(d);
+		   !(sysfs_kdamond_on(d) || module_on(d));
 
 	free(pid);
 	for (size_t i = 0; own && !busy && i < ARRAY_SIZE(files); i++) {

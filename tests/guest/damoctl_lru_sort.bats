@@ -95,6 +95,30 @@ committed() { [ "$(cat "$P/commit_inputs")" = N ]; }
 	echo off > "$DBGFS_ON"
 }
 
+# The other way round: a start next to the running module is refused by
+# damon_setup_apply() before any write (the kernel would say EBUSY only at
+# the start, after the setup was written); a batch that turns the module
+# off first starts.
+@test "damoctl monitor start: refused while damon_lru_sort runs, nothing written; after lru-sort disable in the batch it starts" {
+	runs_on_debian_612 sysfs
+	need sysfs paddr
+	"$DAMOCTL" target set paddr
+	"$DAMOCTL" scheme add stat
+	"$DAMOCTL" lru-sort enable
+	wait_for 10 running
+	local before
+	before=$(grep -r . "$SYSFS/kdamonds" 2>/dev/null | sort)
+	run "$DAMOCTL" monitor start
+	assert_failure 1
+	assert_output --partial "damon_lru_sort is on, and sysfs monitoring does not start next to another DAMON user"
+	[ "$(grep -r . "$SYSFS/kdamonds" 2>/dev/null | sort)" = "$before" ] || fail "the sysfs files changed"
+	printf '%s\n' "lru-sort disable" "monitor start" > "$BATS_TEST_TMPDIR/b"
+	run "$DAMOCTL" -f "$BATS_TEST_TMPDIR/b"
+	assert_success
+	assert_equal "$(cat "$P/enabled")" N
+	assert_equal "$(cat "$SYSFS_K/state")" on
+}
+
 @test "damoctl lru-sort under memory pressure: the stats move, status and --watch show them" {
 	runs_on_debian_612 sysfs
 	echo 5000000 > "$P/cold_min_age"

@@ -243,6 +243,13 @@ DOC_LINE="4096 8192 0 5 10 20 5 0 0 0 0 0 0 0 0 0 0 0"
 		[ ! -s "$BATS_TEST_TMPDIR/w.log" ] || fail "$cmd wrote: $(cat "$BATS_TEST_TMPDIR/w.log")"
 		[ "$(tree_sum)" = "$before" ]
 	done
+	# Linux 6.1 with dbgfs: its monitor_on reads on while the module's
+	# context runs, its kdamond_pid none: the module is named, not dbgfs
+	make_dbgfs
+	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
+	run damoctl monitor start
+	assert_failure 1
+	assert_output --partial "damon_lru_sort is on, and sysfs monitoring does not start"
 }
 
 @test "monitor start when on, stop when off: nothing to write, status 0" {
