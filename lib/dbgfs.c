@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #include <errno.h>
-#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -298,17 +297,11 @@ static int dbgfs_turn(struct damon_ctx *d, bool on)
 /* Whether a sysfs kdamond below the handle's root is on. */
 static bool sysfs_kdamond_on(struct damon_ctx *d)
 {
-	char *pat = damos_path("%s/sys/kernel/mm/damon/admin/kdamonds/*/state", d->root);
-	bool on = false;
-	glob_t g;
+	char *state;
+	int k = damos_sysfs_kdamond_on(d, &state);
 
-	if (pat && !glob(pat, 0, NULL, &g)) {
-		for (size_t i = 0; !on && i < g.gl_pathc; i++)
-			on = damos_word_is(d, g.gl_pathv[i], "on");
-		globfree(&g);
-	}
-	free(pat);
-	return on;
+	free(state);
+	return k >= 0;
 }
 
 /* damon_lru_sort or damon_reclaim runs ("Y" in its enabled) */

@@ -86,8 +86,7 @@ struct ent {
 };
 
 static struct {
-	char *root;		/* the handle root it lies over */
-	struct ent *e;
+	struct ent *e;		/* by absolute path: any root's */
 	size_t n;
 } ov;
 
@@ -238,26 +237,20 @@ static int ov_mkdir(struct damos_io *io, const char *path)
 static int ov_remove(struct damos_io *io, const char *path)
 {
 	size_t n = strlen(path), i = lower(path), j = i;
+	/* the path's own entry, if it has one, stays (as removed) */
+	bool own = i < ov.n && !strcmp(ov.e[i].path, path);
 
 	if (!exists(io, path))
 		return damos_err(-ENOENT, "cannot remove %s: %s", path,
 				 strerror(ENOENT));
-	/* the path and everything below it */
-	while (j < ov.n && !strncmp(ov.e[j].path, path, n) &&
-	       (!ov.e[j].path[n] || ov.e[j].path[n] == '/')) {
-		if (ov.e[j].path[n]) {
-			free(ov.e[j].path);
-			free(ov.e[j].content);
-		}
-		j++;
+	/* everything below the path */
+	for (j = i + own; j < ov.n && !strncmp(ov.e[j].path, path, n) &&
+	     ov.e[j].path[n] == '/'; j++) {
+		free(ov.e[j].path);
+		free(ov.e[j].content);
 	}
-	if (j > i) {
-		/* keep the path's own entry, if it had one */
-		bool own = !strcmp(ov.e[i].path, path);
-
-		memmove(&ov.e[i + own], &ov.e[j], (ov.n - j) * sizeof(*ov.e));
-		ov.n -= j - i - own;
-	}
+	memmove(&ov.e[i + own], &ov.e[j], (ov.n - j) * sizeof(*ov.e));
+	ov.n -= j - i - own;
 	return set(path, NULL, true);
 }
 
@@ -338,7 +331,6 @@ void damos_dry_forget(void)
 		free(ov.e[i].content);
 	}
 	free(ov.e);
-	free(ov.root);
 	memset(&ov, 0, sizeof(ov));
 }
 
@@ -404,21 +396,12 @@ static const struct damos_io_ops dry_ops = {
 struct damos_io *damos_io_dry(struct damon_ctx *d, struct damos_io *below)
 {
 	struct dry *y = calloc(1, sizeof(*y));
+	static bool registered;
 
 	if (!y)
 		return damos_err_null(-ENOMEM, "out of memory");
-	if (!ov.root || strcmp(ov.root, d->root)) {
-		static bool registered;
-
-		if (!registered)
-			registered = !atexit(damos_dry_forget);
-		damos_dry_forget();
-		ov.root = strdup(d->root);
-		if (!ov.root) {
-			free(y);
-			return damos_err_null(-ENOMEM, "out of memory");
-		}
-	}
+	if (!registered)
+		registered = !atexit(damos_dry_forget);
 	y->io = (struct damos_io){ &dry_ops, below, d };
 	y->files = (struct damos_io){ &files_ops, below, d };
 	return &y->io;

@@ -428,6 +428,10 @@ int damos_io_query(struct damon_ctx *d, enum damos_io_q q);
 void damos_io_event(struct damon_ctx *d, enum damos_io_ev ev);
 
 int damos_read(struct damon_ctx *d, const char *path, char **out);
+int damos_list(struct damon_ctx *d, const char *dir, struct damos_io_ent **ents,
+	       size_t *n);
+/* sysfs.c: the lowest kdamond below @d's root that is on, its state file in @state; -1 */
+int damos_sysfs_kdamond_on(struct damon_ctx *d, char **state);
 int damos_read_u64(struct damon_ctx *d, const char *path, uint64_t *v);
 int damos_read_word(struct damon_ctx *d, const char *path, char *buf, size_t sz);
 int damos_write(struct damon_ctx *d, const char *path, const char *content);

@@ -117,6 +117,15 @@ int damos_read(struct damon_ctx *d, const char *path, char **out)
 		    damos_err(-ENOMEM, "out of memory");
 }
 
+int damos_list(struct damon_ctx *d, const char *dir, struct damos_io_ent **ents,
+	       size_t *n)
+{
+	struct damos_io tmp = { 0 }, *io = top_of(d, &tmp);
+
+	return io ? damos_io_list(io, dir, ents, n) :
+		    damos_err(-ENOMEM, "out of memory");
+}
+
 int damos_read_word(struct damon_ctx *d, const char *path, char *buf, size_t sz)
 {
 	char *s;

@@ -695,27 +695,48 @@ static int sysfs_turn(struct damon_ctx *d, bool on)
 	return err;
 }
 
+int damos_sysfs_kdamond_on(struct damon_ctx *d, char **state)
+{
+	char *dir = damos_path("%s/%s/kdamonds", d->root, damos_sysfs_backend.top);
+	struct damos_io_ent *e = NULL;
+	size_t n = 0;
+	long on = -1;
+
+	*state = NULL;
+	/* through the handle's layers: a dry run's kdamonds too */
+	if (!dir || damos_list(d, dir, &e, &n))
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *end, *p;
+		long k = strtol(e[i].name, &end, 10);
+
+		if (*end || k < 0 || (on >= 0 && k > on) ||
+		    !(p = damos_path("%s/%s/state", dir, e[i].name)))
+			continue;
+		if (damos_word_is(d, p, "on")) {
+			free(*state);
+			*state = p;
+			on = k;
+		} else {
+			free(p);
+		}
+	}
+	damos_io_ents_free(e, n);
+	free(dir);
+	return (int)on;
+}
+
 /* Any handle: a kdamond below its root that is on. */
 static int sysfs_in_use(struct damon_ctx *d, const char *self)
 {
-	char *p = damos_path("%s/%s/kdamonds/*/state", d->root,
-			     damos_sysfs_backend.top);
-	glob_t g;
-	int busy = 0;
+	char *state;
+	int k = damos_sysfs_kdamond_on(d, &state), busy = 0;
 
-	if (p && !glob(p, 0, NULL, &g)) {
-		for (size_t i = 0; !busy && i < g.gl_pathc; i++) {
-			const char *k = g.gl_pathv[i] + strlen(p) - strlen("*/state");
-
-			if (damos_word_is(d, g.gl_pathv[i], "on"))
-				busy = damos_err_hint(-EBUSY, DAMOS_HINT_STOP_KDAMOND,
-						      atoll(k),
-						      "a sysfs kdamond is on (%s), and %s does not start next to another DAMON user: stop it first" DAMOS_HINT_AT,
-						      g.gl_pathv[i], self);
-		}
-		globfree(&g);
-	}
-	free(p);
+	if (k >= 0)
+		busy = damos_err_hint(-EBUSY, DAMOS_HINT_STOP_KDAMOND, k,
+				      "a sysfs kdamond is on (%s), and %s does not start next to another DAMON user: stop it first" DAMOS_HINT_AT,
+				      state, self);
+	free(state);
 	return busy;
 }
 

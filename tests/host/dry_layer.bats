@@ -365,3 +365,19 @@ on"
 	echo "# $n commands: the dry run reads as the real run leaves the files" >&3
 	[ "$n" -ge 24 ]
 }
+
+# The "another DAMON user" checks find the kdamonds through the handle:
+# one a dry-run batch started is there for the lines after it, as it is
+# for the real batch (Linux 6.1: damon_reclaim does not start next to it).
+@test "a dry run refuses what the real run refuses: reclaim enable after the batch's monitor start" {
+	load reclaim
+	make_sysfs_empty
+	make_reclaim 6.1
+	printf '%s\n' "target set paddr region 4G 8G" "monitor start" "reclaim enable" > "$BATS_TEST_TMPDIR/b"
+	run damoctl --dry-run -f "$BATS_TEST_TMPDIR/b"
+	assert_failure 1
+	assert_output --partial "a sysfs kdamond is on ($ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state), and damon_reclaim does not start"
+	run damoctl -f "$BATS_TEST_TMPDIR/b"
+	assert_failure 1
+	assert_output --partial "a sysfs kdamond is on ($ROOT/sys/kernel/mm/damon/admin/kdamonds/0/state), and damon_reclaim does not start"
+}
