@@ -620,18 +620,37 @@ bool damos_word_is(struct damon_ctx *d, const char *path, const char *want)
  * it out before writing, and say who is in the way.  The interfaces say
  * whether they monitor (their in_use()); the modules are these.
  */
+static const struct {
+	const char *file, *name;
+	enum damos_hint stop;
+} modules[] = {
+	{ "sys/module/damon_lru_sort/parameters/enabled", "damon_lru_sort",
+	  DAMOS_HINT_STOP_LRU_SORT },
+	{ "sys/module/damon_reclaim/parameters/enabled", "damon_reclaim",
+	  DAMOS_HINT_STOP_RECLAIM },
+};
+
+/* Module @i runs ("Y" in its enabled). */
+static bool module_runs(struct damon_ctx *d, size_t i)
+{
+	char *p = damos_path("%s/%s", d->root, modules[i].file);
+	bool on = p && damos_word_is(d, p, "Y");
+
+	free(p);
+	return on;
+}
+
+bool damos_module_on(struct damon_ctx *d)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(modules); i++)
+		if (module_runs(d, i))
+			return true;
+	return false;
+}
+
 int damos_other_user(struct damon_ctx *d, const struct damos_backend *self,
 		     const char *name, const char *const *off)
 {
-	static const struct {
-		const char *file, *on, *name;
-		enum damos_hint stop;
-	} modules[] = {
-		{ "sys/module/damon_lru_sort/parameters/enabled", "Y",
-		  "damon_lru_sort", DAMOS_HINT_STOP_LRU_SORT },
-		{ "sys/module/damon_reclaim/parameters/enabled", "Y",
-		  "damon_reclaim", DAMOS_HINT_STOP_RECLAIM },
-	};
 	bool exclusive = self ? self->exclusive : true;
 	int busy = 0;
 
@@ -641,20 +660,14 @@ int damos_other_user(struct damon_ctx *d, const struct damos_backend *self,
 		if (backends[i] != self && backends[i]->exclusive)
 			busy = backends[i]->in_use(d, name);
 	for (size_t i = 0; !busy && i < ARRAY_SIZE(modules); i++) {
-		char *p;
-
 		bool going = false;
 
 		for (const char *const *o = off; o && *o && !going; o++)
 			going = !strcmp(*o, modules[i].name);
-		if (going || !strcmp(modules[i].name, name))
-			continue;
-		p = damos_path("%s/%s", d->root, modules[i].file);
-		if (p && damos_word_is(d, p, modules[i].on))
+		if (!going && strcmp(modules[i].name, name) && module_runs(d, i))
 			busy = damos_err_hint(-EBUSY, modules[i].stop, 0,
 					      "%s is on, and %s does not start next to another DAMON user: stop it first" DAMOS_HINT_AT,
 					      modules[i].name, name);
-		free(p);
 	}
 	/* the others run side by side, but not next to an exclusive one */
 	for (size_t i = 0; !busy && exclusive && i < ARRAY_SIZE(backends); i++)

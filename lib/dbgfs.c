@@ -294,32 +294,6 @@ static int dbgfs_turn(struct damon_ctx *d, bool on)
 	return err;
 }
 
-/* Whether a sysfs kdamond below the handle's root is on. */
-static bool sysfs_kdamond_on(struct damon_ctx *d)
-{
-	char *state;
-	int k = damos_sysfs_kdamond_on(d, &state);
-
-	free(state);
-	return k >= 0;
-}
-
-/* damon_lru_sort or damon_reclaim runs ("Y" in its enabled) */
-static bool module_on(struct damon_ctx *d)
-{
-	static const char *const mods[] = { "damon_lru_sort", "damon_reclaim" };
-	bool on = false;
-
-	for (size_t i = 0; !on && i < ARRAY_SIZE(mods); i++) {
-		char *p = damos_path("%s/sys/module/%s/parameters/enabled", d->root,
-				     mods[i]);
-
-		on = p && damos_word_is(d, p, "Y");
-		free(p);
-	}
-	return on;
-}
-
 /* Any handle: below its root, whichever interface it is on. */
 static int dbgfs_in_use(struct damon_ctx *d, const char *self)
 {
@@ -335,7 +309,7 @@ static int dbgfs_in_use(struct damon_ctx *d, const char *self)
 	 * those on and dbgfs's kdamond_pid "none", the "on" is theirs.
 	 */
 	bool own = !pid || !damos_exists(d, pid) || !damos_word_is(d, pid, "none") ||
-		   !(sysfs_kdamond_on(d) || module_on(d));
+		   !(damos_sysfs_kdamond_on(d, NULL) >= 0 || damos_module_on(d));
 
 	free(pid);
 	for (size_t i = 0; own && !busy && i < ARRAY_SIZE(files); i++) {

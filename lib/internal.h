@@ -430,7 +430,7 @@ void damos_io_event(struct damon_ctx *d, enum damos_io_ev ev);
 int damos_read(struct damon_ctx *d, const char *path, char **out);
 int damos_list(struct damon_ctx *d, const char *dir, struct damos_io_ent **ents,
 	       size_t *n);
-/* sysfs.c: the lowest kdamond below @d's root that is on, its state file in @state; -1 */
+/* sysfs.c: the lowest kdamond below @d's root that is on, its state file in @state (or NULL); -1 */
 int damos_sysfs_kdamond_on(struct damon_ctx *d, char **state);
 int damos_read_u64(struct damon_ctx *d, const char *path, uint64_t *v);
 int damos_read_word(struct damon_ctx *d, const char *path, char *buf, size_t sz);
@@ -464,6 +464,8 @@ int damos_snap_restore(struct damon_ctx *d, const char *dir,
  */
 int damos_other_user(struct damon_ctx *d, const struct damos_backend *self,
 		     const char *name, const char *const *off);
+/* damos.c: damon_lru_sort or damon_reclaim runs below @d's root */
+bool damos_module_on(struct damon_ctx *d);
 /* -errno with a message unless every existing file @rel of d->dir is writable */
 int damos_check_writable(struct damon_ctx *d, const char *const *rel);
 /* Whether @path holds @want. */

@@ -699,10 +699,10 @@ int damos_sysfs_kdamond_on(struct damon_ctx *d, char **state)
 {
 	char *dir = damos_path("%s/%s/kdamonds", d->root, damos_sysfs_backend.top);
 	struct damos_io_ent *e = NULL;
+	char *st = NULL;
 	size_t n = 0;
 	long on = -1;
 
-	*state = NULL;
 	/* through the handle's layers: a dry run's kdamonds too */
 	if (!dir || damos_list(d, dir, &e, &n))
 		n = 0;
@@ -714,8 +714,8 @@ int damos_sysfs_kdamond_on(struct damon_ctx *d, char **state)
 		    !(p = damos_path("%s/%s/state", dir, e[i].name)))
 			continue;
 		if (damos_word_is(d, p, "on")) {
-			free(*state);
-			*state = p;
+			free(st);
+			st = p;
 			on = k;
 		} else {
 			free(p);
@@ -723,6 +723,10 @@ int damos_sysfs_kdamond_on(struct damon_ctx *d, char **state)
 	}
 	damos_io_ents_free(e, n);
 	free(dir);
+	if (state)
+		*state = st;
+	else
+		free(st);
 	return (int)on;
 }
 

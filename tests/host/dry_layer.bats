@@ -299,6 +299,18 @@ on"
 	assert_success
 }
 
+# kind_tree KIND: ROOT a tree of KIND (sysfs-off, sysfs-on: a 6.12 tree
+# with kdamond 0 off or on; dbgfs), from transactions.bash
+kind_tree() {
+	ROOT=$BATS_TEST_TMPDIR/$1
+	mkdir -p "$ROOT"
+	case $1 in
+	sysfs-off) txn_make_sysfs612 "$ROOT" off ;;
+	sysfs-on) txn_make_sysfs612 "$ROOT" on ;;
+	dbgfs) txn_make_dbgfs "$ROOT" ;;
+	esac
+}
+
 # The plan a dry run prints is the writes the command then makes, in
 # order: the file of every write of the script against the fault layer's
 # log of the real run (no fault), for each command that goes through
@@ -308,13 +320,7 @@ on"
 	local kind cmd n=0
 	printf '%s\n' "attrs sample 10ms aggr 200ms" "scheme pageout sz 1M max" "scheme stat" > "$BATS_TEST_TMPDIR/a.conf"
 	for kind in sysfs-off sysfs-on dbgfs; do
-		ROOT=$BATS_TEST_TMPDIR/$kind
-		mkdir -p "$ROOT"
-		case $kind in
-		sysfs-off) txn_make_sysfs612 "$ROOT" off ;;
-		sysfs-on) txn_make_sysfs612 "$ROOT" on ;;
-		dbgfs) txn_make_dbgfs "$ROOT" ;;
-		esac
+		kind_tree "$kind"
 		for cmd in "scheme add stat sz 4K 8K" "scheme set 0 age 1s max" "scheme rm 0" \
 			   "attrs set sample 20ms aggr 400ms" "apply $BATS_TEST_TMPDIR/a.conf" "scheme clear"; do
 			damoctl --dry-run $cmd 2> /dev/null | plan_paths > "$BATS_TEST_TMPDIR/plan"
@@ -340,13 +346,7 @@ on"
 	local kind cmd n=0 dry real
 	printf '%s\n' "attrs sample 10ms aggr 200ms" "scheme pageout sz 1M max" "scheme stat" > "$BATS_TEST_TMPDIR/a.conf"
 	for kind in sysfs-off sysfs-on dbgfs; do
-		ROOT=$BATS_TEST_TMPDIR/$kind
-		mkdir -p "$ROOT"
-		case $kind in
-		sysfs-off) txn_make_sysfs612 "$ROOT" off ;;
-		sysfs-on) txn_make_sysfs612 "$ROOT" on ;;
-		dbgfs) txn_make_dbgfs "$ROOT" ;;
-		esac
+		kind_tree "$kind"
 		for cmd in "scheme add stat sz 4K 8K" "scheme set 0 age 1s max" "scheme rm 0" \
 			   "attrs set sample 20ms aggr 400ms" "target set paddr region 8G 12G" \
 			   "monitor stop" "monitor start" "apply $BATS_TEST_TMPDIR/a.conf" "scheme clear"; do
