@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -1055,6 +1056,20 @@ static int write_word(struct damon_ctx *d, const char *dir, const char *file,
 }
 
 /*
+ * Linux 6.1's modules stop their kdamond from a work item after "N" is
+ * written, and their enabled reads whether it runs: wait (up to 5 s) for
+ * it to read N, so that a start right after does not meet the module.
+ */
+static void wait_off(struct damon_ctx *d, const char *dir)
+{
+	char *p = damos_path("%s/enabled", dir);
+
+	for (int i = 0; p && i < 250 && damos_word_is(d, p, "Y"); i++)
+		nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000 * 1000 }, NULL);
+	free(p);
+}
+
+/*
  * Disable first (so the parameters wait for the next start), enable last
  * (so the kdamond starts with them); a running module takes them through
  * commit_inputs, which it reads at its next aggregation or watermarks
@@ -1086,6 +1101,8 @@ static int write_module(struct damon_ctx *d, const char *dir,
 		err = damos_other_user(d, NULL, mi->kname, NULL);
 	if (!err && enable == 0 && on) {
 		err = write_word(d, dir, "enabled", "N\n");
+		if (!err)
+			wait_off(d, dir);
 		on = false;
 	}
 	for (size_t i = 0; !err && i < mi->nr_params; i++) {
