@@ -81,24 +81,6 @@ struct damos_scheme *damos_scheme_new_preset(enum damos_action a,
 	return s;
 }
 
-void damos_snap_free_files(struct damos_snap *sn)
-{
-	for (size_t i = 0; i < sn->n; i++) {
-		free(sn->f[i].rel);
-		free(sn->f[i].content);
-	}
-	free(sn->f);
-	memset(sn, 0, sizeof(*sn));
-}
-
-void damos_snap_free(struct damos_snap *sn)
-{
-	if (!sn)
-		return;
-	damos_snap_free_files(sn);
-	free(sn);
-}
-
 const char *damos_snap_get(const struct damos_snap *sn, const char *rel)
 {
 	for (size_t i = 0; sn && i < sn->n; i++)

@@ -61,6 +61,24 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(x, y);
 }
 
+void damos_snap_free_files(struct damos_snap *sn)
+{
+	for (size_t i = 0; i < sn->n; i++) {
+		free(sn->f[i].rel);
+		free(sn->f[i].content);
+	}
+	free(sn->f);
+	memset(sn, 0, sizeof(*sn));
+}
+
+void damos_snap_free(struct damos_snap *sn)
+{
+	if (!sn)
+		return;
+	damos_snap_free_files(sn);
+	free(sn);
+}
+
 int damos_snap_add(struct damos_snap *sn, char *rel, char *content,
 		    bool writable)
 {

@@ -41,17 +41,6 @@ static __thread struct {
 	bool journaled;
 } txn;
 
-/* damos_snap_free() of a snapshot not malloc()ed itself */
-static void snap_clear(struct damos_snap *sn)
-{
-	for (size_t i = 0; i < sn->n; i++) {
-		free(sn->f[i].rel);
-		free(sn->f[i].content);
-	}
-	free(sn->f);
-	memset(sn, 0, sizeof(*sn));
-}
-
 static const char *base_of(const char *p)
 {
 	const char *b = strrchr(p, '/');
@@ -187,7 +176,7 @@ static int join(struct damon_ctx *d)
 	}
 	err = damos_snap_read(d, t->dir, &t->snap);
 	if (err) {
-		snap_clear(&t->snap);
+		damos_snap_free_files(&t->snap);
 		free(t->dir);
 		return damos_err_prefix(err, "cannot read what to restore on a failure: ");
 	}
@@ -200,7 +189,7 @@ static int join(struct damon_ctx *d)
 		err = journal_save();
 	if (err) {
 		txn.nr_dirs--;
-		snap_clear(&t->snap);
+		damos_snap_free_files(&t->snap);
 		free(t->dir);
 		return err;
 	}
@@ -488,7 +477,7 @@ static int restore_dir(struct txn_dir *t, struct damos_buf *left)
 			free(c);
 			free(p);
 		}
-		snap_clear(&now);
+		damos_snap_free_files(&now);
 		err = damos_snap_read(t->d, t->dir, &now);
 		if (err)
 			continue;
@@ -532,11 +521,11 @@ static int restore_dir(struct txn_dir *t, struct damos_buf *left)
 		if (pass == 2 && nr_left > 8)
 			damos_buf_printf(left, "; and %zu more", nr_left - 8);
 		if (ok) {
-			snap_clear(&now);
+			damos_snap_free_files(&now);
 			return 0;
 		}
 	}
-	snap_clear(&now);
+	damos_snap_free_files(&now);
 	if (err && !left->len)
 		damos_buf_printf(left, "; %s cannot be read back", t->dir);
 	return -ENOTRECOVERABLE;
@@ -591,7 +580,7 @@ static void restart_was_on(struct txn_dir *t, struct damos_buf *left)
 static void txn_reset(void)
 {
 	for (size_t i = 0; i < txn.nr_dirs; i++) {
-		snap_clear(&txn.dirs[i].snap);
+		damos_snap_free_files(&txn.dirs[i].snap);
 		free(txn.dirs[i].dir);
 		damon_close(txn.dirs[i].d);
 	}

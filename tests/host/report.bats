@@ -111,6 +111,21 @@ print(" ".join("%d-%d:%d:%d" % (x["start"], x["end"], x["nr_accesses"], x["age"]
 	assert_output 0
 }
 
+@test "report access from the tracepoint where command names are not recorded (options/record-cmd 0: <...>-PID)" {
+	make_sysfs on 1
+	make_trace sys/kernel/tracing <<<"${TRACE//kdamond.[01]/<...>}"
+	run grep -c '^ *<\.\.\.>-' "$ROOT/sys/kernel/tracing/trace"
+	assert_output 7
+	run damoctl --json report access
+	assert_success
+	run python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+print(" ".join("%d-%d:%d:%d" % (x["start"], x["end"], x["nr_accesses"], x["age"]) for x in d["regions"]))
+' "$output"
+	assert_output "4096-8192:18:2 8192-12288:0:9 12288-16384:4:5"
+}
+
 @test "report access source trace: tracefs below debugfs, on dbgfs, and on a 6.12 tree when asked" {
 	make_dbgfs
 	echo on > "$ROOT/sys/kernel/debug/damon/monitor_on"
