@@ -149,6 +149,23 @@ static int exists(struct damos_io *io, const char *path)
 	return s == BELOW ? damos_io_exists(io->below, path) : s != ABSENT;
 }
 
+/* What @path is, the overlay first (a real directory has a "."). */
+static int kind(struct damos_io *io, const char *path)
+{
+	struct ent *e;
+	int s = state(path, &e);
+	char *dot;
+
+	if (s != BELOW)
+		return s;
+	if (!damos_io_exists(io->below, path))
+		return ABSENT;
+	dot = damos_path("%s/.", path);
+	s = dot && damos_io_exists(io->below, dot) ? IS_DIR : IS_FILE;
+	free(dot);
+	return s;
+}
+
 /* @path's entry, made (not gone, no content) where missing. */
 static struct ent *entry(const char *path)
 {
@@ -204,32 +221,51 @@ static int ov_read(struct damos_io *io, const char *path, char **out)
 static int ov_write(struct damos_io *io, const char *path,
 		    const char *content, unsigned int flags)
 {
-	struct ent *e;
-	int s = state(path, &e);
+	int k = kind(io, path);
+	int err = k == IS_DIR ? -EISDIR :
+		  k == ABSENT && !(flags & DAMOS_IO_CREATE) ? -ENOENT : 0;
 
-	if (s == IS_DIR || (!(flags & DAMOS_IO_CREATE) &&
-			    (s == ABSENT || (s == BELOW && !exists(io, path)))))
-		return damos_err(s == IS_DIR ? -EISDIR : -ENOENT, "cannot write %s: %s",
-				 path, strerror(s == IS_DIR ? EISDIR : ENOENT));
+	/* a new file, as open(O_CREAT) makes one: in a directory */
+	if (k == ABSENT && !err) {
+		char *parent = damos_path("%s", path);
+		char *slash = parent ? strrchr(parent, '/') : NULL;
+
+		if (!parent)
+			return damos_err(-ENOMEM, "out of memory");
+		if (slash > parent) {
+			*slash = '\0';
+			k = kind(io, parent);
+			err = k == IS_DIR ? 0 : k == ABSENT ? -ENOENT : -ENOTDIR;
+		}
+		free(parent);
+	}
+	if (err)
+		return damos_err(err, "cannot write %s: %s", path, strerror(-err));
 	return set(path, content, false);
 }
 
+/* mkdir -p: each missing part, from the top; a file in the way fails it */
 static int ov_mkdir(struct damos_io *io, const char *path)
 {
-	char *p = strdup(path);
+	char *p = damos_path("%s", path);
 	int err = p ? 0 : damos_err(-ENOMEM, "out of memory");
 
-	/* each missing part, from the top */
-	for (char *s = p; !err && s; s = strchr(s + 1, '/')) {
-		if (s != p)
+	for (char *s = p ? strchr(p + 1, '/') : NULL; p && !err;
+	     s = strchr(s + 1, '/')) {
+		int k;
+
+		if (s)
 			*s = '\0';
-		if (s != p && !exists(io, p))
+		k = kind(io, p);
+		if (k == ABSENT)
 			err = set(p, NULL, false);
-		if (s != p)
-			*s = '/';
+		else if (k == IS_FILE)
+			err = damos_err(-ENOTDIR, "cannot make directory %s: %s",
+					path, strerror(ENOTDIR));
+		if (!s)
+			break;
+		*s = '/';
 	}
-	if (!err && !exists(io, path))
-		err = set(path, NULL, false);
 	free(p);
 	return err;
 }
