@@ -621,19 +621,18 @@ bool damos_word_is(struct damon_ctx *d, const char *path, const char *want)
  * whether they monitor (their in_use()); the modules are these.
  */
 static const struct {
-	const char *file, *name;
+	const char *name;
 	enum damos_hint stop;
 } modules[] = {
-	{ "sys/module/damon_lru_sort/parameters/enabled", "damon_lru_sort",
-	  DAMOS_HINT_STOP_LRU_SORT },
-	{ "sys/module/damon_reclaim/parameters/enabled", "damon_reclaim",
-	  DAMOS_HINT_STOP_RECLAIM },
+	{ "damon_lru_sort", DAMOS_HINT_STOP_LRU_SORT },
+	{ "damon_reclaim", DAMOS_HINT_STOP_RECLAIM },
 };
 
 /* Module @i runs ("Y" in its enabled). */
 static bool module_runs(struct damon_ctx *d, size_t i)
 {
-	char *p = damos_path("%s/%s", d->root, modules[i].file);
+	char *p = damos_path("%s/sys/module/%s/parameters/enabled", d->root,
+			     modules[i].name);
 	bool on = p && damos_word_is(d, p, "Y");
 
 	free(p);

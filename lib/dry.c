@@ -158,10 +158,9 @@ static int kind(struct damos_io *io, const char *path)
 
 	if (s != BELOW)
 		return s;
-	if (!damos_io_exists(io->below, path))
-		return ABSENT;
 	dot = damos_path("%s/.", path);
-	s = dot && damos_io_exists(io->below, dot) ? IS_DIR : IS_FILE;
+	s = dot && damos_io_exists(io->below, dot) ? IS_DIR :
+	    damos_io_exists(io->below, path) ? IS_FILE : ABSENT;
 	free(dot);
 	return s;
 }
@@ -227,7 +226,7 @@ static int ov_write(struct damos_io *io, const char *path,
 
 	/* a new file, as open(O_CREAT) makes one: in a directory */
 	if (k == ABSENT && !err) {
-		char *parent = damos_path("%s", path);
+		char *parent = strdup(path);
 		char *slash = parent ? strrchr(parent, '/') : NULL;
 
 		if (!parent)
@@ -244,14 +243,21 @@ static int ov_write(struct damos_io *io, const char *path,
 	return set(path, content, false);
 }
 
-/* mkdir -p: each missing part, from the top; a file in the way fails it */
+/*
+ * mkdir -p: mostly the directory is there; else each missing part, from
+ * the top; a file in the way fails it.
+ */
 static int ov_mkdir(struct damos_io *io, const char *path)
 {
-	char *p = damos_path("%s", path);
-	int err = p ? 0 : damos_err(-ENOMEM, "out of memory");
+	char *p;
+	int err = 0;
 
-	for (char *s = p ? strchr(p + 1, '/') : NULL; p && !err;
-	     s = strchr(s + 1, '/')) {
+	if (kind(io, path) == IS_DIR)
+		return 0;
+	p = strdup(path);
+	if (!p)
+		return damos_err(-ENOMEM, "out of memory");
+	for (char *s = strchr(p + 1, '/'); !err; s = strchr(s + 1, '/')) {
 		int k;
 
 		if (s)

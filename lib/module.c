@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -1065,7 +1065,7 @@ static void wait_off(struct damon_ctx *d, const char *dir)
 	char *p = damos_path("%s/enabled", dir);
 
 	for (int i = 0; p && i < 250 && damos_word_is(d, p, "Y"); i++)
-		nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000 * 1000 }, NULL);
+		usleep(20000);
 	free(p);
 }
 

@@ -97,7 +97,7 @@ static int cmp_ent(const void *a, const void *b)
 /* The listing of @rel as "name/ name ..." (sorted), or NULL if it fails. */
 static char *listing(struct side *s, const char *rel)
 {
-	char *p = damos_path("%s/%s", s->root, rel), *out;
+	char *p = damos_path("%s/%s", s->root, rel);
 	struct damos_io_ent *e = NULL;
 	struct damos_buf b = { 0 };
 	size_t n = 0;
@@ -107,12 +107,12 @@ static char *listing(struct side *s, const char *rel)
 	if (err)
 		return NULL;
 	qsort(e, n, sizeof(*e), cmp_ent);
-	damos_buf_printf(&b, "%s", "");
+	damos_buf_printf(&b, "%s", "");	/* "" for an empty directory */
 	for (size_t i = 0; i < n; i++)
 		damos_buf_printf(&b, "%s%s ", e[i].name, e[i].dir ? "/" : "");
 	damos_io_ents_free(e, n);
-	out = b.s;
-	return out;
+	assert_int_equal(b.err, 0);
+	return b.s;
 }
 
 /* One random operation on both sides: the same outcome, else a failure. */
